@@ -1,0 +1,77 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "AuthHub",
+    platforms: [.macOS(.v14), .iOS(.v17)],
+    products: [
+        .library(name: "AuthHub", targets: ["AuthHub"]),
+        .library(name: "AuthHubOIDC", targets: ["AuthHubOIDC"]),
+        .library(name: "AuthHubAuth0", targets: ["AuthHubAuth0"]),
+        .library(name: "AuthHubFirebase", targets: ["AuthHubFirebase"]),
+        .library(name: "AuthHubOpenfort", targets: ["AuthHubOpenfort"]),
+        .library(name: "AuthHubTurnkey", targets: ["AuthHubTurnkey"]),
+        .library(name: "AuthHubFactors", targets: ["AuthHubFactors"]),
+        .library(name: "AuthHubProviders", targets: ["AuthHubProviders"]),
+        .library(name: "AuthHubEmulator", targets: ["AuthHubEmulator"]),
+        .library(name: "AuthHubTesting", targets: ["AuthHubTesting"]),
+        .executable(name: "authhub", targets: ["authhub"]),
+        .plugin(name: "ValidateProviders", targets: ["ValidateProviders"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.0.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.0.0"),
+    ],
+    targets: [
+        .target(
+            name: "AuthHub",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+            ]
+        ),
+        .target(name: "AuthHubOIDC", dependencies: ["AuthHub"]),
+        .target(name: "AuthHubAuth0", dependencies: ["AuthHubOIDC", "AuthHub"]),
+        .target(name: "AuthHubFirebase", dependencies: ["AuthHub"]),
+        .target(name: "AuthHubOpenfort", dependencies: ["AuthHub"]),
+        .target(name: "AuthHubFactors", dependencies: ["AuthHub", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(name: "AuthHubTurnkey", dependencies: ["AuthHubFactors", "AuthHub"]),
+        .target(
+            name: "AuthHubProviders",
+            dependencies: ["AuthHub", "AuthHubOIDC", "AuthHubAuth0", "AuthHubFirebase", "AuthHubOpenfort", "AuthHubTurnkey"]
+        ),
+        .target(
+            name: "AuthHubEmulator",
+            dependencies: [
+                "AuthHub", "AuthHubFactors",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(name: "AuthHubTesting", dependencies: ["AuthHub", .product(name: "Logging", package: "swift-log")]),
+        .executableTarget(
+            name: "authhub",
+            dependencies: [
+                "AuthHub", "AuthHubProviders", "AuthHubEmulator",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .plugin(
+            name: "ValidateProviders",
+            capability: .command(
+                intent: .custom(verb: "validate-providers", description: "Validate providers.json for every environment")
+            ),
+            dependencies: ["authhub"]
+        ),
+        .testTarget(name: "AuthHubTests", dependencies: ["AuthHub", "AuthHubTesting", "AuthHubProviders"]),
+        .testTarget(name: "AuthHubEmulatorTests", dependencies: ["AuthHubEmulator", "AuthHub", "AuthHubTesting"]),
+        .testTarget(name: "AuthHubCLITests", dependencies: ["authhub"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

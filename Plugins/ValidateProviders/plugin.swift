@@ -1,0 +1,2 @@
+import PackagePlugin
+@main struct ValidateProviders: CommandPlugin { func performCommand(context: PluginContext, arguments: [String]) async throws {} }

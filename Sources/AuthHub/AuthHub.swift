@@ -1,0 +1,199 @@
+import Foundation
+import Logging
+
+/// The one entry point of an app: routes sign-in, sign-up, sessions and sign-out to the provider
+/// named (or the environment's default), stores sessions, and publishes every session event.
+///
+/// ```swift
+/// let hub = try AuthHub.load(registry: .builtIn)            // ./providers.json, $AUTHHUB_ENV
+/// try await hub.signIn(.password(identifier: "a@b.c", password: Secret(pw)))
+/// let session = try await hub.session()                      // renewed when needed
+/// ```
+///
+/// Every error is an ``AuthError`` mapped by the provider that produced it.
+public final class AuthHub: Sendable {
+    /// The environment this hub runs.
+    public let environment: EnvironmentConfiguration
+    /// Where sessions are kept.
+    public let store: any SessionStore
+    /// What providers were built with (transport, clock, logger).
+    public let context: ProviderContext
+    private let providersByID: [String: any AuthProvider]
+    private let refreshLock: any RefreshLock
+    private let managers = Mutex<[SessionKey: SessionManager]>([:])
+    private let broadcaster = EventBroadcaster()
+
+    /// Builds every provider of an environment.
+    /// - Parameters:
+    ///   - environment: a validated environment (see `ConfigLoader`).
+    ///   - registry: the provider types known to the app.
+    ///   - context: transport, clock, randomness and logger handed to every provider.
+    ///   - store: overrides the environment's `sessionStore`.
+    ///   - baseDirectory: relative store paths are resolved against it (the config file's folder).
+    /// - Throws: ``AuthErrorCode/invalidConfiguration`` for an unknown type or a plugin's refusal.
+    public init(environment: EnvironmentConfiguration, registry: ProviderRegistry, context: ProviderContext = ProviderContext(),
+                store: (any SessionStore)? = nil, baseDirectory: URL? = nil) throws {
+        self.environment = environment
+        self.context = context
+        var built: [String: any AuthProvider] = [:]
+        for entry in environment.providers {
+            guard let plugin = registry.plugin(for: entry.type) else {
+                throw AuthError(.invalidConfiguration,
+                                message: "\(entry.path).type: unknown provider type '\(entry.type)' (known: \(registry.types.joined(separator: ", ")))")
+            }
+            var providerContext = context
+            providerContext.logger[metadataKey: "provider"] = .string(entry.id)
+            do {
+                built[entry.id] = try plugin.makeProvider(entry, context: providerContext)
+            } catch {
+                throw AuthError.wrap(error, provider: entry.id)
+            }
+        }
+        self.providersByID = built
+        let resolvedStore = try store ?? AuthHub.makeStore(environment.sessionStore, baseDirectory: baseDirectory, logger: context.logger)
+        self.store = resolvedStore
+        self.refreshLock = resolvedStore.makeRefreshLock()
+    }
+
+    static func makeStore(_ configuration: SessionStoreConfiguration, baseDirectory: URL?, logger: Logger) throws -> any SessionStore {
+        switch configuration {
+        case .memory:
+            return InMemorySessionStore()
+        case .file(let path, let key):
+            let url: URL
+            if path.hasPrefix("/") {
+                url = URL(fileURLWithPath: path)
+            } else {
+                let base = baseDirectory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+                url = base.appendingPathComponent(path)
+            }
+            return try FileSessionStore(directory: url, encryptionKey: key, logger: logger)
+        }
+    }
+
+    // MARK: Providers
+
+    /// The provider ids in providers.json order.
+    public var providerIDs: [String] { environment.providers.map(\.id) }
+
+    /// The provider with `id`, or the environment's default.
+    public func provider(_ id: String? = nil) throws -> any AuthProvider {
+        let id = id ?? environment.defaultProvider
+        guard let provider = providersByID[id] else {
+            throw AuthError(.invalidConfiguration,
+                            message: "No provider '\(id)' in environment '\(environment.name)' (have: \(providerIDs.joined(separator: ", "))).")
+        }
+        return provider
+    }
+
+    /// The provider with `id` as its concrete type, for provider-specific APIs.
+    public func provider<P: AuthProvider>(_ id: String, as type: P.Type) throws -> P {
+        let p = try provider(id)
+        guard let typed = p as? P else {
+            throw AuthError(.invalidConfiguration, message: "Provider '\(id)' is of type '\(p.type)', not \(P.self).", provider: id)
+        }
+        return typed
+    }
+
+    /// The session manager of a provider account (one per key, created on first use).
+    public func manager(provider id: String? = nil, account: String = SessionKey.defaultAccount) throws -> SessionManager {
+        let p = try provider(id)
+        let key = SessionKey(provider: p.id, account: account)
+        return managers.withLock { managers in
+            if let m = managers[key] { return m }
+            let broadcaster = self.broadcaster
+            let m = SessionManager(key: key, provider: p, store: store, refreshLock: refreshLock, clock: context.clock,
+                                   logger: context.logger, eventSink: { broadcaster.publish($0) })
+            managers[key] = m
+            return m
+        }
+    }
+
+    // MARK: Operations
+
+    /// Signs in, stores the session and publishes `signedIn`.
+    @discardableResult
+    public func signIn(_ request: SignInRequest, provider id: String? = nil, account: String = SessionKey.defaultAccount) async throws -> Session {
+        let p = try provider(id)
+        let session = try await mapped(p) { try await p.signIn(request) }
+        return try await manager(provider: p.id, account: account).store(session)
+    }
+
+    /// Starts a passwordless sign-in (sends a code).
+    public func startSignIn(_ request: SignInStartRequest, provider id: String? = nil) async throws -> SignInChallenge {
+        let p = try provider(id)
+        return try await mapped(p) { try await p.startSignIn(request) }
+    }
+
+    /// Creates an account; stores the session when the provider signs the user in at once.
+    @discardableResult
+    public func signUp(_ request: SignUpRequest, provider id: String? = nil, account: String = SessionKey.defaultAccount) async throws -> SignUpResult {
+        let p = try provider(id)
+        let result = try await mapped(p) { try await p.signUp(request) }
+        if case .signedIn(let session) = result {
+            return .signedIn(try await manager(provider: p.id, account: account).store(session))
+        }
+        return result
+    }
+
+    /// A session valid for at least `minTTL` seconds, renewed when needed (see ``SessionManager``).
+    public func session(provider id: String? = nil, account: String = SessionKey.defaultAccount, minTTL: TimeInterval = 60,
+                        scope: String? = nil) async throws -> Session {
+        try await manager(provider: id, account: account).session(minTTL: minTTL, scope: scope)
+    }
+
+    /// Renews the session now.
+    @discardableResult
+    public func refresh(provider id: String? = nil, account: String = SessionKey.defaultAccount, scope: String? = nil) async throws -> Session {
+        try await manager(provider: id, account: account).renew(scope: scope)
+    }
+
+    /// Signs out: asks the provider to revoke the session (when it can), then removes it locally
+    /// whatever the provider answered, and publishes `signedOut`.
+    /// - Returns: the revocation error, if the provider could not revoke (the local session is gone all the same).
+    @discardableResult
+    public func signOut(provider id: String? = nil, account: String = SessionKey.defaultAccount) async throws -> AuthError? {
+        let p = try provider(id)
+        let m = try manager(provider: p.id, account: account)
+        var revocationError: AuthError?
+        if let session = try await m.current() {
+            do {
+                try await p.signOut(session)
+            } catch {
+                revocationError = AuthError.wrap(error, provider: p.id)
+                context.logger.warning("revocation failed; signed out locally",
+                                       metadata: ["provider": "\(p.id)", "error": "\(revocationError!.code)"])
+            }
+        }
+        try await m.clear()
+        return revocationError
+    }
+
+    /// Sends a password-reset email.
+    public func sendPasswordReset(email: String, provider id: String? = nil) async throws {
+        let p = try provider(id)
+        try await mapped(p) { try await p.sendPasswordReset(email: email) }
+    }
+
+    /// The signed-in user, fetched from the provider.
+    public func userInfo(provider id: String? = nil, account: String = SessionKey.defaultAccount) async throws -> UserInfo {
+        let p = try provider(id)
+        let session = try await self.session(provider: p.id, account: account)
+        return try await mapped(p) { try await p.userInfo(session) }
+    }
+
+    /// Deletes the signed-in user's account at the provider and removes the local session.
+    public func deleteAccount(provider id: String? = nil, account: String = SessionKey.defaultAccount) async throws {
+        let p = try provider(id)
+        let session = try await self.session(provider: p.id, account: account)
+        try await mapped(p) { try await p.deleteAccount(session) }
+        try await manager(provider: p.id, account: account).clear()
+    }
+
+    /// Every session event of every provider account of this hub.
+    public func events() -> AsyncStream<AuthEvent> { broadcaster.subscribe() }
+
+    private func mapped<T>(_ p: any AuthProvider, _ body: () async throws -> T) async throws -> T {
+        do { return try await body() } catch { throw AuthError.wrap(error, provider: p.id) }
+    }
+}

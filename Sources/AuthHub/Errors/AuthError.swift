@@ -1,0 +1,143 @@
+import Foundation
+
+/// The one error type of AuthHub, whatever the provider.
+///
+/// Every provider maps its wire errors into an `AuthError` with a canonical ``code`` and keeps the
+/// vendor's own code in ``providerCode``. Equality compares ``code`` only, so
+/// `error == AuthError(.invalidCredentials)` reads naturally in tests and `catch` clauses.
+///
+/// ``message`` is safe to show a user: mappers never put tokens, passwords or codes in it.
+public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
+    /// The canonical code.
+    public var code: AuthErrorCode
+    /// The id of the provider (from providers.json) that produced the error, if any.
+    public var provider: String?
+    /// The provider's raw error code (e.g. `invalid_grant`, `EMAIL_EXISTS`).
+    public var providerCode: String?
+    /// The HTTP status of the reply that caused the error, if any.
+    public var statusCode: Int?
+    /// A human-readable message, safe to show a user.
+    public var message: String
+    /// How long to wait before trying again, when the provider said so (`Retry-After`).
+    public var retryAfter: Duration?
+    /// Whether trying the same operation again may succeed.
+    public var isRetryable: Bool
+    /// The error that caused this one.
+    public var underlying: (any Error & Sendable)?
+    /// Set when ``code`` is ``AuthErrorCode/mfaRequired``: what the MFA step needs.
+    public var mfa: MFARequirement?
+    /// Further structured, non-secret details a flow may need (e.g. `description_name`).
+    public var details: [String: String]
+
+    /// Creates an error.
+    /// - Parameters:
+    ///   - code: the canonical code.
+    ///   - message: a message safe to show a user; defaults to a generic text for the code.
+    ///   - isRetryable: defaults to true for network, timeout, providerUnavailable and rateLimited.
+    public init(
+        _ code: AuthErrorCode,
+        message: String? = nil,
+        provider: String? = nil,
+        providerCode: String? = nil,
+        statusCode: Int? = nil,
+        retryAfter: Duration? = nil,
+        isRetryable: Bool? = nil,
+        underlying: (any Error & Sendable)? = nil,
+        mfa: MFARequirement? = nil,
+        details: [String: String] = [:]
+    ) {
+        self.code = code
+        self.message = message ?? AuthError.defaultMessage(for: code)
+        self.provider = provider
+        self.providerCode = providerCode
+        self.statusCode = statusCode
+        self.retryAfter = retryAfter
+        self.isRetryable = isRetryable ?? code.isTransientByDefault
+        self.underlying = underlying
+        self.mfa = mfa
+        self.details = details
+    }
+
+    public static func == (lhs: AuthError, rhs: AuthError) -> Bool { lhs.code == rhs.code }
+
+    /// One line: `code [provider providerCode, HTTP status]: message`.
+    public var description: String {
+        var parts: [String] = []
+        if let provider { parts.append(provider) }
+        if let providerCode { parts.append(providerCode) }
+        if let statusCode { parts.append("HTTP \(statusCode)") }
+        let context = parts.isEmpty ? "" : " [\(parts.joined(separator: " "))]"
+        return "\(code.rawValue)\(context): \(message)"
+    }
+
+    public var errorDescription: String? { message }
+
+    /// Returns a copy with ``provider`` set when it was nil.
+    public func attributed(to provider: String) -> AuthError {
+        var copy = self
+        if copy.provider == nil { copy.provider = provider }
+        return copy
+    }
+
+    /// Wraps any error as an `AuthError`: an `AuthError` passes through, anything else becomes
+    /// ``AuthErrorCode/unknown`` with the error kept as ``underlying``.
+    public static func wrap(_ error: any Error, provider: String? = nil) -> AuthError {
+        if let e = error as? AuthError { return provider.map { e.attributed(to: $0) } ?? e }
+        if error is CancellationError {
+            return AuthError(.userCancelled, message: "The operation was cancelled.", provider: provider,
+                             underlying: error)
+        }
+        return AuthError(.unknown, message: "Unexpected error: \(type(of: error))", provider: provider,
+                         underlying: error)
+    }
+
+    static func defaultMessage(for code: AuthErrorCode) -> String {
+        switch code {
+        case .invalidCredentials: "Wrong email, username or password."
+        case .userNotFound: "No account was found."
+        case .emailAlreadyInUse: "An account with this email already exists."
+        case .weakPassword: "The password is not strong enough."
+        case .passwordLeaked: "This password has appeared in a data breach; choose another."
+        case .invalidEmail: "The email address is not valid."
+        case .emailNotVerified: "The email address has not been verified."
+        case .verificationRequired: "Verification is required before continuing."
+        case .mfaRequired: "A second factor is required."
+        case .mfaEnrollmentRequired: "A second factor must be enrolled first."
+        case .invalidMFACode: "The verification code is wrong or expired."
+        case .requiresRecentLogin: "Sign in again to continue."
+        case .sessionExpired: "The session has expired; sign in again."
+        case .noSession: "Not signed in."
+        case .refreshTokenInvalid: "The session can no longer be renewed; sign in again."
+        case .invalidToken: "A token failed validation."
+        case .stateMismatch: "The sign-in response does not belong to this sign-in attempt."
+        case .accessDenied: "Access was denied."
+        case .userCancelled: "The operation was cancelled."
+        case .rateLimited: "Too many requests; try again later."
+        case .network: "The identity provider could not be reached."
+        case .timeout: "The identity provider did not answer in time."
+        case .providerUnavailable: "The identity provider is unavailable."
+        case .invalidRequest: "The request was invalid."
+        case .invalidConfiguration: "The configuration is invalid."
+        case .unsupported: "This operation is not supported."
+        case .conflict: "The session was changed by another writer."
+        case .storageFailure: "The session store failed."
+        default: "Authentication failed (\(code.rawValue))."
+        }
+    }
+}
+
+/// What a provider asks for when a sign-in needs a second factor.
+public struct MFARequirement: Sendable, Hashable, Codable {
+    /// The token that continues the MFA step (Auth0 `mfa_token`, Firebase `mfaPendingCredential`).
+    public var token: Secret<String>
+    /// Factor kinds the user may use to challenge (e.g. `otp`, `oob`, `recovery-code`).
+    public var challengeTypes: [String]
+    /// Factor kinds the user may enroll, when enrollment is required.
+    public var enrollTypes: [String]
+
+    public init(token: Secret<String>, challengeTypes: [String] = [], enrollTypes: [String] = []) {
+        self.token = token
+        self.challengeTypes = challengeTypes
+        self.enrollTypes = enrollTypes
+    }
+}

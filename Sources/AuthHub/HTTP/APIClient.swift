@@ -1,0 +1,322 @@
+import Foundation
+import Logging
+
+/// A request to a provider's API, before it becomes an ``HTTPRequest``.
+public struct APIRequest: Sendable {
+    /// The body of a request.
+    public enum Body: Sendable {
+        case none
+        /// Raw JSON bytes, sent as `application/json`.
+        case json(Data)
+        /// Fields sent as `application/x-www-form-urlencoded`, in order.
+        case form([(String, String)])
+        /// Bytes with an explicit content type.
+        case raw(Data, contentType: String)
+    }
+
+    /// Whether the client may send the request again after a failure.
+    public enum RetryMode: Sendable {
+        /// Idempotent methods (GET, PUT, DELETE, …) retry transport failures and 429/5xx; other
+        /// methods retry only 429 and 503, where the server refused before doing anything.
+        case automatic
+        /// Treat the request as idempotent whatever its method (a POST that only reads).
+        case idempotent
+        /// Never retry (e.g. an exchange that consumes a one-time code).
+        case never
+    }
+
+    public var method: HTTPMethod
+    /// A path resolved against the client's base URL, or an absolute URL string.
+    public var path: String
+    public var query: [(String, String)]
+    public var headers: HTTPHeaders
+    public var body: Body
+    public var timeout: Duration?
+    public var retry: RetryMode
+
+    public init(_ method: HTTPMethod, _ path: String, query: [(String, String)] = [], headers: HTTPHeaders = [:],
+                body: Body = .none, timeout: Duration? = nil, retry: RetryMode = .automatic) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+        self.timeout = timeout
+        self.retry = retry
+    }
+
+    /// A request with a JSON body encoded from `value`.
+    public static func json<T: Encodable>(_ method: HTTPMethod, _ path: String, _ value: T, query: [(String, String)] = [],
+                                          headers: HTTPHeaders = [:], retry: RetryMode = .automatic) throws -> APIRequest {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data: Data
+        do { data = try encoder.encode(value) } catch {
+            throw AuthError(.invalidRequest, message: "The request body could not be encoded.", underlying: error)
+        }
+        return APIRequest(method, path, query: query, headers: headers, body: .json(data), retry: retry)
+    }
+}
+
+/// How the client retries.
+public struct RetryPolicy: Sendable {
+    /// Attempts in total, the first included.
+    public var maxAttempts: Int
+    /// The first back-off delay; doubled per attempt, with jitter.
+    public var baseDelay: Duration
+    /// The longest back-off delay.
+    public var maxDelay: Duration
+    /// A `Retry-After` longer than this is not waited for: the error is returned with its `retryAfter`.
+    public var maxRetryAfter: Duration
+
+    public init(maxAttempts: Int = 3, baseDelay: Duration = .milliseconds(250), maxDelay: Duration = .seconds(8),
+                maxRetryAfter: Duration = .seconds(30)) {
+        self.maxAttempts = max(1, maxAttempts)
+        self.baseDelay = baseDelay
+        self.maxDelay = maxDelay
+        self.maxRetryAfter = maxRetryAfter
+    }
+
+    /// No retries at all.
+    public static let none = RetryPolicy(maxAttempts: 1)
+}
+
+/// The HTTP client every provider plugin uses: builds JSON and form requests, applies timeouts,
+/// retries what is safe to retry with back-off honouring `Retry-After`, maps transport failures to
+/// ``AuthErrorCode/network``/``AuthErrorCode/timeout`` and error replies through the provider's
+/// ``ErrorMapper``, and logs every exchange through swift-log with secrets redacted (see ``Redactor``).
+///
+/// Log levels: `debug` one line per request and reply (method, redacted URL, status, duration);
+/// `trace` adds redacted headers and bodies.
+public struct APIClient: Sendable {
+    public var provider: String
+    public var baseURL: URL
+    public var transport: any HTTPTransport
+    public var errorMapper: any ErrorMapper
+    public var clock: any AuthClock
+    public var random: any RandomSource
+    public var logger: Logger
+    public var retryPolicy: RetryPolicy
+    /// Sent with every request; a request's own headers win.
+    public var defaultHeaders: HTTPHeaders
+    /// The timeout of a request that sets none.
+    public var timeout: Duration
+
+    public init(provider: String, baseURL: URL, transport: any HTTPTransport, errorMapper: any ErrorMapper = StatusErrorMapper(),
+                clock: any AuthClock = SystemClock(), random: any RandomSource = SystemRandom(),
+                logger: Logger = Logger(label: "authhub.http"), retryPolicy: RetryPolicy = RetryPolicy(),
+                defaultHeaders: HTTPHeaders = [:], timeout: Duration = .seconds(30)) {
+        self.provider = provider
+        self.baseURL = baseURL
+        self.transport = transport
+        self.errorMapper = errorMapper
+        self.clock = clock
+        self.random = random
+        self.logger = logger
+        self.retryPolicy = retryPolicy
+        self.defaultHeaders = defaultHeaders
+        self.timeout = timeout
+    }
+
+    /// Builds a client from a ``ProviderContext``.
+    public init(provider: String, baseURL: URL, context: ProviderContext, errorMapper: any ErrorMapper,
+                retryPolicy: RetryPolicy = RetryPolicy(), defaultHeaders: HTTPHeaders = [:]) {
+        var logger = context.logger
+        logger[metadataKey: "provider"] = .string(provider)
+        self.init(provider: provider, baseURL: baseURL, transport: context.transport, errorMapper: errorMapper,
+                  clock: context.clock, random: context.random, logger: logger, retryPolicy: retryPolicy,
+                  defaultHeaders: defaultHeaders)
+    }
+
+    /// Sends a request and returns a 2xx reply; anything else throws an ``AuthError``.
+    public func send(_ request: APIRequest) async throws -> HTTPResponse {
+        let http = try makeHTTPRequest(request)
+        var attempt = 1
+        while true {
+            try Task.checkCancellation()
+            let started = ContinuousClock.now
+            logRequest(http, attempt: attempt)
+            let response: HTTPResponse
+            do {
+                response = try await transport.send(http)
+            } catch {
+                let mapped = mapTransportFailure(error)
+                logger.debug("request failed", metadata: [
+                    "method": "\(http.method)", "url": "\(Redactor.url(http.url))", "error": "\(mapped.code)",
+                ])
+                if mapped.code != .userCancelled, attempt < retryPolicy.maxAttempts,
+                   isIdempotent(request, http.method) {
+                    try await clock.sleep(for: backoff(attempt: attempt))
+                    attempt += 1
+                    continue
+                }
+                throw mapped
+            }
+            logResponse(response, http, since: started)
+            if response.isSuccess { return response }
+
+            let error = errorMapper.map(response, provider: provider).attributed(to: provider)
+            if attempt < retryPolicy.maxAttempts, shouldRetry(status: response.status, request, http.method) {
+                let delay = error.retryAfter ?? response.headers.retryAfter(now: clock.now) ?? backoff(attempt: attempt)
+                if delay <= retryPolicy.maxRetryAfter {
+                    logger.debug("retrying", metadata: ["status": "\(response.status)", "delay_ms": "\(Int(delay.seconds * 1000))"])
+                    try await clock.sleep(for: delay)
+                    attempt += 1
+                    continue
+                }
+            }
+            throw error
+        }
+    }
+
+    /// Sends a request and decodes its JSON reply.
+    public func send<T: Decodable>(_ request: APIRequest, as type: T.Type) async throws -> T {
+        try decode(type, from: try await send(request))
+    }
+
+    /// Decodes a JSON reply; a body that is not the expected JSON throws ``AuthErrorCode/invalidRequest``
+    /// naming the provider (never a crash, never the body itself, which may carry tokens).
+    public func decode<T: Decodable>(_ type: T.Type, from response: HTTPResponse) throws -> T {
+        do {
+            return try JSONDecoder().decode(type, from: response.body)
+        } catch {
+            throw AuthError(.invalidRequest,
+                            message: "The reply from '\(provider)' could not be read (\(response.body.isEmpty ? "empty body" : "unexpected JSON")).",
+                            provider: provider, statusCode: response.status, underlying: error)
+        }
+    }
+
+    /// The ``HTTPRequest`` a request becomes (URL resolution, query, body, headers).
+    public func makeHTTPRequest(_ request: APIRequest) throws -> HTTPRequest {
+        guard var components = resolve(request.path) else {
+            throw AuthError(.invalidConfiguration, message: "Cannot build a URL for '\(provider)' from \(request.path).", provider: provider)
+        }
+        if !request.query.isEmpty {
+            var items = components.percentEncodedQueryItems ?? []
+            items += request.query.map { URLQueryItem(name: FormEncoding.escape($0.0), value: FormEncoding.escape($0.1)) }
+            components.percentEncodedQueryItems = items
+        }
+        guard let url = components.url else {
+            throw AuthError(.invalidConfiguration, message: "Cannot build a URL for '\(provider)'.", provider: provider)
+        }
+        var headers = defaultHeaders
+        var body: Data?
+        switch request.body {
+        case .none: break
+        case .json(let data):
+            headers["Content-Type"] = "application/json"
+            body = data
+        case .form(let fields):
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+            body = Data(FormEncoding.encode(fields).utf8)
+        case .raw(let data, let contentType):
+            headers["Content-Type"] = contentType
+            body = data
+        }
+        if headers["Accept"] == nil { headers["Accept"] = "application/json" }
+        headers.merge(request.headers)
+        return HTTPRequest(method: request.method, url: url, headers: headers, body: body, timeout: request.timeout ?? timeout)
+    }
+
+    private func resolve(_ path: String) -> URLComponents? {
+        if path.hasPrefix("http://") || path.hasPrefix("https://") { return URLComponents(string: path) }
+        var base = baseURL.absoluteString
+        if !base.hasSuffix("/") { base += "/" }
+        let relative = path.hasPrefix("/") ? String(path.dropFirst()) : path
+        return URLComponents(string: base + relative)
+    }
+
+    private func isIdempotent(_ request: APIRequest, _ method: HTTPMethod) -> Bool {
+        switch request.retry {
+        case .never: false
+        case .idempotent: true
+        case .automatic: method.isIdempotent
+        }
+    }
+
+    private func shouldRetry(status: Int, _ request: APIRequest, _ method: HTTPMethod) -> Bool {
+        if case .never = request.retry { return false }
+        if status == 429 || status == 503 { return true }
+        return (500...599).contains(status) && status != 501 && isIdempotent(request, method)
+    }
+
+    private func backoff(attempt: Int) -> Duration {
+        let base = retryPolicy.baseDelay.seconds * pow(2, Double(attempt - 1))
+        let capped = min(base, retryPolicy.maxDelay.seconds)
+        let jitterByte = random.bytes(1).first ?? 128
+        let jittered = capped * (0.5 + Double(jitterByte) / 510.0)  // 50 %–100 % of the delay
+        return .milliseconds(Int64(jittered * 1000))
+    }
+
+    private func mapTransportFailure(_ error: any Error) -> AuthError {
+        if let t = error as? TransportError {
+            switch t.kind {
+            case .timeout:
+                return AuthError(.timeout, message: "'\(provider)' did not answer in time.", provider: provider, underlying: t)
+            case .cancelled:
+                return AuthError(.userCancelled, message: "The request to '\(provider)' was cancelled.", provider: provider, underlying: t)
+            case .connection, .tls, .other:
+                return AuthError(.network, message: "'\(provider)' could not be reached (\(t.kind.rawValue)).", provider: provider, underlying: t)
+            }
+        }
+        if error is CancellationError {
+            return AuthError(.userCancelled, message: "The request to '\(provider)' was cancelled.", provider: provider, underlying: error)
+        }
+        if let auth = error as? AuthError { return auth.attributed(to: provider) }
+        return AuthError(.network, message: "'\(provider)' could not be reached.", provider: provider,
+                         underlying: error)
+    }
+
+    private func logRequest(_ request: HTTPRequest, attempt: Int) {
+        guard logger.logLevel <= .debug else { return }
+        var metadata: Logger.Metadata = ["method": "\(request.method)", "url": "\(Redactor.url(request.url))"]
+        if attempt > 1 { metadata["attempt"] = "\(attempt)" }
+        if logger.logLevel <= .trace {
+            metadata["headers"] = "\(Redactor.headers(request.headers))"
+            metadata["body"] = "\(Redactor.body(request.body, contentType: request.headers["Content-Type"]))"
+        }
+        logger.debug("request", metadata: metadata)
+    }
+
+    private func logResponse(_ response: HTTPResponse, _ request: HTTPRequest, since started: ContinuousClock.Instant) {
+        guard logger.logLevel <= .debug else { return }
+        let elapsed = ContinuousClock.now - started
+        var metadata: Logger.Metadata = [
+            "status": "\(response.status)", "url": "\(Redactor.url(request.url))",
+            "duration_ms": "\(Int(elapsed.seconds * 1000))",
+        ]
+        if logger.logLevel <= .trace {
+            metadata["headers"] = "\(Redactor.headers(response.headers))"
+            metadata["body"] = "\(Redactor.body(response.body, contentType: response.headers["Content-Type"]))"
+        }
+        logger.debug("response", metadata: metadata)
+    }
+}
+
+/// `application/x-www-form-urlencoded` encoding with RFC 3986 unreserved characters only.
+public enum FormEncoding {
+    private static let unreserved: CharacterSet = {
+        var set = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+        set.insert(charactersIn: "-._~")
+        return set
+    }()
+
+    /// Percent-encodes everything but unreserved characters.
+    public static func escape(_ s: String) -> String {
+        s.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+    }
+
+    /// `a=1&b=2`, each name and value escaped.
+    public static func encode(_ fields: [(String, String)]) -> String {
+        fields.map { "\(escape($0.0))=\(escape($0.1))" }.joined(separator: "&")
+    }
+
+    /// Parses `a=1&b=2` (accepting `+` for space).
+    public static func decode(_ text: String) -> [(String, String)] {
+        text.split(separator: "&").map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func d(_ s: Substring) -> String { String(s).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(s) }
+            return (d(parts[0]), parts.count > 1 ? d(parts[1]) : "")
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The default ``HTTPTransport``: Foundation's `URLSession` (libcurl with OpenSSL on Linux).
+///
+/// `URLError`s are classified into ``TransportError`` kinds: timeouts as `.timeout`; DNS, refused,
+/// reset and lost connections as `.connection`; certificate failures as `.tls`.
+public struct URLSessionTransport: HTTPTransport {
+    private let session: URLSession
+    private let defaultTimeout: Duration
+
+    /// Creates a transport.
+    /// - Parameters:
+    ///   - session: the session to use; by default an ephemeral one that stores no cookies.
+    ///   - defaultTimeout: used when a request has no timeout of its own.
+    public init(session: URLSession? = nil, defaultTimeout: Duration = .seconds(30)) {
+        if let session {
+            self.session = session
+        } else {
+            let config = URLSessionConfiguration.ephemeral
+            config.httpCookieStorage = nil
+            config.httpShouldSetCookies = false
+            config.urlCache = nil
+            config.requestCachePolicy = .reloadIgnoringLocalCacheData
+            self.session = URLSession(configuration: config)
+        }
+        self.defaultTimeout = defaultTimeout
+    }
+
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        var urlRequest = URLRequest(url: request.url)
+        urlRequest.httpMethod = request.method.rawValue
+        let timeout = request.timeout ?? defaultTimeout
+        urlRequest.timeoutInterval = max(0.001, Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18)
+        for field in request.headers { urlRequest.addValue(field.value, forHTTPHeaderField: field.name) }
+        urlRequest.httpBody = request.body
+        do {
+            let (data, response) = try await session.data(for: urlRequest)
+            guard let http = response as? HTTPURLResponse else {
+                throw TransportError(.other, "the reply was not HTTP")
+            }
+            var headers = HTTPHeaders()
+            for (key, value) in http.allHeaderFields {
+                if let k = key as? String, let v = value as? String { headers.add(name: k, value: v) }
+            }
+            return HTTPResponse(status: http.statusCode, headers: headers, body: data)
+        } catch let error as TransportError {
+            throw error
+        } catch let error as URLError {
+            throw Self.classify(error)
+        } catch is CancellationError {
+            throw TransportError(.cancelled, "the request was cancelled")
+        } catch {
+            throw TransportError(.other, "the request failed: \(type(of: error))")
+        }
+    }
+
+    static func classify(_ error: URLError) -> TransportError {
+        let kind: TransportError.Kind
+        switch error.code {
+        case .timedOut: kind = .timeout
+        case .cancelled: kind = .cancelled
+        case .cannotFindHost, .cannotConnectToHost, .networkConnectionLost, .dnsLookupFailed,
+             .notConnectedToInternet, .dataNotAllowed, .internationalRoamingOff, .callIsActive,
+             .resourceUnavailable, .badServerResponse, .zeroByteResource, .cannotParseResponse:
+            kind = .connection
+        case .secureConnectionFailed, .serverCertificateHasBadDate, .serverCertificateUntrusted,
+             .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected,
+             .clientCertificateRequired:
+            kind = .tls
+        default: kind = .other
+        }
+        // The URL is left out on purpose: it may carry a code or token in its query.
+        return TransportError(kind, "URLError \(error.code.rawValue)", underlying: error)
+    }
+}

@@ -1,0 +1,196 @@
+import Foundation
+import Logging
+
+/// One field a plugin accepts in its providers.json entry.
+///
+/// Declarations drive validation, `authhub providers`, the generated `providers.schema.json` and the
+/// docs, so a field is described in exactly one place.
+public struct ConfigField: Sendable, Hashable {
+    /// The JSON type and format a field takes.
+    public enum Kind: Sendable, Hashable {
+        /// Any string.
+        case string
+        /// An absolute `http`/`https` URL with a host.
+        case url
+        /// A bare domain (`tenant.eu.auth0.com`) or an absolute `http`/`https` URL.
+        case domainOrURL
+        /// `host:port`, e.g. `127.0.0.1:8750`.
+        case hostPort
+        /// A whole number.
+        case integer
+        /// `true` or `false`.
+        case boolean
+        /// An array of strings.
+        case stringArray
+        /// One of a fixed set of strings.
+        case oneOf([String])
+        /// A JSON object of string values.
+        case stringMap
+
+        /// A short name for messages and docs.
+        public var name: String {
+            switch self {
+            case .string: "string"
+            case .url: "URL"
+            case .domainOrURL: "domain or URL"
+            case .hostPort: "host:port"
+            case .integer: "integer"
+            case .boolean: "boolean"
+            case .stringArray: "array of strings"
+            case .oneOf(let values): "one of " + values.map { "\"\($0)\"" }.joined(separator: ", ")
+            case .stringMap: "object of strings"
+            }
+        }
+    }
+
+    public var name: String
+    public var kind: Kind
+    public var required: Bool
+    /// A secret field is never echoed back, and should come from `${VAR}` rather than the file.
+    public var secret: Bool
+    public var description: String
+    /// The value used when the field is absent.
+    public var defaultValue: JSONValue?
+
+    public init(_ name: String, _ kind: Kind, required: Bool = false, secret: Bool = false,
+                description: String, defaultValue: JSONValue? = nil) {
+        self.name = name
+        self.kind = kind
+        self.required = required
+        self.secret = secret
+        self.description = description
+        self.defaultValue = defaultValue
+    }
+}
+
+/// A problem found in providers.json: where (a JSON path) and what.
+public struct ConfigProblem: Sendable, Hashable, CustomStringConvertible, Comparable {
+    /// The JSON path, e.g. `environments.production.providers[1].clientId`.
+    public var path: String
+    public var message: String
+
+    public init(path: String, message: String) {
+        self.path = path
+        self.message = message
+    }
+
+    /// `path: message`.
+    public var description: String { path.isEmpty ? message : "\(path): \(message)" }
+
+    public static func < (l: ConfigProblem, r: ConfigProblem) -> Bool { (l.path, l.message) < (r.path, r.message) }
+}
+
+/// The settings of one provider entry after `${VAR}` substitution and defaults.
+public struct ProviderConfiguration: Sendable {
+    /// The entry's `id`.
+    public var id: String
+    /// The entry's `type`.
+    public var type: String
+    /// The JSON path of the entry (for messages), e.g. `environments.development.providers[0]`.
+    public var path: String
+    /// Field values by name (defaults applied). Secret fields are here too: use ``secret(_:)``.
+    public var values: [String: JSONValue]
+
+    public init(id: String, type: String, path: String = "", values: [String: JSONValue]) {
+        self.id = id
+        self.type = type
+        self.path = path
+        self.values = values
+    }
+
+    /// A string field.
+    public func string(_ name: String) -> String? { values[name]?.stringValue }
+    /// A secret string field, wrapped.
+    public func secret(_ name: String) -> Secret<String>? { values[name]?.stringValue.map(Secret.init) }
+    /// An integer field.
+    public func int(_ name: String) -> Int? { values[name]?.intValue }
+    /// A boolean field.
+    public func bool(_ name: String) -> Bool? { values[name]?.boolValue }
+    /// A string-array field.
+    public func strings(_ name: String) -> [String]? { values[name]?.arrayValue?.compactMap(\.stringValue) }
+    /// A URL field; a `domainOrURL` field without a scheme gets `https://`.
+    public func url(_ name: String) -> URL? {
+        guard let raw = string(name) else { return nil }
+        if raw.hasPrefix("http://") || raw.hasPrefix("https://") { return URL(string: raw) }
+        return URL(string: "https://" + raw)
+    }
+
+    /// A required string field, or an ``AuthErrorCode/invalidConfiguration`` error naming it.
+    public func requiredString(_ name: String) throws -> String {
+        guard let value = string(name), !value.isEmpty else {
+            throw AuthError(.invalidConfiguration, message: "\(path.isEmpty ? id : path).\(name): required", provider: id)
+        }
+        return value
+    }
+}
+
+/// What a plugin gets to build a provider: the shared transport, clock, randomness and logger.
+public struct ProviderContext: Sendable {
+    public var transport: any HTTPTransport
+    public var clock: any AuthClock
+    public var random: any RandomSource
+    public var logger: Logger
+
+    public init(transport: any HTTPTransport = URLSessionTransport(), clock: any AuthClock = SystemClock(),
+                random: any RandomSource = SystemRandom(), logger: Logger = Logger(label: "authhub")) {
+        self.transport = transport
+        self.clock = clock
+        self.random = random
+        self.logger = logger
+    }
+}
+
+/// A provider type that can appear in providers.json: its name, its fields and a factory.
+///
+/// Third-party packages implement this protocol and register their plugin with
+/// ``ProviderRegistry/registering(_:)``; nothing in AuthHub needs to change.
+public protocol ProviderPlugin: Sendable {
+    /// The `type` value in providers.json (`auth0`, `firebase`, …).
+    var type: String { get }
+    /// One line saying what the plugin connects to.
+    var summary: String { get }
+    /// The fields an entry of this type accepts (besides `id` and `type`).
+    var fields: [ConfigField] { get }
+    /// What providers of this type can do.
+    var capabilities: Set<AuthCapability> { get }
+    /// Checks across fields that declarations cannot express; paths are relative to the entry
+    /// (e.g. `domain`). The default finds nothing.
+    func validate(_ configuration: ProviderConfiguration) -> [ConfigProblem]
+    /// Builds a provider from a validated entry.
+    func makeProvider(_ configuration: ProviderConfiguration, context: ProviderContext) throws -> any AuthProvider
+}
+
+extension ProviderPlugin {
+    public func validate(_ configuration: ProviderConfiguration) -> [ConfigProblem] { [] }
+}
+
+/// The provider types an app knows, by `type` name.
+public struct ProviderRegistry: Sendable {
+    private var plugins: [String: any ProviderPlugin]
+
+    /// A registry of the given plugins; a later plugin with the same type replaces an earlier one.
+    public init(_ plugins: [any ProviderPlugin] = []) {
+        var map: [String: any ProviderPlugin] = [:]
+        for p in plugins { map[p.type] = p }
+        self.plugins = map
+    }
+
+    /// Adds (or replaces) a plugin.
+    public mutating func register(_ plugin: any ProviderPlugin) { plugins[plugin.type] = plugin }
+
+    /// A copy with `plugin` added (or replacing the one of the same type).
+    public func registering(_ plugin: any ProviderPlugin) -> ProviderRegistry {
+        var copy = self
+        copy.register(plugin)
+        return copy
+    }
+
+    /// The plugin for a type name.
+    public func plugin(for type: String) -> (any ProviderPlugin)? { plugins[type] }
+
+    /// Every known type, sorted.
+    public var types: [String] { plugins.keys.sorted() }
+
+    /// Every plugin, sorted by type.
+    public var all: [any ProviderPlugin] { types.compactMap { plugins[$0] } }
+}

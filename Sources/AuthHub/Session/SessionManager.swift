@@ -1,0 +1,268 @@
+import Foundation
+import Logging
+
+/// Keeps one provider account's session valid: returns the stored session while it is fresh and
+/// renews it when it is not.
+///
+/// Renewal rules (the refresh-token races that break other SDKs are the reason for each):
+/// - **Single-flight.** Concurrent callers that need a renewal await the same refresh: 1,000
+///   callers on an expired session send one refresh request.
+/// - **Cross-process safe.** The refresh runs under the store's ``RefreshLock`` (a `flock` for the
+///   file store) and re-reads the store after taking it: when another process has rotated the
+///   tokens in the meantime, its session is used and no request is sent.
+/// - **Rotation-safe.** A reply without a refresh token keeps the old one; the renewed session is
+///   stored (compare-and-swap on its version) before it is returned.
+/// - **No deletion on transient failures.** Network errors, timeouts, 429 and 5xx leave the stored
+///   session untouched. Only the provider's word that the refresh token is invalid
+///   (``AuthErrorCode/refreshTokenInvalid``) clears it, and only if no one replaced it meanwhile.
+///
+/// The manager caches the last session it read or wrote, so ``session(minTTL:scope:)`` on a fresh
+/// session costs no I/O; another process's changes are seen when a renewal re-reads the store, or
+/// after ``reload()``.
+///
+/// Differences from Auth0.swift's CredentialsManager, on purpose: when a renewed token lives shorter
+/// than `minTTL`, the renewed session is still stored (its refresh token may have rotated, and
+/// dropping it would end the session) before the `minTTL` error is thrown.
+public actor SessionManager {
+    /// The session this manager looks after.
+    public nonisolated let key: SessionKey
+    private let provider: any AuthProvider
+    private let store: any SessionStore
+    private let lock: any RefreshLock
+    private let clock: any AuthClock
+    private let logger: Logger
+    private let broadcaster = EventBroadcaster()
+    private let sink: (@Sendable (AuthEvent) -> Void)?
+
+    private var cached: Session?
+    private var loaded = false
+    private var inflight: Task<Session, any Error>?
+
+    /// Creates a manager.
+    /// - Parameters:
+    ///   - key: the provider id and account.
+    ///   - provider: renews sessions (``AuthProvider/refresh(_:scope:)``).
+    ///   - store: where the session lives.
+    ///   - refreshLock: serialises renewals among every user of `store`; by default the store's own.
+    ///   - clock: the time source.
+    ///   - eventSink: also receives every event (the hub uses it to merge streams).
+    public init(key: SessionKey, provider: any AuthProvider, store: any SessionStore, refreshLock: (any RefreshLock)? = nil,
+                clock: any AuthClock = SystemClock(), logger: Logger = Logger(label: "authhub.session"),
+                eventSink: (@Sendable (AuthEvent) -> Void)? = nil) {
+        self.key = key
+        self.provider = provider
+        self.store = store
+        self.lock = refreshLock ?? store.makeRefreshLock()
+        self.clock = clock
+        var logger = logger
+        logger[metadataKey: "session"] = .string(key.description)
+        self.logger = logger
+        self.sink = eventSink
+    }
+
+    // MARK: Queries
+
+    /// True when a session is stored and its access token is valid for at least `minTTL` seconds.
+    /// Ignores the refresh token.
+    public func hasValid(minTTL: TimeInterval = 0) async throws -> Bool {
+        guard let session = try await current() else { return false }
+        return session.isValid(at: clock.now, minTTL: minTTL)
+    }
+
+    /// True when a session is stored and has a refresh token.
+    public func canRenew() async throws -> Bool {
+        try await current()?.canRenew ?? false
+    }
+
+    /// The stored session, as last read or written (nil when signed out).
+    public func current() async throws -> Session? {
+        if !loaded { try await reload() }
+        return cached
+    }
+
+    /// Reads the store again, forgetting the cached session.
+    @discardableResult
+    public func reload() async throws -> Session? {
+        let session = try await loadFromStore()
+        cached = session
+        loaded = true
+        return session
+    }
+
+    // MARK: Sessions
+
+    /// Returns a session whose access token is valid for at least `minTTL` seconds and covers
+    /// `scope`, renewing it when needed.
+    /// - Parameters:
+    ///   - minTTL: the least remaining lifetime, in seconds, the caller needs.
+    ///   - scope: the scope the caller needs; a different set of scopes than stored forces a renewal.
+    /// - Throws: ``AuthErrorCode/noSession`` when signed out; ``AuthErrorCode/sessionExpired`` when
+    ///   the session expired and has no refresh token; the provider's error when renewal fails.
+    public func session(minTTL: TimeInterval = 60, scope: String? = nil) async throws -> Session {
+        if let session = try await current(), session.isValid(at: clock.now, minTTL: minTTL),
+           !Self.scopeChanged(stored: session.scope, requested: scope) {
+            return session
+        }
+        guard try await current() != nil else { throw noSessionError() }
+        return try await singleFlight(minTTL: minTTL, scope: scope, force: false)
+    }
+
+    /// Renews the session now, whatever its expiry.
+    @discardableResult
+    public func renew(scope: String? = nil) async throws -> Session {
+        guard try await current() != nil else { throw noSessionError() }
+        return try await singleFlight(minTTL: 0, scope: scope, force: true)
+    }
+
+    /// Stores a session from a sign-in (replacing any previous one) and publishes `signedIn`.
+    @discardableResult
+    public func store(_ session: Session) async throws -> Session {
+        var session = session
+        session.providerID = key.provider
+        session.accountKey = key.account
+        if session.issuedAt == nil { session.issuedAt = clock.now }
+        let saved = try await mapStoreErrors { try await store.save(session, for: key, expectedVersion: nil) }
+        cached = saved
+        loaded = true
+        publish(.signedIn(saved))
+        return saved
+    }
+
+    /// Removes the stored session and publishes `signedOut`.
+    public func clear() async throws {
+        try await mapStoreErrors { try await store.remove(key) }
+        cached = nil
+        loaded = true
+        publish(.signedOut(key))
+    }
+
+    /// A stream of this session's events, starting with `initialSession`.
+    public func events() async -> AsyncStream<AuthEvent> {
+        let initial = try? await current()
+        return broadcaster.subscribe(initial: .initialSession(key, initial))
+    }
+
+    // MARK: Renewal
+
+    private func singleFlight(minTTL: TimeInterval, scope: String?, force: Bool) async throws -> Session {
+        if let inflight {
+            return try await inflight.value
+        }
+        let task = Task { try await self.refreshUnderLock(minTTL: minTTL, scope: scope, force: force) }
+        inflight = task
+        defer { inflight = nil }
+        return try await task.value
+    }
+
+    private func refreshUnderLock(minTTL: TimeInterval, scope: String?, force: Bool) async throws -> Session {
+        try await lock.withLock(key) { try await self.refreshLocked(minTTL: minTTL, scope: scope, force: force) }
+    }
+
+    private func refreshLocked(minTTL: TimeInterval, scope: String?, force: Bool) async throws -> Session {
+        // Another process or manager may have renewed (or signed out) while we waited for the lock.
+        guard let stored = try await reload() else { throw noSessionError() }
+        if !force, stored.isValid(at: clock.now, minTTL: minTTL), !Self.scopeChanged(stored: stored.scope, requested: scope) {
+            logger.debug("session already renewed by another holder of the refresh lock")
+            return stored
+        }
+        guard stored.canRenew else {
+            throw AuthError(.sessionExpired, message: "The session has expired and has no refresh token; sign in again.",
+                            provider: key.provider)
+        }
+
+        logger.debug("refreshing session")
+        let renewed: Session
+        do {
+            renewed = try await provider.refresh(stored, scope: scope)
+        } catch {
+            let authError = AuthError.wrap(error, provider: key.provider)
+            if authError.code == .refreshTokenInvalid {
+                return try await handleInvalidRefreshToken(stored, error: authError, minTTL: minTTL)
+            }
+            logger.debug("refresh failed; stored session kept", metadata: ["error": "\(authError.code)"])
+            throw authError
+        }
+
+        var merged = renewed
+        merged.providerID = key.provider
+        merged.accountKey = key.account
+        if merged.refreshToken.map({ $0.isEmpty }) ?? true { merged.refreshToken = stored.refreshToken }
+        if merged.idToken == nil { merged.idToken = stored.idToken }
+        if merged.userID == nil { merged.userID = stored.userID }
+        if merged.claims.isEmpty { merged.claims = stored.claims }
+        merged.extras = stored.extras.merging(merged.extras) { _, new in new }
+        merged.secretExtras = stored.secretExtras.merging(merged.secretExtras) { _, new in new }
+        if merged.issuedAt == nil { merged.issuedAt = stored.issuedAt }
+
+        let saved: Session
+        do {
+            saved = try await store.save(merged, for: key, expectedVersion: stored.version)
+        } catch let error as AuthError where error.code == .conflict {
+            // A writer that does not take the refresh lock (a sign-in elsewhere) got there first.
+            if let newer = try await reload() { return newer }
+            throw noSessionError()
+        } catch {
+            throw storageError(error)
+        }
+        cached = saved
+        loaded = true
+        publish(.tokenRefreshed(saved))
+
+        if let expiresAt = saved.expiresAt, expiresAt < clock.now.addingTimeInterval(minTTL) {
+            let lifetime = Int(expiresAt.timeIntervalSince(clock.now))
+            throw AuthError(.invalidRequest,
+                            message: "The requested minimum lifetime (\(Int(minTTL))s) is longer than the renewed token's (\(lifetime)s).",
+                            provider: key.provider, details: ["minTTL": String(Int(minTTL)), "lifetime": String(lifetime)])
+        }
+        return saved
+    }
+
+    private func handleInvalidRefreshToken(_ stored: Session, error: AuthError, minTTL: TimeInterval) async throws -> Session {
+        // Clear only if the store still holds the session whose token was rejected; if someone
+        // rotated it meanwhile, theirs is the live one.
+        let now = try await loadFromStore()
+        if let now, now.version != stored.version {
+            cached = now
+            if now.isValid(at: clock.now, minTTL: minTTL) { return now }
+            throw error
+        }
+        if now != nil { try await mapStoreErrors { try await store.remove(key) } }
+        cached = nil
+        loaded = true
+        logger.info("refresh token rejected by the provider; session cleared")
+        publish(.sessionExpired(key))
+        throw error
+    }
+
+    // MARK: Helpers
+
+    /// Whether the requested scope differs from the stored one (compared as sets of lowercased
+    /// tokens; a nil on either side means no change).
+    public static func scopeChanged(stored: String?, requested: String?) -> Bool {
+        guard let stored, let requested else { return false }
+        return Session.scopeSet(stored) != Session.scopeSet(requested)
+    }
+
+    private func loadFromStore() async throws -> Session? {
+        try await mapStoreErrors { try await store.load(key) }
+    }
+
+    private func mapStoreErrors<T>(_ body: () async throws -> T) async throws -> T {
+        do { return try await body() } catch { throw storageError(error) }
+    }
+
+    private func storageError(_ error: any Error) -> AuthError {
+        if let e = error as? AuthError { return e }
+        return AuthError(.storageFailure, message: "The session store failed for \(key).", provider: key.provider,
+                         underlying: error)
+    }
+
+    private func noSessionError() -> AuthError {
+        AuthError(.noSession, message: "No session is stored for \(key); sign in first.", provider: key.provider)
+    }
+
+    private func publish(_ event: AuthEvent) {
+        broadcaster.publish(event)
+        sink?(event)
+    }
+}

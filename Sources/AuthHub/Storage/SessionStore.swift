@@ -1,0 +1,32 @@
+import Foundation
+
+/// Where sessions live between process runs.
+///
+/// Stores are shared by every ``SessionManager`` of an app and possibly by several processes, so
+/// writes are compare-and-swap on ``Session/version``:
+/// - `expectedVersion == nil`: write unconditionally (a fresh sign-in replaces whatever was there);
+/// - `expectedVersion == 0`: write only if nothing is stored under the key;
+/// - `expectedVersion == n`: write only if the stored session has version `n`.
+/// A failed expectation throws ``AuthError`` with code ``AuthErrorCode/conflict``. A successful write
+/// stores and returns the session with `version = previous + 1` (1 for a new key).
+///
+/// Run `SessionStoreConformance` from AuthHubTesting against any implementation.
+public protocol SessionStore: Sendable {
+    /// The session stored under `key`, or nil. A stored entry that cannot be read (corrupted, wrong
+    /// encryption key) throws ``AuthErrorCode/storageFailure`` — it is never reported as "no session".
+    func load(_ key: SessionKey) async throws -> Session?
+    /// Stores `session` under `key` if `expectedVersion` holds; returns the stored session.
+    @discardableResult
+    func save(_ session: Session, for key: SessionKey, expectedVersion: UInt64?) async throws -> Session
+    /// Removes the session under `key`; removing a missing key is not an error.
+    func remove(_ key: SessionKey) async throws
+    /// Every key that has a stored session, sorted.
+    func keys() async throws -> [SessionKey]
+    /// A lock that serialises refreshes of one key among every user of this store. Called once per
+    /// hub; an in-process store returns an in-process lock, a file store a file lock.
+    func makeRefreshLock() -> any RefreshLock
+}
+
+extension SessionStore {
+    public func makeRefreshLock() -> any RefreshLock { InProcessRefreshLock() }
+}

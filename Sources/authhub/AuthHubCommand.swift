@@ -1,0 +1,51 @@
+import ArgumentParser
+import AuthHub
+import Foundation
+
+/// `authhub`: the command-line face of AuthHub. Business logic lives in the libraries; commands
+/// parse arguments, call them and print.
+@main
+struct AuthHubCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "authhub",
+        abstract: "One authentication API over many identity providers.",
+        subcommands: [ValidateCommand.self, ProvidersCommand.self, EmulatorCommand.self, DemoCommand.self]
+    )
+}
+
+/// Options every command takes.
+struct GlobalOptions: ParsableArguments {
+    @Option(name: .long, help: "Path of providers.json.")
+    var config: String = "providers.json"
+
+    @Option(name: .long, help: "Environment to use (default: $AUTHHUB_ENV, then the file's defaultEnvironment).")
+    var env: String?
+}
+
+/// A failure reported as one line on standard error with a non-zero exit status.
+struct CLIFailure: Error, CustomStringConvertible {
+    var message: String
+    var exitCode: Int32 = 1
+    var description: String { message }
+}
+
+enum CLI {
+    /// Prints `error: <one line>` to standard error and exits with `code`.
+    static func fail(_ message: String, code: Int32 = 1) -> Never {
+        let line = message.split(separator: "\n", omittingEmptySubsequences: true).first.map(String.init) ?? message
+        FileHandle.standardError.write(Data("error: \(line)\n".utf8))
+        exit(code)
+    }
+
+    /// Writes text to standard error.
+    static func stderr(_ text: String) {
+        FileHandle.standardError.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+    }
+
+    /// Encodes a value as pretty, sorted JSON for `--json` output.
+    static func json<T: Encodable>(_ value: T) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+}
