@@ -51,12 +51,15 @@ public final class StubTransport: HTTPTransport, Sendable {
     public init() {}
 
     /// Answers requests with this method and URL path (and matching `where`, if given).
-    /// - Parameter times: how many requests this stub answers; nil for any number. Stubs are tried
-    ///   in registration order, so a one-shot stub registered first answers first.
-    public func on(_ method: HTTPMethod? = nil, _ path: String? = nil, times: Int? = nil,
+    /// - Parameters:
+    ///   - times: how many requests this stub answers; nil for any number.
+    ///   - first: try this stub before those registered earlier (stubs are otherwise tried in
+    ///     registration order), to override a general stub for some requests.
+    public func on(_ method: HTTPMethod? = nil, _ path: String? = nil, times: Int? = nil, first: Bool = false,
                    where predicate: (@Sendable (HTTPRequest) -> Bool)? = nil,
                    reply handler: @escaping @Sendable (HTTPRequest) async throws -> Reply) {
-        stubs.withLock { $0.append(Stub(method: method, path: path, predicate: predicate, remaining: times, handler: handler)) }
+        let stub = Stub(method: method, path: path, predicate: predicate, remaining: times, handler: handler)
+        stubs.withLock { first ? $0.insert(stub, at: 0) : $0.append(stub) }
     }
 
     /// Every request sent, in order.

@@ -37,7 +37,10 @@ public struct URLSessionTransport: HTTPTransport {
         for field in request.headers { urlRequest.addValue(field.value, forHTTPHeaderField: field.name) }
         urlRequest.httpBody = request.body
         do {
-            let (data, response) = try await session.data(for: urlRequest)
+            let prepared = urlRequest
+            let (data, response) = try await Self.withDeadline(timeout) { [session] in
+                try await session.data(for: prepared)
+            }
             guard let http = response as? HTTPURLResponse else {
                 throw TransportError(.other, "the reply was not HTTP")
             }
@@ -54,6 +57,21 @@ public struct URLSessionTransport: HTTPTransport {
             throw TransportError(.cancelled, "the request was cancelled")
         } catch {
             throw TransportError(.other, "the request failed: \(type(of: error))")
+        }
+    }
+
+    /// Runs `operation`, failing with a `.timeout` ``TransportError`` when it takes longer than
+    /// `timeout` in total (URLSession's own interval is an idle timeout, not a deadline).
+    static func withDeadline<T: Sendable>(_ timeout: Duration, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: T.self) { group in
+            group.addTask { try await operation() }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                throw TransportError(.timeout, "no complete reply within \(timeout)")
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next() else { throw TransportError(.other, "no result") }
+            return first
         }
     }
 
