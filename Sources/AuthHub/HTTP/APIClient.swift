@@ -155,9 +155,11 @@ public struct APIClient: Sendable {
             logResponse(response, http, since: started)
             if response.isSuccess { return response }
 
-            let error = errorMapper.map(response, provider: provider).attributed(to: provider)
+            var error = errorMapper.map(response, provider: provider).attributed(to: provider)
+            // Retry-After is read here against the injected clock (an HTTP date is relative to "now").
+            if let retryAfter = response.headers.retryAfter(now: clock.now) { error.retryAfter = retryAfter }
             if attempt < retryPolicy.maxAttempts, shouldRetry(status: response.status, request, http.method) {
-                let delay = error.retryAfter ?? response.headers.retryAfter(now: clock.now) ?? backoff(attempt: attempt)
+                let delay = error.retryAfter ?? backoff(attempt: attempt)
                 if delay <= retryPolicy.maxRetryAfter {
                     logger.debug("retrying", metadata: ["status": "\(response.status)", "delay_ms": "\(Int(delay.seconds * 1000))"])
                     try await clock.sleep(for: delay)

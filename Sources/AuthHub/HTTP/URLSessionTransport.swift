@@ -33,7 +33,10 @@ public struct URLSessionTransport: HTTPTransport {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method.rawValue
         let timeout = request.timeout ?? defaultTimeout
-        urlRequest.timeoutInterval = max(0.001, Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18)
+        // FoundationNetworking truncates the interval to whole seconds (0.4 s would become "time out
+        // now"), and treats it as an idle timeout; the exact total deadline is enforced by
+        // `withDeadline` below, so URLSession gets a whole-second interval just past it.
+        urlRequest.timeoutInterval = (timeout.seconds).rounded(.up) + 1
         for field in request.headers { urlRequest.addValue(field.value, forHTTPHeaderField: field.name) }
         urlRequest.httpBody = request.body
         do {

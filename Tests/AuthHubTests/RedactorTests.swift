@@ -1,0 +1,29 @@
+import AuthHub
+import Foundation
+import Testing
+
+@Suite struct RedactorTests {
+    @Test func redactsJSONAtAnyDepth() {
+        let body = Data(#"{"user":{"email":"a@b.c","password":"pw-1"},"refresh_token":"rt-1","list":[{"otp_code":"123456"}],"token_type":"Bearer"}"#.utf8)
+        let out = Redactor.body(body, contentType: "application/json")
+        for secret in ["pw-1", "rt-1", "123456"] { #expect(!out.contains(secret), "\(out)") }
+        #expect(out.contains("a@b.c"))
+        #expect(out.contains("Bearer"))
+    }
+
+    @Test func redactsFormsQueriesAndHeaders() {
+        let form = Redactor.body(Data("grant_type=password&username=u&password=p%40ss&client_id=c".utf8),
+                                 contentType: "application/x-www-form-urlencoded")
+        #expect(form == "grant_type=password&username=u&password=<redacted>&client_id=c")
+        let url = Redactor.url(URL(string: "https://u:pw@h.example/cb?code=abc&state=xyz&x=1#access_token=tok")!)
+        for s in ["abc", "xyz", "tok", "pw"] { #expect(!url.contains(s), "\(url)") }
+        #expect(url.contains("x=1"))
+        let headers = Redactor.headers(["Authorization": "Bearer t0k", "X-Stamp-WebAuthn": "s", "Content-Type": "application/json"])
+        #expect(!headers.contains("t0k"))
+        #expect(headers.contains("application/json"))
+    }
+
+    @Test func nonJSONBodiesShowOnlyTheirSize() {
+        #expect(Redactor.body(Data("secret-bytes".utf8), contentType: "text/plain") == "<12 bytes>")
+    }
+}
