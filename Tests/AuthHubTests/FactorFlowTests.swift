@@ -1,0 +1,106 @@
+import AuthHub
+import Foundation
+import Testing
+
+@Suite struct FactorFlowTests {
+    /// A code factor: start "sends" a code; confirm accepts only that code.
+    struct CodeFactor: Factor {
+        let kind: FactorKind = .emailCode
+        let failStartFirst: Bool
+        let attempts = Mutex(0)
+
+        func start() async throws -> String {
+            let n = attempts.withLock { $0 += 1; return $0 }
+            if failStartFirst && n == 1 { throw AuthError(.network) }
+            return "sent to a***@example.com"
+        }
+
+        func confirm(_ challenge: String, response: Secret<String>) async throws -> String {
+            guard response.revealed() == "123456" else { throw AuthError(.invalidMFACode) }
+            return "enrolled"
+        }
+    }
+
+    @Test func happyPathWalksEveryState() async throws {
+        let flow = FactorFlow(CodeFactor(failStartFirst: false))
+        let states = await flow.states()
+        await flow.start()
+        let final = await flow.confirm(Secret("123456"))
+        guard case .completed(let output) = final else { Issue.record("not completed: \(final.name)"); return }
+        #expect(output == "enrolled")
+        var names: [String] = []
+        for await s in states {
+            names.append(s.name)
+            if names.count == 5 { break }
+        }
+        #expect(names == ["idle", "loading", "challenge", "confirming", "completed"])
+    }
+
+    @Test func wrongCodeFailsThenRetryReturnsToTheChallenge() async throws {
+        let flow = FactorFlow(CodeFactor(failStartFirst: false))
+        await flow.start()
+        let failed = await flow.confirm(Secret("000000"))
+        guard case .failed(let error) = failed else { Issue.record("expected failed"); return }
+        #expect(error.code == .invalidMFACode)
+        let retried = await flow.retry()
+        #expect(retried.name == "challenge")
+        #expect(await flow.confirm(Secret("123456")).name == "completed")
+    }
+
+    @Test func failedStartRetriesTheStart() async throws {
+        let factor = CodeFactor(failStartFirst: true)
+        let flow = FactorFlow(factor)
+        #expect(await flow.start().name == "failed")
+        #expect(await flow.retry().name == "challenge")
+        #expect(factor.attempts.withLock { $0 } == 2)
+    }
+
+    @Test func confirmWithoutChallengeIsAnError() async throws {
+        let flow = FactorFlow(CodeFactor(failStartFirst: false))
+        let state = await flow.confirm(Secret("123456"))
+        guard case .failed(let e) = state else { Issue.record("expected failed"); return }
+        #expect(e.code == .invalidRequest)
+    }
+}
+
+@Suite struct InProcessRefreshLockTests {
+    @Test func excludesPerKeyAndServesInOrder() async throws {
+        let lock = InProcessRefreshLock()
+        let key = SessionKey(provider: "p")
+        let inside = Mutex(0)
+        let maxInside = Mutex(0)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<50 {
+                group.addTask {
+                    try await lock.withLock(key) {
+                        let n = inside.withLock { $0 += 1; return $0 }
+                        maxInside.withLock { $0 = max($0, n) }
+                        await Task.yield()
+                        inside.withLock { $0 -= 1 }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(maxInside.withLock { $0 } == 1)
+    }
+
+    @Test func differentKeysDoNotBlockEachOther() async throws {
+        let lock = InProcessRefreshLock()
+        let gate = Gate()
+        let holder = Task { try await lock.withLock(SessionKey(provider: "a")) { await gate.wait() } }
+        while await gate.waiting == 0 { await Task.yield() }
+        // While "a" is held, "b" is free.
+        let value = try await lock.withLock(SessionKey(provider: "b")) { 42 }
+        #expect(value == 42)
+        await gate.open()
+        try await holder.value
+    }
+
+    @Test func releasesWhenTheBodyThrows() async throws {
+        let lock = InProcessRefreshLock()
+        let key = SessionKey(provider: "p")
+        await #expect(throws: AuthError.self) { try await lock.withLock(key) { throw AuthError(.network) } }
+        #expect(try await lock.withLock(key) { 1 } == 1)
+    }
+}
