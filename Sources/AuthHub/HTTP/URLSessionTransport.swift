@@ -15,7 +15,9 @@ public struct URLSessionTransport: HTTPTransport {
     /// - Parameters:
     ///   - session: the session to use; by default an ephemeral one that stores no cookies.
     ///   - defaultTimeout: used when a request has no timeout of its own.
-    public init(session: URLSession? = nil, defaultTimeout: Duration = .seconds(30)) {
+    ///   - followRedirects: when false, a 3xx reply is returned as it is (with its `Location`),
+    ///     which OAuth flows driven without a browser need.
+    public init(session: URLSession? = nil, defaultTimeout: Duration = .seconds(30), followRedirects: Bool = true) {
         if let session {
             self.session = session
         } else {
@@ -24,7 +26,7 @@ public struct URLSessionTransport: HTTPTransport {
             config.httpShouldSetCookies = false
             config.urlCache = nil
             config.requestCachePolicy = .reloadIgnoringLocalCacheData
-            self.session = URLSession(configuration: config)
+            self.session = URLSession(configuration: config, delegate: followRedirects ? nil : RedirectRefusal(), delegateQueue: nil)
         }
         self.defaultTimeout = defaultTimeout
     }
@@ -95,5 +97,13 @@ public struct URLSessionTransport: HTTPTransport {
         }
         // The URL is left out on purpose: it may carry a code or token in its query.
         return TransportError(kind, "URLError \(error.code.rawValue)", underlying: error)
+    }
+}
+
+/// Declines every redirect so the 3xx reply itself reaches the caller.
+private final class RedirectRefusal: NSObject, URLSessionTaskDelegate, Sendable {
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+        completionHandler(nil)
     }
 }

@@ -39,9 +39,20 @@ struct ExampleOAuthProvider: AuthProvider {
     let clientSecret: Secret<String>?
     let api: APIClient
     let clock: any AuthClock
+    let tokenPath: String
+    let revokePath: String
+    let userInfoPath: String
+    /// Send the client secret as HTTP Basic (`client_secret_basic`) instead of in the form.
+    let basicAuth: Bool
 
-    init(id: String, baseURL: URL, clientID: String, clientSecret: Secret<String>?, context: ProviderContext) {
+    init(id: String, baseURL: URL, clientID: String, clientSecret: Secret<String>?, context: ProviderContext,
+         tokenPath: String = "oauth/token", revokePath: String = "oauth/revoke", userInfoPath: String = "userinfo",
+         basicAuth: Bool = false) {
         self.id = id
+        self.basicAuth = basicAuth
+        self.tokenPath = tokenPath
+        self.revokePath = revokePath
+        self.userInfoPath = userInfoPath
         self.clientID = clientID
         self.clientSecret = clientSecret
         self.clock = context.clock
@@ -59,8 +70,14 @@ struct ExampleOAuthProvider: AuthProvider {
 
     private func clientFields() -> [(String, String)] {
         var fields = [("client_id", clientID)]
-        if let clientSecret { fields.append(("client_secret", clientSecret.revealed())) }
+        if let clientSecret, !basicAuth { fields.append(("client_secret", clientSecret.revealed())) }
         return fields
+    }
+
+    private func clientHeaders() -> HTTPHeaders {
+        guard basicAuth, let clientSecret else { return [:] }
+        let credentials = "\(FormEncoding.escape(clientID)):\(FormEncoding.escape(clientSecret.revealed()))"
+        return ["Authorization": "Basic \(Data(credentials.utf8).base64EncodedString())"]
     }
 
     private func session(from reply: TokenReply) -> Session {
@@ -70,12 +87,18 @@ struct ExampleOAuthProvider: AuthProvider {
     }
 
     func signIn(_ request: SignInRequest) async throws -> Session {
-        guard case .password(let identifier, let password, _, let scope) = request else {
+        var fields: [(String, String)]
+        switch request {
+        case .password(let identifier, let password, _, let scope):
+            fields = [("grant_type", "password"), ("username", identifier), ("password", password.revealed())]
+            if let scope { fields.append(("scope", scope)) }
+        case .authorizationCode(let code, let verifier, let redirectURI):
+            fields = [("grant_type", "authorization_code"), ("code", code.revealed()), ("redirect_uri", redirectURI)]
+            if let verifier { fields.append(("code_verifier", verifier.revealed())) }
+        default:
             throw unsupported("sign-in with \(request.methodName)")
         }
-        var fields = [("grant_type", "password"), ("username", identifier), ("password", password.revealed())]
-        if let scope { fields.append(("scope", scope)) }
-        let reply = try await api.send(APIRequest(.post, "oauth/token", body: .form(fields + clientFields())), as: TokenReply.self)
+        let reply = try await api.send(APIRequest(.post, tokenPath, headers: clientHeaders(), body: .form(fields + clientFields()), retry: .never), as: TokenReply.self)
         return session(from: reply)
     }
 
@@ -84,7 +107,7 @@ struct ExampleOAuthProvider: AuthProvider {
         var fields = [("grant_type", "refresh_token"), ("refresh_token", refreshToken.revealed())]
         if let scope { fields.append(("scope", scope)) }
         do {
-            let reply = try await api.send(APIRequest(.post, "oauth/token", body: .form(fields + clientFields())), as: TokenReply.self)
+            let reply = try await api.send(APIRequest(.post, tokenPath, headers: clientHeaders(), body: .form(fields + clientFields())), as: TokenReply.self)
             return self.session(from: reply)
         } catch var error as AuthError where error.providerCode == "invalid_grant" {
             error.code = .refreshTokenInvalid
@@ -94,12 +117,12 @@ struct ExampleOAuthProvider: AuthProvider {
 
     func signOut(_ session: Session) async throws {
         guard let token = session.refreshToken else { return }
-        _ = try await api.send(APIRequest(.post, "oauth/revoke", body: .form([("token", token.revealed())] + clientFields())))
+        _ = try await api.send(APIRequest(.post, revokePath, body: .form([("token", token.revealed())] + clientFields())))
     }
 
     func userInfo(_ session: Session) async throws -> UserInfo {
         let headers: HTTPHeaders = ["Authorization": "Bearer \(session.accessToken.revealed())"]
-        let reply = try await api.send(APIRequest(.get, "userinfo", headers: headers), as: [String: JSONValue].self)
+        let reply = try await api.send(APIRequest(.get, userInfoPath, headers: headers), as: [String: JSONValue].self)
         return UserInfo(id: reply["sub"]?.stringValue ?? "", email: reply["email"]?.stringValue, claims: reply)
     }
 }
