@@ -124,6 +124,8 @@ struct SessionFileFormat: Sendable {
         let header: Header
         do {
             header = try JSONDecoder().decode(Header.self, from: data)
+        } catch DecodingError.typeMismatch {
+            throw failure("not an AuthHub session file (the JSON is not an object)")
         } catch {
             throw failure("not valid JSON (corrupted or truncated)")
         }

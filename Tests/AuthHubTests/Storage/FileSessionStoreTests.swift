@@ -265,7 +265,7 @@ import Testing
             ("garbage", Data([0x00, 0xff, 0x13, 0x37, 0x42]), "not valid JSON"),
             ("empty", Data(), "empty"),
             ("not an envelope", Data(#"{"hello":"world"}"#.utf8), "not an AuthHub session file"),
-            ("array", Data("[1,2,3]".utf8), "not valid JSON"),
+            ("array", Data("[1,2,3]".utf8), "not an AuthHub session file"),
             ("future version", Data(#"{"format":"authhub.session","version":2}"#.utf8), "unsupported format version 2"),
             ("tampered", try JSONEncoder().encode(JSONValue.object(tampered)),
              encrypted ? "cannot decrypt: wrong key or tampered file" : "malformed"),
