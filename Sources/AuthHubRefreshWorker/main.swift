@@ -50,10 +50,10 @@ do {
         return all
     }
     let prints = Set(sessions.map { fingerprint($0.accessToken) })
-    guard prints.count == 1, let print = prints.first, let version = sessions.map(\.version).max() else {
+    guard prints.count == 1, let agreed = prints.first, let version = sessions.map(\.version).max() else {
         throw WorkerOptions.UsageError(description: "the \(options.callers) callers got \(prints.count) different access tokens")
     }
-    emit(json(["event": "done", "fingerprint": print, "callers": sessions.count, "version": Int(version)]))
+    emit(json(["event": "done", "fingerprint": agreed, "callers": sessions.count, "version": Int(version)]))
     exit(0)
 } catch {
     // AuthError descriptions carry no secrets.

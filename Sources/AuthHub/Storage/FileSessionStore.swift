@@ -72,6 +72,9 @@ public final class FileSessionStore: SessionStore {
 
     // MARK: SessionStore
 
+    /// The session stored under `key`, or nil when its file does not exist. Takes no lock: files are
+    /// replaced atomically.
+    /// - Throws: ``AuthErrorCode/storageFailure`` naming the file when it exists but cannot be read.
     public func load(_ key: SessionKey) async throws -> Session? {
         let name = SessionFileName(key)
         let path = filePath(name.fileName)
@@ -82,6 +85,10 @@ public final class FileSessionStore: SessionStore {
         }
     }
 
+    /// Stores `session` under `key` if `expectedVersion` holds (see ``SessionStore``), holding the key's
+    /// write lock across processes; returns the stored session with its new version.
+    /// - Throws: ``AuthErrorCode/conflict`` when the expectation fails; ``AuthErrorCode/storageFailure``
+    ///   on I/O errors, or for a conditional save over a file that cannot be read.
     @discardableResult
     public func save(_ session: Session, for key: SessionKey, expectedVersion: UInt64?) async throws -> Session {
         let name = SessionFileName(key)
@@ -116,6 +123,8 @@ public final class FileSessionStore: SessionStore {
         }
     }
 
+    /// Deletes `key`'s session file under the write lock; a missing file is not an error. The hidden
+    /// lock files stay (deleting a lock file another process waits on would break the lock).
     public func remove(_ key: SessionKey) async throws {
         let name = SessionFileName(key)
         let path = filePath(name.fileName)
@@ -131,6 +140,8 @@ public final class FileSessionStore: SessionStore {
         }
     }
 
+    /// Every key with a session file, sorted — including keys whose file cannot be read, so they can
+    /// be removed or replaced.
     public func keys() async throws -> [SessionKey] {
         let directoryPath = directoryPath
         let logger = logger
