@@ -62,6 +62,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .executableTarget(
+            name: "AuthHubRefreshWorker",
+            dependencies: ["AuthHub", .product(name: "Logging", package: "swift-log")]
+        ),
         .plugin(
             name: "ValidateProviders",
             capability: .command(
@@ -69,7 +73,13 @@ let package = Package(
             ),
             dependencies: ["authhub"]
         ),
-        .testTarget(name: "AuthHubTests", dependencies: ["AuthHub", "AuthHubTesting", "AuthHubProviders"]),
+        .testTarget(
+            name: "AuthHubTests",
+            dependencies: [
+                "AuthHub", "AuthHubTesting", "AuthHubProviders", "AuthHubRefreshWorker",
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]
+        ),
         .testTarget(name: "AuthHubEmulatorTests", dependencies: ["AuthHubEmulator", "AuthHub", "AuthHubTesting"]),
         .testTarget(name: "AuthHubCLITests", dependencies: ["authhub"]),
     ],

@@ -1,0 +1,56 @@
+import Foundation
+
+/// The command line of `AuthHubRefreshWorker`.
+///
+/// ```
+/// AuthHubRefreshWorker --store <dir> --token-url <url> [--provider test] [--account default]
+///                      [--callers 20] [--wait-for-go]
+/// ```
+/// The store's encryption key, if any, comes from the `AUTHHUB_STORE_KEY` environment variable (not
+/// the command line, where other users could read it in the process list).
+struct WorkerOptions {
+    var storeDirectory: URL
+    var tokenURL: URL
+    var provider = "test"
+    var account = "default"
+    var callers = 20
+    /// Print `ready`, then wait for a line on standard input before refreshing, so that a test can
+    /// start several workers' refreshes at the same moment.
+    var waitForGo = false
+    var encryptionKey: String?
+
+    struct UsageError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    static func parse(_ arguments: [String], environment: [String: String]) throws -> WorkerOptions {
+        var values: [String: String] = [:]
+        var waitForGo = false
+        var iterator = arguments.makeIterator()
+        while let argument = iterator.next() {
+            switch argument {
+            case "--wait-for-go":
+                waitForGo = true
+            case "--store", "--token-url", "--provider", "--account", "--callers":
+                guard let value = iterator.next() else { throw UsageError(description: "\(argument) needs a value") }
+                values[argument] = value
+            default:
+                throw UsageError(description: "unknown argument \(argument)")
+            }
+        }
+        guard let store = values["--store"] else { throw UsageError(description: "--store is required") }
+        guard let tokenText = values["--token-url"], let tokenURL = URL(string: tokenText) else {
+            throw UsageError(description: "--token-url is required and must be a URL")
+        }
+        var options = WorkerOptions(storeDirectory: URL(fileURLWithPath: store, isDirectory: true), tokenURL: tokenURL)
+        options.provider = values["--provider"] ?? options.provider
+        options.account = values["--account"] ?? options.account
+        if let callers = values["--callers"] {
+            guard let n = Int(callers), n > 0 else { throw UsageError(description: "--callers must be a positive number") }
+            options.callers = n
+        }
+        options.waitForGo = waitForGo
+        options.encryptionKey = environment["AUTHHUB_STORE_KEY"].flatMap { $0.isEmpty ? nil : $0 }
+        return options
+    }
+}

@@ -1,0 +1,62 @@
+// AuthHubRefreshWorker: test support for the cross-process refresh test (not a product).
+//
+// Opens a FileSessionStore, builds a SessionManager over a refresh-only provider, runs N concurrent
+// `session()` calls and prints one line of JSON describing the result:
+//   {"event":"done","fingerprint":"<sha256 hex of the access token>","callers":20,"version":2}
+// The token itself is never printed. With --wait-for-go it first prints {"event":"ready"} and waits
+// for a line on standard input. Any failure prints a one-line reason on standard error and exits 1.
+import AuthHub
+import Crypto
+import Foundation
+import Logging
+
+/// Writes one line straight to a file descriptor (unbuffered, so a reader on a pipe sees it at once).
+func emit(_ line: String, to handle: FileHandle = .standardOutput) {
+    handle.write(Data((line + "\n").utf8))
+}
+
+func json(_ object: [String: Any]) -> String {
+    guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return "{}" }
+    return String(decoding: data, as: UTF8.self)
+}
+
+func fingerprint(_ token: Secret<String>) -> String {
+    SHA256.hash(data: Data(token.revealed().utf8)).map { String(format: "%02x", $0) }.joined()
+}
+
+do {
+    let options = try WorkerOptions.parse(Array(CommandLine.arguments.dropFirst()),
+                                          environment: ProcessInfo.processInfo.environment)
+    var logger = Logger(label: "authhub.refresh-worker")
+    logger.logLevel = .warning
+    let store = try FileSessionStore(directory: options.storeDirectory,
+                                     encryptionKey: options.encryptionKey.map { Secret($0) }, logger: logger)
+    let key = SessionKey(provider: options.provider, account: options.account)
+    let provider = RefreshOnlyProvider(id: options.provider, tokenURL: options.tokenURL, transport: URLSessionTransport())
+    let manager = SessionManager(key: key, provider: provider, store: store, refreshLock: store.makeRefreshLock(),
+                                 logger: logger)
+
+    if options.waitForGo {
+        emit(json(["event": "ready", "pid": Int(ProcessInfo.processInfo.processIdentifier)]))
+        guard readLine() != nil else { throw WorkerOptions.UsageError(description: "standard input closed before go") }
+    }
+
+    let sessions = try await withThrowingTaskGroup(of: Session.self) { group in
+        for _ in 0..<options.callers {
+            group.addTask { try await manager.session() }
+        }
+        var all: [Session] = []
+        for try await session in group { all.append(session) }
+        return all
+    }
+    let prints = Set(sessions.map { fingerprint($0.accessToken) })
+    guard prints.count == 1, let agreed = prints.first, let version = sessions.map(\.version).max() else {
+        throw WorkerOptions.UsageError(description: "the \(options.callers) callers got \(prints.count) different access tokens")
+    }
+    emit(json(["event": "done", "fingerprint": agreed, "callers": sessions.count, "version": Int(version)]))
+    exit(0)
+} catch {
+    // AuthError descriptions carry no secrets.
+    emit("AuthHubRefreshWorker: \(error)", to: .standardError)
+    exit(1)
+}
