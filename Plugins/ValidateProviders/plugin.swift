@@ -26,15 +26,9 @@ struct ValidateProviders: CommandPlugin {
         try process.run()
         process.waitUntilExit()
 
-        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
+        if process.terminationReason != .exit || process.terminationStatus != 0 {
+            // An error diagnostic makes `swift package` exit non-zero; authhub already printed the problems.
             Diagnostics.error("providers.json is not valid (authhub validate exited with status \(process.terminationStatus))")
-            throw ValidationFailed(status: process.terminationStatus)
         }
     }
-}
-
-/// Makes `swift package validate-providers` exit non-zero.
-struct ValidationFailed: Error, CustomStringConvertible {
-    var status: Int32
-    var description: String { "authhub validate failed with status \(status)" }
 }

@@ -8,12 +8,15 @@ public struct Auth0Configuration: Sendable, Hashable {
     /// The base every Authentication API path is resolved against: `https://` added to a bare
     /// domain, always ending in `/` (e.g. `https://tenant.eu.auth0.com/`).
     public var baseURL: URL
+    /// The Auth0 application's client ID (sent as `client_id`).
     public var clientId: String
+    /// The API identifier access tokens are requested for, if any.
     public var audience: String?
     /// Space-separated scopes; `openid` is added when sending if missing.
     public var scope: String
     /// Clock skew tolerated when validating ID tokens, in seconds.
     public var leeway: Int
+    /// The organization (ID or name) to sign in to, if any.
     public var organization: String?
     /// The database connection (realm); nil means the tenant's default directory.
     public var connection: String?

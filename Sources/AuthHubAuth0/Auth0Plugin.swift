@@ -12,6 +12,7 @@ public struct Auth0Plugin: ProviderPlugin {
     /// The scope requested when the entry sets none (Auth0.swift 3.x's default).
     public static let defaultScope = "openid profile email offline_access"
 
+    /// Creates the plugin; register it with ``ProviderRegistry/register(_:)`` or use `ProviderRegistry.builtIn`.
     public init() {}
 
     public var type: String { Self.typeName }

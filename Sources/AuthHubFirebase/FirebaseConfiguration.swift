@@ -3,10 +3,13 @@ import Foundation
 
 /// The settings of a `firebase` entry of providers.json, parsed (see ``FirebasePlugin`` for the fields).
 public struct FirebaseConfiguration: Sendable {
+    /// The Web API key (sent as the `key` query parameter).
     public var apiKey: Secret<String>
+    /// The project ID: the `aud` of ID tokens.
     public var projectId: String
     /// `host:port` of the Auth emulator; nil for production.
     public var emulatorHost: String?
+    /// The Identity Platform tenant, if any.
     public var tenantId: String?
 
     /// Creates a configuration from values.

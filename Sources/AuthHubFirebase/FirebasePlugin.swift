@@ -11,6 +11,7 @@ public struct FirebasePlugin: ProviderPlugin {
     /// The `type` value in providers.json.
     public static let typeName = "firebase"
 
+    /// Creates the plugin; register it with ``ProviderRegistry/register(_:)`` or use `ProviderRegistry.builtIn`.
     public init() {}
 
     public var type: String { Self.typeName }

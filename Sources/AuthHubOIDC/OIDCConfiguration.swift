@@ -3,15 +3,19 @@ import Foundation
 
 /// The settings of an `oidc` entry of providers.json, parsed (see ``OIDCPlugin`` for the fields).
 public struct OIDCConfiguration: Sendable {
+    /// The issuer identifier (discovery base and expected `iss`).
     public var issuer: URL
+    /// The client ID registered with the provider.
     public var clientId: String
     /// Present for confidential clients only.
     public var clientSecret: Secret<String>?
+    /// The scopes requested at sign-in (including `openid`).
     public var scopes: [String]
     /// nil means a loopback URL chosen at sign-in.
     public var redirectURI: URL?
     /// Clock skew tolerated when validating ID tokens, in seconds.
     public var leeway: Int
+    /// Extra authorization request parameters.
     public var additionalParameters: [String: String]
 
     /// Creates a configuration from values.

@@ -13,6 +13,7 @@ public struct OIDCPlugin: ProviderPlugin {
     /// The scopes requested when the entry sets none.
     public static let defaultScopes = ["openid", "profile", "email"]
 
+    /// Creates the plugin; register it with ``ProviderRegistry/register(_:)`` or use `ProviderRegistry.builtIn`.
     public init() {}
 
     public var type: String { Self.typeName }

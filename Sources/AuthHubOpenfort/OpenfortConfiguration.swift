@@ -13,8 +13,11 @@ public struct OpenfortConfiguration: Sendable, Hashable {
 
     /// Public by design (it ships in apps), so not a `Secret`.
     public var publishableKey: String
+    /// The API base URL (production: `https://api.openfort.io`).
     public var baseURL: URL
+    /// The bundle identifier sent as `x-native-app-identifier`, if any.
     public var nativeAppIdentifier: String?
+    /// The auth API generation.
     public var apiVersion: APIVersion
 
     /// Creates a configuration from values.

@@ -12,6 +12,7 @@ public struct OpenfortPlugin: ProviderPlugin {
     /// The production API.
     public static let defaultBaseURL = "https://api.openfort.io"
 
+    /// Creates the plugin; register it with ``ProviderRegistry/register(_:)`` or use `ProviderRegistry.builtIn`.
     public init() {}
 
     public var type: String { Self.typeName }

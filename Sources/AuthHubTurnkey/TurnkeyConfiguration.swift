@@ -3,6 +3,7 @@ import Foundation
 
 /// The settings of a `turnkey` entry of providers.json, parsed (see ``TurnkeyPlugin`` for the fields).
 public struct TurnkeyConfiguration: Sendable, Hashable {
+    /// The API base URL (production: `https://api.turnkey.com`).
     public var baseURL: URL
     /// The parent organization.
     public var organizationId: String
@@ -10,6 +11,7 @@ public struct TurnkeyConfiguration: Sendable, Hashable {
     public var rpId: String
     /// The app backend's proxy (sub-organization lookup).
     public var proxyURL: URL
+    /// Lifetime of the session key created at login, in seconds.
     public var sessionLifetimeSeconds: Int
 
     /// Creates a configuration from values.

@@ -16,6 +16,7 @@ public struct TurnkeyPlugin: ProviderPlugin {
     /// The session lifetime the Turnkey SDKs use (`expirationSeconds`).
     public static let defaultSessionLifetimeSeconds = 900
 
+    /// Creates the plugin; register it with ``ProviderRegistry/register(_:)`` or use `ProviderRegistry.builtIn`.
     public init() {}
 
     public var type: String { Self.typeName }

@@ -98,6 +98,12 @@ import Testing
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr == "error: /nonexistent/authhub/providers.json: file not found\n")
+
+        let json = try AuthHubBinary.run(["validate", "--json", "--config", "/nonexistent/authhub/providers.json"])
+        #expect(json.status == 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["ok"] as? Bool == false)
+        #expect(object["problems"] as? [[String: String]] == [["path": "", "message": "file not found"]])
     }
 
     @Test func unknownEnvironmentListsTheKnownOnes() throws {
