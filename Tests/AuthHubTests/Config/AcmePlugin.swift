@@ -22,11 +22,3 @@ struct AcmePlugin: ProviderPlugin {
                      region: configuration.string("region") ?? "eu")
     }
 }
-
-struct AcmeProvider: AuthProvider {
-    let id: String
-    var type: String { "acme" }
-    var capabilities: Set<AuthCapability> { [.passwordSignIn] }
-    let tenant: String
-    let region: String
-}
