@@ -9,7 +9,7 @@ struct AuthHubCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "authhub",
         abstract: "One authentication API over many identity providers.",
-        subcommands: [ValidateCommand.self, ProvidersCommand.self, EmulatorCommand.self, DemoCommand.self]
+        subcommands: [ValidateCommand.self, ProvidersCommand.self, SchemaCommand.self, EmulatorCommand.self, DemoCommand.self]
     )
 }
 

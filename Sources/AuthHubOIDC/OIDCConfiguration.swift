@@ -1,0 +1,45 @@
+import AuthHub
+import Foundation
+
+/// The settings of an `oidc` entry of providers.json, parsed (see ``OIDCPlugin`` for the fields).
+public struct OIDCConfiguration: Sendable {
+    /// The issuer identifier (discovery base and expected `iss`).
+    public var issuer: URL
+    /// The client ID registered with the provider.
+    public var clientId: String
+    /// Present for confidential clients only.
+    public var clientSecret: Secret<String>?
+    /// The scopes requested at sign-in (including `openid`).
+    public var scopes: [String]
+    /// nil means a loopback URL chosen at sign-in.
+    public var redirectURI: URL?
+    /// Clock skew tolerated when validating ID tokens, in seconds.
+    public var leeway: Int
+    /// Extra authorization request parameters.
+    public var additionalParameters: [String: String]
+
+    /// Creates a configuration from values.
+    public init(issuer: URL, clientId: String, clientSecret: Secret<String>? = nil, scopes: [String] = OIDCPlugin.defaultScopes,
+                redirectURI: URL? = nil, leeway: Int = 60, additionalParameters: [String: String] = [:]) {
+        self.issuer = issuer
+        self.clientId = clientId
+        self.clientSecret = clientSecret
+        self.scopes = scopes
+        self.redirectURI = redirectURI
+        self.leeway = leeway
+        self.additionalParameters = additionalParameters
+    }
+
+    /// Parses a validated providers.json entry.
+    /// - Throws: ``AuthErrorCode/invalidConfiguration`` naming the missing or invalid field.
+    public init(_ configuration: ProviderConfiguration) throws {
+        let parameters = configuration.values["additionalParameters"]?.objectValue?.compactMapValues(\.stringValue) ?? [:]
+        self.init(issuer: try configuration.requiredHTTPURL("issuer"),
+                  clientId: try configuration.requiredString("clientId"),
+                  clientSecret: configuration.secret("clientSecret"),
+                  scopes: configuration.strings("scopes") ?? OIDCPlugin.defaultScopes,
+                  redirectURI: try configuration.absoluteURI("redirectURI"),
+                  leeway: configuration.int("leeway") ?? 60,
+                  additionalParameters: parameters)
+    }
+}

@@ -1,0 +1,63 @@
+import AuthHub
+import Foundation
+
+/// The `oidc` provider type: any OpenID Connect provider, through discovery, the authorization
+/// code flow with PKCE and ID-token validation.
+///
+/// ```json
+/// { "id": "corp", "type": "oidc", "issuer": "https://login.example.com", "clientId": "cli" }
+/// ```
+public struct OIDCPlugin: ProviderPlugin {
+    /// The `type` value in providers.json.
+    public static let typeName = "oidc"
+    /// The scopes requested when the entry sets none.
+    public static let defaultScopes = ["openid", "profile", "email"]
+
+    /// Creates the plugin; register it with ``ProviderRegistry/register(_:)`` or use `ProviderRegistry.builtIn`.
+    public init() {}
+
+    public var type: String { Self.typeName }
+    public var summary: String { "Generic OpenID Connect: discovery, authorization code + PKCE, ID-token validation" }
+    public var capabilities: Set<AuthCapability> { [] }
+
+    public var fields: [ConfigField] {
+        [
+            ConfigField("issuer", .url, required: true,
+                        description: "Issuer identifier; the configuration is discovered at <issuer>/.well-known/openid-configuration and ID tokens must carry it as iss."),
+            ConfigField("clientId", .string, required: true, description: "Client ID registered with the provider."),
+            ConfigField("clientSecret", .string, secret: true,
+                        description: "Client secret of a confidential client (client_secret_basic); leave it out for a public client, which uses PKCE alone."),
+            ConfigField("scopes", .stringArray, description: "Scopes requested at sign-in; must include openid.",
+                        defaultValue: .array(Self.defaultScopes.map(JSONValue.string))),
+            ConfigField("redirectURI", .string,
+                        description: "Redirect URI registered with the provider; by default a loopback URL chosen at sign-in (RFC 8252)."),
+            ConfigField("leeway", .integer,
+                        description: "Clock skew in seconds tolerated when checking ID token times.", defaultValue: 60),
+            ConfigField("additionalParameters", .stringMap,
+                        description: "Extra parameters for the authorization request (e.g. prompt, audience, resource)."),
+        ]
+    }
+
+    /// Checks what field declarations cannot: an https issuer (http only for loopback), `openid`
+    /// among the scopes, a non-negative leeway, an absolute redirect URI.
+    public func validate(_ configuration: ProviderConfiguration) -> [ConfigProblem] {
+        var problems: [ConfigProblem] = []
+        if let issuer = configuration.string("issuer"), !ConfigValueFormat.isSecureOrLoopback(issuer) {
+            problems.append(ConfigProblem(path: "issuer", message: "must use https (plain http is allowed only for a loopback host such as the local emulator)"))
+        }
+        if let scopes = configuration.strings("scopes"), !scopes.contains("openid") {
+            problems.append(ConfigProblem(path: "scopes", message: "must include \"openid\""))
+        }
+        if let leeway = configuration.int("leeway"), leeway < 0 {
+            problems.append(ConfigProblem(path: "leeway", message: "must not be negative"))
+        }
+        if let redirect = configuration.string("redirectURI"), !ConfigValueFormat.isAbsoluteURI(redirect) {
+            problems.append(ConfigProblem(path: "redirectURI", message: "must be an absolute URI with a scheme"))
+        }
+        return problems
+    }
+
+    public func makeProvider(_ configuration: ProviderConfiguration, context: ProviderContext) throws -> any AuthProvider {
+        OIDCProvider(id: configuration.id, configuration: try OIDCConfiguration(configuration), context: context)
+    }
+}

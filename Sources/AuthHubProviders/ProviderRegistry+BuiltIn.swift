@@ -1,0 +1,15 @@
+import AuthHub
+import AuthHubAuth0
+import AuthHubFirebase
+import AuthHubOIDC
+import AuthHubOpenfort
+import AuthHubTurnkey
+
+extension ProviderRegistry {
+    /// Every built-in provider type: `auth0`, `firebase`, `oidc`, `openfort` and `turnkey`.
+    ///
+    /// Add your own with `ProviderRegistry.builtIn.registering(MyPlugin())`.
+    public static let builtIn = ProviderRegistry([
+        Auth0Plugin(), FirebasePlugin(), OIDCPlugin(), OpenfortPlugin(), TurnkeyPlugin(),
+    ])
+}

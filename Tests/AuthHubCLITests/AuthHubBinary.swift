@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+
+/// Runs the built `authhub` executable, as a user would.
+enum AuthHubBinary {
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static let packageRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The executable next to the test bundle (`.build/<triple>/debug/authhub`), else under `.build/debug`.
+    static func url() throws -> URL {
+        var candidates: [URL] = []
+        let argv0 = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        // argv[0] is the test runner inside (or next to) the build products directory.
+        var directory = argv0.deletingLastPathComponent()
+        for _ in 0..<4 {
+            candidates.append(directory.appendingPathComponent("authhub"))
+            directory = directory.deletingLastPathComponent()
+        }
+        candidates.append(Bundle.main.bundleURL.appendingPathComponent("authhub"))
+        candidates.append(packageRoot.appendingPathComponent(".build/debug/authhub"))
+        for candidate in candidates where FileManager.default.isExecutableFile(atPath: candidate.path) {
+            return candidate
+        }
+        throw CLITestError("authhub executable not found; tried \(candidates.map(\.path))")
+    }
+
+    /// Runs `authhub arguments…` in `directory` with exactly `environment` (plus PATH).
+    static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> Result {
+        let process = Process()
+        process.executableURL = try url()
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        var env = environment
+        env["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        process.environment = env
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // Read both pipes to the end before waiting, so a full pipe cannot block the child.
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                      stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// A fresh temporary directory holding `providers.json` with `text`.
+    static func directory(withConfig text: String) throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("authhub-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: directory.appendingPathComponent("providers.json"))
+        return directory
+    }
+}
+
+struct CLITestError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+
+@Suite struct ProvidersCommandTests {
+    static var config: String { AuthHubBinary.packageRoot.appendingPathComponent("providers.json").path }
+
+    @Test func listsTheFiveBuiltInProviders() throws {
+        let result = try AuthHubBinary.run(["providers", "--config", Self.config])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first == "Environment 'development' (\(Self.config))")
+        #expect(lines.dropFirst().first?.split(separator: " ", omittingEmptySubsequences: true) == ["ID", "TYPE", "DEFAULT", "CAPABILITIES"])
+        let rows = lines.dropFirst(2).map { $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init) }
+        #expect(rows.map { $0[0] } == ["auth0", "firebase", "openfort", "turnkey", "oidc"])
+        #expect(rows.map { $0[1] } == ["auth0", "firebase", "openfort", "turnkey", "oidc"])
+        #expect(rows[0] == ["auth0", "auth0", "*", "-"], "the default is marked")
+        #expect(rows.dropFirst().allSatisfy { $0.count == 3 && $0[2] == "-" })
+        #expect(!result.stdout.contains("dev-key"), "secret values are never printed")
+    }
+
+    @Test func jsonListing() throws {
+        let result = try AuthHubBinary.run(["providers", "--config", Self.config, "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(object["environment"] as? String == "development")
+        #expect(object["defaultProvider"] as? String == "auth0")
+        let providers = try #require(object["providers"] as? [[String: Any]])
+        #expect(providers.map { $0["type"] as? String } == ["auth0", "firebase", "openfort", "turnkey", "oidc"])
+        #expect(providers.map { $0["default"] as? Bool } == [true, false, false, false, false])
+        #expect(providers.allSatisfy { ($0["capabilities"] as? [String]) == [] })
+    }
+
+    @Test func invalidConfigurationFailsWithOneLine() throws {
+        let directory = try AuthHubBinary.directory(withConfig: ValidateCommandTests.bad)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try AuthHubBinary.run(["providers"], in: directory)
+        #expect(result.status == 1)
+        #expect(result.stderr == "error: providers.json: 5 problems; run `authhub validate` to list them\n")
+        let missing = try AuthHubBinary.run(["providers", "--config", "/nonexistent/p.json"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr == "error: /nonexistent/p.json: file not found\n")
+    }
+}
+
+@Suite struct SchemaCommandTests {
+    @Test func printsTheCommittedSchema() throws {
+        let result = try AuthHubBinary.run(["schema"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let committed = try String(contentsOf: AuthHubBinary.packageRoot.appendingPathComponent("providers.schema.json"), encoding: .utf8)
+        #expect(result.stdout == committed)
+    }
+}

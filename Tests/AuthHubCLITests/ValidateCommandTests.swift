@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+
+@Suite struct ValidateCommandTests {
+    static let good = """
+        {"defaultEnvironment": "development", "environments": {
+          "development": {"providers": [{"id": "auth0", "type": "auth0", "domain": "http://127.0.0.1:8750/auth0", "clientId": "dev"}]},
+          "production": {"defaultProvider": "fb", "providers": [
+            {"id": "fb", "type": "firebase", "apiKey": "${FIREBASE_API_KEY}", "projectId": "prod"},
+            {"id": "auth0", "type": "auth0", "domain": "t.auth0.com", "clientId": "${AUTH0_CLIENT_ID:-web}"}]}
+        }}
+        """
+
+    static let bad = """
+        {"environments": {"dev": {"defaultProvider": "nope", "providers": [
+          {"id": "a", "type": "auth0", "domain": "t.auth0.com", "clientID": "SECRET-VALUE"},
+          {"id": "a", "type": "okta"}
+        ]}}}
+        """
+
+    static let badProblems = [
+        "environments.dev.defaultProvider: unknown provider 'nope' (ids: a)",
+        "environments.dev.providers[0].clientID: unknown field for type 'auth0' (did you mean 'clientId'?)",
+        "environments.dev.providers[0].clientId: required",
+        "environments.dev.providers[1].type: unknown provider type 'okta' (known: auth0, firebase, oidc, openfort, turnkey)",
+        "environments.dev.providers[1].id: duplicate provider id 'a' (also at providers[0])",
+    ]
+
+    @Test func validFileExitsZeroWithOneLine() throws {
+        let directory = try AuthHubBinary.directory(withConfig: Self.good)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try AuthHubBinary.run(["validate"], in: directory)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "providers.json: environment 'development' OK (1 provider)\n")
+        #expect(result.stderr.isEmpty)
+
+        let env = try AuthHubBinary.run(["validate", "--env", "production"], in: directory, environment: ["FIREBASE_API_KEY": "k"])
+        #expect(env.status == 0, "\(env.stderr)")
+        #expect(env.stdout == "providers.json: environment 'production' OK (2 providers)\n")
+    }
+
+    @Test func allEnvironmentsResolvesEveryVariable() throws {
+        let directory = try AuthHubBinary.directory(withConfig: Self.good)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let missing = try AuthHubBinary.run(["validate", "--all-environments"], in: directory)
+        #expect(missing.status == 1)
+        #expect(missing.stderr == """
+            environments.production.providers[0].apiKey: environment variable FIREBASE_API_KEY is not set
+            error: providers.json: 1 problem found
+
+            """)
+        let set = try AuthHubBinary.run(["validate", "--all-environments"], in: directory, environment: ["FIREBASE_API_KEY": "k"])
+        #expect(set.status == 0, "\(set.stderr)")
+        #expect(set.stdout == "providers.json: 2 environments OK (development: 1 provider, production: 2 providers)\n")
+    }
+
+    @Test func badFileExitsOneWithEveryProblemAndNoValues() throws {
+        let directory = try AuthHubBinary.directory(withConfig: Self.bad)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try AuthHubBinary.run(["validate"], in: directory)
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr == (Self.badProblems + ["error: providers.json: 5 problems found"]).joined(separator: "\n") + "\n")
+        #expect(!result.stderr.contains("SECRET-VALUE"))
+    }
+
+    @Test func jsonOutputShape() throws {
+        let directory = try AuthHubBinary.directory(withConfig: Self.bad)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try AuthHubBinary.run(["validate", "--json"], in: directory)
+        #expect(result.status == 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        #expect(object["ok"] as? Bool == false)
+        let problems = try #require(object["problems"] as? [[String: String]])
+        #expect(problems.map { "\($0["path"] ?? ""): \($0["message"] ?? "")" } == Self.badProblems)
+        #expect(problems.allSatisfy { Set($0.keys) == ["path", "message"] })
+
+        let good = try AuthHubBinary.directory(withConfig: Self.good)
+        defer { try? FileManager.default.removeItem(at: good) }
+        let ok = try AuthHubBinary.run(["validate", "--json"], in: good)
+        #expect(ok.status == 0)
+        let okObject = try #require(try JSONSerialization.jsonObject(with: Data(ok.stdout.utf8)) as? [String: Any])
+        #expect(okObject["ok"] as? Bool == true)
+        #expect((okObject["problems"] as? [Any])?.isEmpty == true)
+        #expect((okObject["environments"] as? [[String: Any]])?.first?["name"] as? String == "development")
+    }
+
+    @Test func malformedJSONNamesLineAndColumn() throws {
+        let directory = try AuthHubBinary.directory(withConfig: "{\n  \"environments\": {\n    \"dev\": {} \"x\"\n  }\n}")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try AuthHubBinary.run(["validate"], in: directory)
+        #expect(result.status == 1)
+        #expect(result.stderr == "error: providers.json: malformed JSON at line 3, column 15: expected ',' or '}'\n")
+    }
+
+    @Test func missingConfigFileIsOneLineAndExitOne() throws {
+        let result = try AuthHubBinary.run(["validate", "--config", "/nonexistent/authhub/providers.json"])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr == "error: /nonexistent/authhub/providers.json: file not found\n")
+
+        let json = try AuthHubBinary.run(["validate", "--json", "--config", "/nonexistent/authhub/providers.json"])
+        #expect(json.status == 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["ok"] as? Bool == false)
+        #expect(object["problems"] as? [[String: String]] == [["path": "", "message": "file not found"]])
+    }
+
+    @Test func unknownEnvironmentListsTheKnownOnes() throws {
+        let directory = try AuthHubBinary.directory(withConfig: Self.good)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try AuthHubBinary.run(["validate"], in: directory, environment: ["AUTHHUB_ENV": "qa"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "error: providers.json: unknown environment 'qa' selected by AUTHHUB_ENV (known: development, production)\n")
+    }
+
+    @Test func repositoryProvidersJSONValidates() throws {
+        let config = AuthHubBinary.packageRoot.appendingPathComponent("providers.json").path
+        let result = try AuthHubBinary.run(["validate", "--config", config])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "\(config): environment 'development' OK (5 providers)\n")
+    }
+}
