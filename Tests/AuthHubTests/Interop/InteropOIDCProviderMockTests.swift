@@ -65,7 +65,7 @@ struct InteropOIDCProviderMockTests {
             id: "oidc-mock", baseURL: issuer, clientID: "authhub-interop", clientSecret: Secret("any-secret"),
             context: ProviderContext(transport: transport, clock: clock),
             tokenPath: d.token_endpoint, userInfoPath: d.userinfo_endpoint, basicAuth: true)
-        let store = InMemorySessionStore()
+        let store: any SessionStore = InMemorySessionStore()
         let manager = SessionManager(key: SessionKey(provider: "oidc-mock"), provider: provider, store: store, clock: clock)
 
         // Code exchange with the server's real token endpoint.
