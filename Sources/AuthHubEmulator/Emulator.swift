@@ -111,7 +111,11 @@ public struct Emulator: Sendable {
             throw mapStartError(error)
         }
 
-        let baseURL = URL(string: "http://\(configuration.urlHost):\(port)") ?? URL(fileURLWithPath: "/")
+        guard let baseURL = URL(string: "http://\(configuration.urlHost):\(port)") else {
+            await group.triggerGracefulShutdown()
+            _ = await task.result
+            throw AuthError(.invalidConfiguration, message: "The emulator host \(configuration.host) does not form a valid URL.")
+        }
         await state.setBaseURL(baseURL)
         logger.debug("emulator listening", metadata: ["url": .string(baseURL.absoluteString)])
         return RunningEmulator(

@@ -43,7 +43,9 @@ public final class RunningEmulator: Sendable {
     }
 
     /// The absolute URL of `path` on this emulator.
-    /// - Parameter path: a path starting with `/`, optionally with a query (`/auth0/authorize?x=1`).
+    /// - Parameter path: a path starting with `/`, optionally with a query (`/auth0/authorize?x=1`),
+    ///   already percent-encoded where needed. A string that does not form a valid URL yields
+    ///   ``baseURL`` itself.
     public func url(_ path: String) -> URL {
         let separator = path.hasPrefix("/") ? "" : "/"
         return URL(string: baseURL.absoluteString + separator + path) ?? baseURL

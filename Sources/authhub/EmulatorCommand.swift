@@ -46,7 +46,7 @@ struct EmulatorCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var logger = Logger(label: "authhub.emulator", factory: StreamLogHandler.standardError)
+        var logger = Logger(label: "authhub.emulator", factory: { StreamLogHandler.standardError(label: $0) })
         logger.logLevel = Logger.Level(rawValue: logLevel.lowercased()) ?? .warning
         // Trap the signals before binding, so an early Ctrl-C still stops the server gracefully.
         let signals = await UnixSignalsSequence(trapping: .sigint, .sigterm)
@@ -83,7 +83,7 @@ struct EmulatorCommand: AsyncParsableCommand {
         }
         switch outcome {
         case .signal(let name):
-            logger.info("emulator stopped", metadata: ["signal": .string(name)])
+            logger.info("emulator stopped by \(name)")
         case .stopped:
             break
         case .failed(let reason):

@@ -12,14 +12,14 @@ struct EmulatorClient {
         _ method: HTTPMethod,
         _ url: URL,
         json body: JSONValue? = nil
-    ) async throws -> (response: AuthHub.HTTPResponse, json: JSONValue?) {
+    ) async throws -> (response: HTTPResponse, json: JSONValue?) {
         var headers: HTTPHeaders = [:]
         var data: Data?
         if let body {
             headers["Content-Type"] = "application/json"
             data = try JSONEncoder().encode(body)
         }
-        let response = try await transport.send(AuthHub.HTTPRequest(method: method, url: url, headers: headers, body: data))
+        let response = try await transport.send(HTTPRequest(method: method, url: url, headers: headers, body: data))
         let json = response.body.isEmpty ? nil : try? JSONValue.parse(response.body)
         return (response, json)
     }
