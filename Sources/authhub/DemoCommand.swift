@@ -1,7 +1,80 @@
 import ArgumentParser
+import AuthHub
+import AuthHubEmulator
+import Foundation
 
-// Placeholder until its helper lands the real command.
+/// `authhub demo`: starts an emulator in-process on an ephemeral loopback port, runs every
+/// provider's flows against it over real HTTP, prints a ``DemoReport`` and stops the emulator.
+///
+/// Exit status 0 when every row passed, 1 otherwise. Today each module contributes one row,
+/// `emulator routes`: the module is listed by `GET /__authhub/health` and its info route answers;
+/// provider flows (sign-in, refresh, MFA, …) add rows of their own.
 struct DemoCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "demo")
-    func run() async throws {}
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Start an in-process emulator and run every provider's flows against it, printing a result table."
+    )
+
+    @OptionGroup var global: GlobalOptions
+
+    @Flag(help: "Print the results as JSON.")
+    var json = false
+
+    func run() async throws {
+        let emulator: RunningEmulator
+        do {
+            emulator = try await Emulator.start()
+        } catch {
+            CLI.fail("cannot start the emulator: \(EmulatorCommand.reason(error))")
+        }
+        let transport = URLSessionTransport(defaultTimeout: .seconds(10))
+        var report = DemoReport()
+        await Self.checkEmulatorRoutes(emulator: emulator, transport: transport, into: &report)
+        await emulator.stop()
+
+        print(json ? report.renderJSON() : report.renderTable())
+        if !report.succeeded { throw ExitCode(1) }
+    }
+
+    /// Adds one `emulator routes` row per module: the health route lists the module and the
+    /// module's info route answers 200 naming it.
+    static func checkEmulatorRoutes(emulator: RunningEmulator, transport: any HTTPTransport, into report: inout DemoReport) async {
+        var listed: [String] = []
+        var infoPaths: [String: String] = [:]
+        var setupFailure: String?
+        do {
+            let health = try await getJSON(emulator.url("/__authhub/health"), transport: transport)
+            guard health["status"] == "ok" else { throw DemoFailure("health status is not ok") }
+            listed = health["modules"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            let modules = try await getJSON(emulator.url("/__authhub/modules"), transport: transport)
+            for entry in modules["modules"]?.arrayValue ?? [] {
+                if let name = entry["name"]?.stringValue, let info = entry["info"]?.stringValue { infoPaths[name] = info }
+            }
+        } catch {
+            setupFailure = "health check failed: \(DemoReport.reason(for: error))"
+        }
+
+        for name in emulator.moduleNames {
+            await report.record(provider: name, flow: "emulator routes") {
+                if let setupFailure { throw DemoFailure(setupFailure) }
+                guard listed.contains(name) else { throw DemoFailure("not listed by /__authhub/health") }
+                guard let path = infoPaths[name] else { throw DemoFailure("no info route listed") }
+                let info = try await getJSON(emulator.url(path), transport: transport)
+                guard info["module"] == .string(name) else { throw DemoFailure("\(path) does not name the module") }
+            }
+        }
+    }
+
+    /// GETs a URL and parses a 200 JSON reply.
+    static func getJSON(_ url: URL, transport: any HTTPTransport) async throws -> JSONValue {
+        let response = try await transport.send(HTTPRequest(method: .get, url: url))
+        guard response.status == 200 else { throw DemoFailure("\(url.path) answered HTTP \(response.status)") }
+        return try JSONValue.parse(response.body)
+    }
+}
+
+/// A demo check that did not hold; its message is shown in the report.
+struct DemoFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
 }

@@ -1,0 +1,159 @@
+import AuthHub
+import AuthHubEmulator
+import AuthHubTesting
+import Foundation
+import Logging
+import Testing
+
+@Suite struct EmulatorRoutingTests {
+    let client = EmulatorClient()
+
+    static let auth0NotFound: JSONValue = ["statusCode": 404, "error": "Not Found", "message": "Not Found"]
+    static let firebaseNotFound: JSONValue = [
+        "error": [
+            "code": 404, "message": "Not Found", "status": "NOT_FOUND",
+            "errors": [["message": "Not Found", "domain": "global", "reason": "notFound"]],
+        ]
+    ]
+    static let openfortNotFound: JSONValue = ["code": "NOT_FOUND", "message": "Not Found"]
+    static let turnkeyNotFound: JSONValue = ["code": 5, "message": "Not Found", "details": []]
+    static let genericNotFound: JSONValue = ["error": "not_found"]
+
+    @Test func unknownPathsGetTheOwningProvidersJSON404() async throws {
+        let emulator = try await Emulator.start()
+        let cases: [(HTTPMethod, String, JSONValue)] = [
+            (.get, "/auth0/no/such/route", Self.auth0NotFound),
+            (.post, "/auth0/oauth/unknown", Self.auth0NotFound),
+            (.post, "/auth0/__emulator", Self.auth0NotFound),  // known path, wrong method
+            (.post, "/identitytoolkit.googleapis.com/v1/accounts:noSuchOp?key=k", Self.firebaseNotFound),
+            (.post, "/securetoken.googleapis.com/v2/token", Self.firebaseNotFound),
+            (.post, "/www.googleapis.com/identitytoolkit/v3/relyingparty/nope", Self.firebaseNotFound),
+            (.get, "/emulator/v1/projects/p/nothing", Self.firebaseNotFound),
+            (.get, "/openfort/iam/v2/auth/nope", Self.openfortNotFound),
+            (.post, "/turnkey/public/v1/query/nope", Self.turnkeyNotFound),
+            (.post, "/turnkey-proxy/v1/nope", Self.turnkeyNotFound),
+            (.get, "/nowhere", Self.genericNotFound),
+            (.get, "/auth0x/segment-aware", Self.genericNotFound),
+            (.get, "/__authhub/nope", Self.genericNotFound),
+            (.get, "/www.googleapis.com/other", Self.genericNotFound),
+        ]
+        var results: [(String, Int, JSONValue?)] = []
+        for (method, path, _) in cases {
+            let (response, json) = try await client.send(method, emulator.url(path))
+            results.append(("\(method) \(path)", response.status, json))
+        }
+        await emulator.stop()
+
+        for (index, (label, status, json)) in results.enumerated() {
+            #expect(status == 404, "\(label)")
+            #expect(json == cases[index].2, "\(label)")
+        }
+    }
+
+    @Test func everyModuleAnswersItsInfoRoute() async throws {
+        let emulator = try await Emulator.start()
+        let expected: [(path: String, body: JSONValue)] = [
+            ("/auth0/__emulator", ["module": "auth0", "prefixes": ["/auth0"], "routes": ["GET /auth0/__emulator"]]),
+            (
+                "/identitytoolkit.googleapis.com/__emulator",
+                [
+                    "module": "firebase",
+                    "prefixes": [
+                        "/identitytoolkit.googleapis.com", "/securetoken.googleapis.com",
+                        "/www.googleapis.com/identitytoolkit", "/emulator",
+                    ],
+                    "routes": ["GET /identitytoolkit.googleapis.com/__emulator"],
+                ]
+            ),
+            ("/openfort/__emulator", ["module": "openfort", "prefixes": ["/openfort"], "routes": ["GET /openfort/__emulator"]]),
+            (
+                "/turnkey/__emulator",
+                ["module": "turnkey", "prefixes": ["/turnkey", "/turnkey-proxy"], "routes": ["GET /turnkey/__emulator"]]
+            ),
+        ]
+        var bodies: [JSONValue?] = []
+        for item in expected { bodies.append(try await client.send(.get, emulator.url(item.path)).json) }
+        let listing = try await client.send(.get, emulator.url("/__authhub/modules")).json
+        await emulator.stop()
+
+        for (index, item) in expected.enumerated() {
+            #expect(bodies[index] == item.body, "\(item.path)")
+        }
+        let infos = listing?["modules"]?.arrayValue?.compactMap { $0["info"]?.stringValue }
+        #expect(infos == expected.map(\.path))
+    }
+
+    @Test func moduleRoutesAreListedAndStateIsClearedByReset() async throws {
+        let counter = CounterModule()
+        let emulator = try await Emulator(modules: Emulator.builtInModules + [counter]).start()
+
+        let info = try await client.send(.get, emulator.url("/counter/__emulator")).json
+        _ = try await client.send(.post, emulator.url("/counter/increment"))
+        let afterIncrement = try await client.send(.post, emulator.url("/counter/increment")).json
+        let reset = try await client.send(.post, emulator.url("/__authhub/reset"))
+        let afterReset = try await client.send(.get, emulator.url("/counter/value")).json
+        let health = try await client.send(.get, emulator.url("/__authhub/health")).json
+        let resets = await emulator.state.resets
+        await emulator.stop()
+
+        #expect(info?["routes"] == ["GET /counter/__emulator", "GET /counter/value", "POST /counter/increment"])
+        #expect(afterIncrement == ["value": 2])
+        #expect(reset.response.status == 200)
+        #expect(reset.json?["status"] == "reset")
+        #expect(afterReset == ["value": 0])
+        #expect(counter.resets.withLock { $0 } == 1)
+        #expect(resets == 1)
+        #expect(health?["modules"] == ["auth0", "firebase", "openfort", "turnkey", "counter"])
+    }
+
+    @Test func runningEmulatorResetMatchesTheResetRoute() async throws {
+        let counter = CounterModule()
+        let emulator = try await Emulator(modules: [counter]).start()
+        _ = try await client.send(.post, emulator.url("/counter/increment"))
+        await emulator.reset()
+        let value = try await client.send(.get, emulator.url("/counter/value")).json
+        await emulator.stop()
+        #expect(value == ["value": 0])
+        #expect(counter.resets.withLock { $0 } == 1)
+    }
+
+    @Test func conflictingModulesAreRejected() async throws {
+        let trespass = await #expect(throws: AuthError.self) {
+            _ = try await Emulator(modules: Emulator.builtInModules + [TrespassingModule()]).start()
+        }
+        #expect(trespass?.code == .invalidConfiguration)
+        #expect(trespass?.message.contains("/auth0/oauth/token") == true)
+
+        let overlap = await #expect(throws: AuthError.self) {
+            _ = try await Emulator(modules: Emulator.builtInModules + [OverlappingModule()]).start()
+        }
+        #expect(overlap?.code == .invalidConfiguration)
+        #expect(overlap?.message.contains("/auth0/extra") == true)
+
+        let duplicate = await #expect(throws: AuthError.self) {
+            _ = try await Emulator(modules: [Auth0EmulatorModule(), Auth0EmulatorModule()]).start()
+        }
+        #expect(duplicate?.code == .invalidConfiguration)
+    }
+
+    @Test func requestsAreLoggedWithoutQueryStringsOrBodies() async throws {
+        let capture = CapturingLogHandler.Capture()
+        let emulator = try await Emulator.start(EmulatorConfiguration(logger: capture.logger(level: .debug)))
+        _ = try await client.send(.get, emulator.url("/auth0/__emulator?code=query-secret-123"))
+        _ = try await client.send(
+            .post, emulator.url("/identitytoolkit.googleapis.com/v1/accounts:signUp?key=key-secret-456"),
+            json: ["password": "body-secret-789"]
+        )
+        await emulator.stop()
+
+        let lines = capture.lines
+        let requestLines = lines.filter { $0.contains("request") && $0.contains("method=") }
+        #expect(requestLines.contains { $0.contains("path=/auth0/__emulator") && $0.contains("status=200") })
+        #expect(requestLines.contains {
+            $0.contains("path=/identitytoolkit.googleapis.com/v1/accounts:signUp") && $0.contains("status=404")
+        })
+        for secret in ["query-secret-123", "key-secret-456", "body-secret-789"] {
+            #expect(!lines.contains { $0.contains(secret) }, "\(secret) leaked into the log")
+        }
+    }
+}
