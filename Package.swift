@@ -24,6 +24,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.0.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
     ],
     targets: [
         .target(
@@ -51,6 +54,9 @@ let package = Package(
                 "AuthHub", "AuthHubFactors",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         .target(name: "AuthHubTesting", dependencies: ["AuthHub", .product(name: "Logging", package: "swift-log")]),
@@ -60,11 +66,12 @@ let package = Package(
                 "AuthHub", "AuthHubProviders", "AuthHubEmulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]
         ),
         .executableTarget(
             name: "AuthHubRefreshWorker",
-            dependencies: ["AuthHub", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["AuthHub", .product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto")]
         ),
         .plugin(
             name: "ValidateProviders",
@@ -77,6 +84,7 @@ let package = Package(
             name: "AuthHubTests",
             dependencies: [
                 "AuthHub", "AuthHubTesting", "AuthHubProviders", "AuthHubRefreshWorker",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),

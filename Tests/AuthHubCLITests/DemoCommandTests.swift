@@ -1,0 +1,32 @@
+import AuthHub
+import Foundation
+import Testing
+
+/// `authhub demo` as a user runs it: an in-process emulator on an ephemeral port, the embedded
+/// providers.json loaded against it, a result table, exit status 0.
+@Suite struct DemoCommandTests {
+    @Test func demoRunsAgainstTheInProcessEmulator() throws {
+        let result = try AuthHubBinary.run(["demo", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let document = try JSONValue.parse(Data(result.stdout.utf8))
+        #expect(document["ok"] == true)
+        let rows = document["rows"]?.arrayValue ?? []
+        func row(_ provider: String, _ flow: String) -> JSONValue? {
+            rows.first { $0["provider"] == .string(provider) && $0["flow"] == .string(flow) }
+        }
+        for module in ["auth0", "firebase", "openfort", "turnkey"] {
+            #expect(row(module, "emulator routes")?["result"] == "ok", "\(module)")
+        }
+        #expect(row("all", "load providers.json")?["result"] == "ok")
+        // Every built-in provider of the embedded configuration is accounted for.
+        let providers = Set(rows.compactMap { $0["provider"]?.stringValue })
+        #expect(providers.isSuperset(of: ["auth0", "firebase", "openfort", "turnkey", "oidc"]))
+    }
+
+    @Test func demoTableIsReadable() throws {
+        let result = try AuthHubBinary.run(["demo"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("provider | flow"))
+        #expect(result.stdout.contains("0 failed"))
+    }
+}
