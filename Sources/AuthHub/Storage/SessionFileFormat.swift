@@ -222,10 +222,6 @@ struct SessionFileFormat: Sendable {
 
     /// Decodes base64 or base64url, with or without padding.
     static func decodeBase64(_ text: String) -> Data? {
-        var s = text.trimmingCharacters(in: .whitespacesAndNewlines)
-            .replacingOccurrences(of: "-", with: "+")
-            .replacingOccurrences(of: "_", with: "/")
-        while s.count % 4 != 0 { s.append("=") }
-        return Data(base64Encoded: s)
+        Base64URL.decode(text.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 }
