@@ -108,13 +108,7 @@ public final class FileSessionStore: SessionStore {
                         logger.warning("replacing an unreadable session file", metadata: ["key": "\(key)"])
                     }
                 }
-                if let expectedVersion, expectedVersion != found {
-                    throw AuthError.storeConflict(key: key, expected: expectedVersion, found: found)
-                }
-                var stored = session
-                stored.providerID = key.provider
-                stored.accountKey = key.account
-                stored.version = found + 1
+                let stored = try session.storedCopy(for: key, currentVersion: found, expectedVersion: expectedVersion)
                 let data = try format.encode(stored, for: key, name: name)
                 try POSIXFile.writeAtomically(data, to: path, tempPath: tempPath, directory: directoryPath)
                 logger.debug("session saved", metadata: ["key": "\(key)", "version": "\(stored.version)"])

@@ -11,14 +11,7 @@ public actor InMemorySessionStore: SessionStore {
 
     @discardableResult
     public func save(_ session: Session, for key: SessionKey, expectedVersion: UInt64?) throws -> Session {
-        let current = sessions[key]?.version ?? 0
-        if let expectedVersion, expectedVersion != current {
-            throw AuthError.storeConflict(key: key, expected: expectedVersion, found: current)
-        }
-        var stored = session
-        stored.providerID = key.provider
-        stored.accountKey = key.account
-        stored.version = current + 1
+        let stored = try session.storedCopy(for: key, currentVersion: sessions[key]?.version ?? 0, expectedVersion: expectedVersion)
         sessions[key] = stored
         return stored
     }

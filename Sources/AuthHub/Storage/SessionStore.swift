@@ -30,3 +30,20 @@ public protocol SessionStore: Sendable {
 extension SessionStore {
     public func makeRefreshLock() -> any RefreshLock { InProcessRefreshLock() }
 }
+
+extension Session {
+    /// The compare-and-swap step every store performs (see ``SessionStore``): checks
+    /// `expectedVersion` against the version currently stored (0 when nothing is) and returns the
+    /// copy to write — keyed to `key`, at version `current + 1`.
+    /// - Throws: ``AuthErrorCode/conflict`` when the expectation does not hold.
+    public func storedCopy(for key: SessionKey, currentVersion current: UInt64, expectedVersion: UInt64?) throws -> Session {
+        if let expectedVersion, expectedVersion != current {
+            throw AuthError.storeConflict(key: key, expected: expectedVersion, found: current)
+        }
+        var stored = self
+        stored.providerID = key.provider
+        stored.accountKey = key.account
+        stored.version = current + 1
+        return stored
+    }
+}
