@@ -22,12 +22,3 @@ public actor InMemorySessionStore: SessionStore {
 
     public nonisolated func makeRefreshLock() -> any RefreshLock { lock }
 }
-
-extension AuthError {
-    /// The conflict error of a failed compare-and-swap.
-    public static func storeConflict(key: SessionKey, expected: UInt64, found: UInt64) -> AuthError {
-        AuthError(.conflict,
-                  message: "Session \(key) is at version \(found), expected \(expected): another writer changed it.",
-                  details: ["expectedVersion": String(expected), "foundVersion": String(found)])
-    }
-}

@@ -47,3 +47,12 @@ extension Session {
         return stored
     }
 }
+
+extension AuthError {
+    /// The conflict error of a failed compare-and-swap.
+    public static func storeConflict(key: SessionKey, expected: UInt64, found: UInt64) -> AuthError {
+        AuthError(.conflict,
+                  message: "Session \(key) is at version \(found), expected \(expected): another writer changed it.",
+                  details: ["expectedVersion": String(expected), "foundVersion": String(found)])
+    }
+}
