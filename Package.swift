@@ -88,6 +88,10 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
+        .testTarget(
+            name: "AuthHubFactorsTests",
+            dependencies: ["AuthHubFactors", "AuthHub", "AuthHubTesting", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         .testTarget(name: "AuthHubEmulatorTests", dependencies: ["AuthHubEmulator", "AuthHub", "AuthHubTesting"]),
         .testTarget(name: "AuthHubCLITests", dependencies: ["authhub"]),
     ],

@@ -21,9 +21,9 @@ import Darwin
 /// Lock files are never deleted: unlinking a lock file while another process waits on its
 /// descriptor would let a third process lock a new file of the same name, and two holders would
 /// both believe they hold the lock.
-final class FileLock: Sendable {
+package final class FileLock: Sendable {
     /// The path of the lock file.
-    let path: String
+    package let path: String
     private let descriptor: Mutex<Int32?>
 
     private init(path: String, descriptor: Int32) {
@@ -39,7 +39,7 @@ final class FileLock: Sendable {
     /// lock on it, waiting as long as another holder keeps it.
     /// - Throws: ``AuthErrorCode/storageFailure`` when the file cannot be opened or locked;
     ///   `CancellationError` when the task is cancelled while waiting.
-    static func acquire(path: String) async throws -> FileLock {
+    package static func acquire(path: String) async throws -> FileLock {
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             throw AuthError(.storageFailure, message: "Cannot open lock file \(path): \(POSIXFile.errorText()).")
@@ -66,7 +66,7 @@ final class FileLock: Sendable {
     }
 
     /// Releases the lock and closes the file. Calling it again does nothing.
-    func release() {
+    package func release() {
         guard let fd = descriptor.withLock({ d -> Int32? in defer { d = nil }; return d }) else { return }
         _ = flock(fd, LOCK_UN)
         close(fd)
@@ -74,7 +74,7 @@ final class FileLock: Sendable {
 
     /// Runs `body` while holding the lock on `path`; the lock is released however `body` ends
     /// (returns, throws, or is cancelled).
-    static func withLock<T>(path: String, _ body: () async throws -> T) async throws -> T {
+    package static func withLock<T>(path: String, _ body: () async throws -> T) async throws -> T {
         let lock = try await acquire(path: path)
         defer { lock.release() }
         return try await body()
