@@ -1,0 +1,91 @@
+import Foundation
+
+/// What an authenticator returns from registration: the new credential's ID and the attestation
+/// the relying party verifies (`AuthenticatorAttestationResponse`).
+public struct PasskeyRegistration: Sendable, Hashable {
+    /// The credential ID.
+    public var credentialID: [UInt8]
+    /// The exact bytes of the collected client data (`type: "webauthn.create"`, challenge, origin).
+    public var clientDataJSON: [UInt8]
+    /// The CBOR attestation object: `fmt`, `attStmt` and `authData`.
+    public var attestationObject: [UInt8]
+    /// The authenticator data inside the attestation object (a convenience copy).
+    public var authenticatorData: [UInt8]
+    /// The algorithm of the new credential's key.
+    public var publicKeyAlgorithm: COSEAlgorithm
+    /// The public key as SubjectPublicKeyInfo DER, as `getPublicKey()` returns it, when known.
+    public var publicKeyDER: [UInt8]?
+    /// Transports the authenticator is reachable over (`internal`, `hybrid`, `usb`, …).
+    public var transports: [String]
+    /// `platform` or `cross-platform`, when known.
+    public var authenticatorAttachment: String?
+
+    /// Creates a registration response.
+    public init(
+        credentialID: [UInt8], clientDataJSON: [UInt8], attestationObject: [UInt8], authenticatorData: [UInt8],
+        publicKeyAlgorithm: COSEAlgorithm, publicKeyDER: [UInt8]? = nil, transports: [String] = [],
+        authenticatorAttachment: String? = nil
+    ) {
+        self.credentialID = credentialID
+        self.clientDataJSON = clientDataJSON
+        self.attestationObject = attestationObject
+        self.authenticatorData = authenticatorData
+        self.publicKeyAlgorithm = publicKeyAlgorithm
+        self.publicKeyDER = publicKeyDER
+        self.transports = transports
+        self.authenticatorAttachment = authenticatorAttachment
+    }
+
+    /// WebAuthn's `RegistrationResponseJSON` (what `PublicKeyCredential.toJSON()` returns), binary
+    /// members base64url without padding:
+    /// `{id, rawId, type: "public-key", authenticatorAttachment?, response: {clientDataJSON,
+    /// attestationObject, authenticatorData, transports, publicKeyAlgorithm, publicKey?},
+    /// clientExtensionResults: {}}`.
+    ///
+    /// This is the `authn_response` Auth0 expects for passkey sign-up and My Account enrollment,
+    /// and what server libraries such as py_webauthn verify.
+    public var json: JSONValue {
+        var response: [String: JSONValue] = [
+            "clientDataJSON": .string(Base64URL.encode(clientDataJSON)),
+            "attestationObject": .string(Base64URL.encode(attestationObject)),
+            "authenticatorData": .string(Base64URL.encode(authenticatorData)),
+            "transports": .array(transports.map { .string($0) }),
+            "publicKeyAlgorithm": .number(Double(publicKeyAlgorithm.rawValue)),
+        ]
+        if let publicKeyDER { response["publicKey"] = .string(Base64URL.encode(publicKeyDER)) }
+        var credential: [String: JSONValue] = [
+            "id": .string(Base64URL.encode(credentialID)),
+            "rawId": .string(Base64URL.encode(credentialID)),
+            "type": "public-key",
+            "response": .object(response),
+            "clientExtensionResults": .object([:]),
+        ]
+        if let authenticatorAttachment { credential["authenticatorAttachment"] = .string(authenticatorAttachment) }
+        return .object(credential)
+    }
+
+    /// Reads `RegistrationResponseJSON` (as a browser's `toJSON()` or ``json`` produces it).
+    /// - Throws: ``AuthErrorCode/invalidRequest`` naming the first missing or malformed member,
+    ///   or when `id` and `rawId` differ.
+    public init(json: JSONValue) throws {
+        let reader = WebAuthnJSONReader(json, what: "passkey registration response")
+        let id = try reader.bytes("id")
+        if let rawID = try reader.optionalBytes("rawId"), rawID != id { throw reader.problem("id and rawId differ") }
+        if let type = try reader.optionalString("type"), type != "public-key" {
+            throw reader.problem("type must be \"public-key\"")
+        }
+        let response = WebAuthnJSONReader(.object(try reader.object("response")), what: "passkey registration response",
+                                          path: "response")
+        let attestationObject = try response.bytes("attestationObject")
+        self.init(
+            credentialID: id,
+            clientDataJSON: try response.bytes("clientDataJSON"),
+            attestationObject: attestationObject,
+            authenticatorData: try response.optionalBytes("authenticatorData") ?? [],
+            publicKeyAlgorithm: COSEAlgorithm(rawValue: json["response"]?["publicKeyAlgorithm"]?.intValue ?? 0),
+            publicKeyDER: try response.optionalBytes("publicKey"),
+            transports: json["response"]?["transports"]?.arrayValue?.compactMap(\.stringValue) ?? [],
+            authenticatorAttachment: try reader.optionalString("authenticatorAttachment")
+        )
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+/// Reads members of WebAuthn's JSON forms with errors that name the member, so a malformed reply
+/// from a provider becomes one clear ``AuthError`` instead of a crash or a silent default.
+struct WebAuthnJSONReader {
+    let json: JSONValue
+    let what: String
+    let path: String?
+
+    init(_ json: JSONValue, what: String, path: String? = nil) {
+        self.json = json
+        self.what = what
+        self.path = path
+    }
+
+    func problem(_ text: String) -> AuthError {
+        AuthError(.invalidRequest, message: "Invalid \(what): \(text).")
+    }
+
+    private func name(_ key: String) -> String { path.map { "\($0).\(key)" } ?? key }
+
+    func object(_ key: String) throws -> [String: JSONValue] {
+        guard let value = json[key] else { throw problem("\(name(key)) is missing") }
+        guard let object = value.objectValue else { throw problem("\(name(key)) must be an object, not \(value.typeName)") }
+        return object
+    }
+
+    func array(_ key: String) throws -> [JSONValue] {
+        guard let value = json[key] else { throw problem("\(name(key)) is missing") }
+        guard let array = value.arrayValue else { throw problem("\(name(key)) must be an array, not \(value.typeName)") }
+        return array
+    }
+
+    func string(_ key: String) throws -> String {
+        guard let value = try optionalString(key) else { throw problem("\(name(key)) is missing") }
+        return value
+    }
+
+    func optionalString(_ key: String) throws -> String? {
+        guard let value = json[key], value != .null else { return nil }
+        guard let string = value.stringValue else { throw problem("\(name(key)) must be a string, not \(value.typeName)") }
+        return string
+    }
+
+    /// A base64url member decoded to bytes.
+    func bytes(_ key: String) throws -> [UInt8] {
+        let text = try string(key)
+        guard let data = Base64URL.decode(text) else { throw problem("\(name(key)) is not base64url") }
+        return [UInt8](data)
+    }
+
+    /// An optional member decoded from base64url.
+    func optionalBytes(_ key: String) throws -> [UInt8]? {
+        guard let text = try optionalString(key) else { return nil }
+        guard let data = Base64URL.decode(text) else { throw problem("\(name(key)) is not base64url") }
+        return [UInt8](data)
+    }
+
+    /// `[{type: "public-key", id: <base64url>}]`, or `[]` when missing.
+    func credentialIDs(_ key: String) throws -> [[UInt8]] {
+        guard let value = json[key], value != .null else { return [] }
+        guard let list = value.arrayValue else { throw problem("\(name(key)) must be an array, not \(value.typeName)") }
+        return try list.enumerated().map { index, entry in
+            guard let text = entry["id"]?.stringValue, let data = Base64URL.decode(text) else {
+                throw problem("\(name(key))[\(index)].id must be a base64url string")
+            }
+            return [UInt8](data)
+        }
+    }
+}
