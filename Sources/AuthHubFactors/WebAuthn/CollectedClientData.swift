@@ -43,6 +43,13 @@ public struct CollectedClientData: Sendable, Hashable {
             throw CollectedClientData.malformed("challenge is missing or not base64url")
         }
         guard let origin = value["origin"]?.stringValue else { throw CollectedClientData.malformed("origin is missing") }
+        // Token binding (WebAuthn Level 2) is obsolete, but an object that is present must be
+        // well-formed. Some U2F security keys send a bare string ("unused"), which is ignored.
+        if let binding = value["tokenBinding"], binding.objectValue != nil {
+            guard let status = binding["status"]?.stringValue, ["present", "supported"].contains(status) else {
+                throw CollectedClientData.malformed("tokenBinding.status must be \"present\" or \"supported\"")
+            }
+        }
         self.init(type: type, challenge: [UInt8](challenge), origin: origin,
                   crossOrigin: value["crossOrigin"]?.boolValue ?? false, topOrigin: value["topOrigin"]?.stringValue)
     }
