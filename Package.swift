@@ -43,7 +43,10 @@ let package = Package(
         .target(name: "AuthHubFirebase", dependencies: ["AuthHub"]),
         .target(name: "AuthHubOpenfort", dependencies: ["AuthHub"]),
         .target(name: "AuthHubFactors", dependencies: ["AuthHub", .product(name: "Crypto", package: "swift-crypto")]),
-        .target(name: "AuthHubTurnkey", dependencies: ["AuthHubFactors", "AuthHub"]),
+        .target(
+            name: "AuthHubTurnkey",
+            dependencies: ["AuthHubFactors", "AuthHub", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         .target(
             name: "AuthHubProviders",
             dependencies: ["AuthHub", "AuthHubOIDC", "AuthHubAuth0", "AuthHubFirebase", "AuthHubOpenfort", "AuthHubTurnkey"]
@@ -92,6 +95,7 @@ let package = Package(
             name: "AuthHubFactorsTests",
             dependencies: ["AuthHubFactors", "AuthHub", "AuthHubTesting", .product(name: "Crypto", package: "swift-crypto")]
         ),
+        .testTarget(name: "AuthHubTurnkeyTests", dependencies: ["AuthHubTurnkey", "AuthHubFactors", "AuthHub"]),
         .testTarget(name: "AuthHubEmulatorTests", dependencies: ["AuthHubEmulator", "AuthHub", "AuthHubTesting"]),
         .testTarget(name: "AuthHubCLITests", dependencies: ["authhub"]),
     ],
