@@ -9,10 +9,11 @@ public struct PasskeyRegistration: Sendable, Hashable {
     public var clientDataJSON: [UInt8]
     /// The CBOR attestation object: `fmt`, `attStmt` and `authData`.
     public var attestationObject: [UInt8]
-    /// The authenticator data inside the attestation object (a convenience copy).
-    public var authenticatorData: [UInt8]
-    /// The algorithm of the new credential's key.
-    public var publicKeyAlgorithm: COSEAlgorithm
+    /// The authenticator data inside the attestation object: a convenience copy from the
+    /// authenticator, nil when the response was read from JSON.
+    public var authenticatorData: [UInt8]?
+    /// The algorithm of the new credential's key, when known without parsing the attestation object.
+    public var publicKeyAlgorithm: COSEAlgorithm?
     /// The public key as SubjectPublicKeyInfo DER, as `getPublicKey()` returns it, when known.
     public var publicKeyDER: [UInt8]?
     /// Transports the authenticator is reachable over (`internal`, `hybrid`, `usb`, …).
@@ -22,8 +23,8 @@ public struct PasskeyRegistration: Sendable, Hashable {
 
     /// Creates a registration response.
     public init(
-        credentialID: [UInt8], clientDataJSON: [UInt8], attestationObject: [UInt8], authenticatorData: [UInt8],
-        publicKeyAlgorithm: COSEAlgorithm, publicKeyDER: [UInt8]? = nil, transports: [String] = [],
+        credentialID: [UInt8], clientDataJSON: [UInt8], attestationObject: [UInt8], authenticatorData: [UInt8]? = nil,
+        publicKeyAlgorithm: COSEAlgorithm? = nil, publicKeyDER: [UInt8]? = nil, transports: [String] = [],
         authenticatorAttachment: String? = nil
     ) {
         self.credentialID = credentialID
@@ -37,22 +38,19 @@ public struct PasskeyRegistration: Sendable, Hashable {
     }
 
     /// WebAuthn's `RegistrationResponseJSON` (what `PublicKeyCredential.toJSON()` returns), binary
-    /// members base64url without padding:
-    /// `{id, rawId, type: "public-key", authenticatorAttachment?, response: {clientDataJSON,
-    /// attestationObject, authenticatorData, transports, publicKeyAlgorithm, publicKey?},
-    /// clientExtensionResults: {}}`.
+    /// members base64url without padding: `{id, rawId, type: "public-key", authenticatorAttachment?,
+    /// response: {clientDataJSON, attestationObject, transports}, clientExtensionResults: {}}`.
     ///
-    /// This is the `authn_response` Auth0 expects for passkey sign-up and My Account enrollment,
-    /// and what server libraries such as py_webauthn verify.
+    /// This is exactly the `authn_response` Auth0 takes for passkey sign-up and My Account enrollment
+    /// (spec/auth0.md §3.6, §6.5), and what server libraries such as py_webauthn verify. Level 3's
+    /// optional convenience members (`authenticatorData`, `publicKey`, `publicKeyAlgorithm`) are left
+    /// out: a relying party reads them from the attestation object.
     public var json: JSONValue {
-        var response: [String: JSONValue] = [
+        let response: [String: JSONValue] = [
             "clientDataJSON": .string(Base64URL.encode(clientDataJSON)),
             "attestationObject": .string(Base64URL.encode(attestationObject)),
-            "authenticatorData": .string(Base64URL.encode(authenticatorData)),
             "transports": .array(transports.map { .string($0) }),
-            "publicKeyAlgorithm": .number(Double(publicKeyAlgorithm.rawValue)),
         ]
-        if let publicKeyDER { response["publicKey"] = .string(Base64URL.encode(publicKeyDER)) }
         var credential: [String: JSONValue] = [
             "id": .string(Base64URL.encode(credentialID)),
             "rawId": .string(Base64URL.encode(credentialID)),
@@ -81,8 +79,8 @@ public struct PasskeyRegistration: Sendable, Hashable {
             credentialID: id,
             clientDataJSON: try response.bytes("clientDataJSON"),
             attestationObject: attestationObject,
-            authenticatorData: try response.optionalBytes("authenticatorData") ?? [],
-            publicKeyAlgorithm: COSEAlgorithm(rawValue: json["response"]?["publicKeyAlgorithm"]?.intValue ?? 0),
+            authenticatorData: try response.optionalBytes("authenticatorData"),
+            publicKeyAlgorithm: json["response"]?["publicKeyAlgorithm"]?.intValue.map(COSEAlgorithm.init(rawValue:)),
             publicKeyDER: try response.optionalBytes("publicKey"),
             transports: json["response"]?["transports"]?.arrayValue?.compactMap(\.stringValue) ?? [],
             authenticatorAttachment: try reader.optionalString("authenticatorAttachment")

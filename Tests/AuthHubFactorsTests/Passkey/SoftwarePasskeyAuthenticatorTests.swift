@@ -21,10 +21,10 @@ import Testing
         #expect(attestation[text: "attStmt"] == .map([]))
         #expect(attestation[text: "authData"]?.bytesValue == registration.authenticatorData)
 
-        let authData = try AuthenticatorData(bytes: registration.authenticatorData)
+        let authData = try AuthenticatorData(bytes: registration.attestedAuthData)
         #expect(authData.rpIDHash == Array(SHA256.hash(data: Data("example.com".utf8))))
         #expect(authData.flags == [.userPresent, .userVerified, .backupEligible, .attestedCredentialData])
-        #expect(registration.authenticatorData[32] == 0x4d)
+        #expect(registration.attestedAuthData[32] == 0x4d)
         #expect(authData.signCount == 0)
         let attested = try #require(authData.attestedCredential)
         #expect(attested.aaguid == Array(1...16))
@@ -155,7 +155,7 @@ import Testing
         }
         #expect(required?.code == .webAuthnUserVerificationMissing)
         let registration = try await unable.authenticator.makeCredential(PasskeyLab.registrationOptions(PasskeyLab.challenge()))
-        #expect(try AuthenticatorData(bytes: registration.authenticatorData).flags.contains(.userVerified) == false)
+        #expect(try AuthenticatorData(bytes: registration.attestedAuthData).flags.contains(.userVerified) == false)
 
         let able = try PasskeyLab()
         _ = try await able.authenticator.makeCredential(PasskeyLab.registrationOptions(PasskeyLab.challenge()))

@@ -65,12 +65,19 @@ struct PasskeyLab {
     static func rebuilt(_ registration: PasskeyRegistration, authData: [UInt8]? = nil, format: String = "none",
                         statement: CBORValue = .map([])) -> PasskeyRegistration {
         var copy = registration
-        let data = authData ?? registration.authenticatorData
+        let data = authData ?? registration.attestedAuthData
         copy.authenticatorData = data
         copy.attestationObject = CBOREncoder.encode(.map([
             CBORMapEntry(.text("fmt"), .text(format)), CBORMapEntry(.text("attStmt"), statement),
             CBORMapEntry(.text("authData"), .bytes(data)),
         ]))
         return copy
+    }
+}
+
+extension PasskeyRegistration {
+    /// The authenticator data inside the attestation object.
+    var attestedAuthData: [UInt8] {
+        (try? CBORDecoder.decode(attestationObject))?[text: "authData"]?.bytesValue ?? []
     }
 }

@@ -32,7 +32,9 @@ import Testing
         let registration = try await lab.authenticator.makeCredential(PasskeyLab.registrationOptions(challenge))
         let json = try JSONEncoder().encode(registration.json)
         let parsed = try PasskeyRegistration(json: JSONValue.parse(json))
-        #expect(parsed == registration)
+        var expected = registration
+        (expected.authenticatorData, expected.publicKeyAlgorithm, expected.publicKeyDER) = (nil, nil, nil)
+        #expect(parsed == expected)
         let record = try lab.relyingParty.verifyRegistration(parsed, challenge: challenge)
 
         let assertChallenge = PasskeyLab.challenge()
@@ -40,6 +42,26 @@ import Testing
         let reparsed = try PasskeyAssertion(json: JSONValue.parse(JSONEncoder().encode(assertion.json)))
         #expect(reparsed == assertion)
         #expect(try lab.relyingParty.verifyAssertion(reparsed, challenge: assertChallenge, credential: record).signCount == 1)
+    }
+
+    /// The JSON forms are Auth0's `authn_response` (spec/auth0.md §3.6 and §6.5), member for member.
+    @Test func jsonFormsAreAuth0sAuthnResponse() async throws {
+        let lab = try PasskeyLab()
+        let registration = try await lab.authenticator.makeCredential(PasskeyLab.registrationOptions(PasskeyLab.challenge()))
+        let signup = registration.json
+        #expect(signup.objectValue.map { Set($0.keys) } == ["id", "rawId", "type", "authenticatorAttachment", "response", "clientExtensionResults"])
+        #expect(signup["response"]?.objectValue.map { Set($0.keys) } == ["clientDataJSON", "attestationObject", "transports"])
+        #expect(signup["id"] == signup["rawId"] && signup["type"] == "public-key" && signup["authenticatorAttachment"] == "platform")
+        #expect(signup["response"]?["attestationObject"]?.stringValue.flatMap(Base64URL.decode).map { [UInt8]($0) }
+            == registration.attestationObject)
+
+        let login = try await lab.assert(PasskeyLab.challenge()).json
+        #expect(login["response"]?.objectValue.map { Set($0.keys) } == ["clientDataJSON", "authenticatorData", "signature", "userHandle"])
+        #expect(login["response"]?["userHandle"] == .string(Base64URL.encode(PasskeyLab.user.id)))
+        for value in [signup, login] {
+            let text = String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+            #expect(!text.contains("=") && !text.contains("+"), "base64url without padding: \(text)")
+        }
     }
 
     // MARK: Registration negatives
@@ -130,7 +152,7 @@ import Testing
         garbage.attestationObject = [0xa1, 0x63]
         #expect((#expect(throws: AuthError.self) { try lab.relyingParty.verifyRegistration(garbage, challenge: challenge) })?.code
             == .webAuthnMalformedResponse)
-        let truncated = PasskeyLab.rebuilt(registration, authData: Array(registration.authenticatorData.dropLast(5)))
+        let truncated = PasskeyLab.rebuilt(registration, authData: Array(registration.attestedAuthData.dropLast(5)))
         #expect((#expect(throws: AuthError.self) { try lab.relyingParty.verifyRegistration(truncated, challenge: challenge) })?.code
             == .webAuthnMalformedResponse)
         var otherID = registration
