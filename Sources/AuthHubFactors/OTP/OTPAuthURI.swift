@@ -124,7 +124,7 @@ public struct OTPAuthURI: Sendable, Equatable, CustomStringConvertible, CustomDe
         try self.init(parsingRevealed: uri.revealed())
     }
 
-    /// Parses a URI given as plain text; see ``init(parsing:)-(Secret<String>)``.
+    /// Parses a URI given as plain text, with the same rules and errors as the `Secret<String>` overload.
     ///
     /// - Parameter uri: the URI text.
     /// - Throws: ``AuthError`` with code ``AuthErrorCode/invalidRequest`` naming the problem.
