@@ -11,8 +11,8 @@ import AuthHub
 /// first match, then returns the counter that matched: store `matched + 1` as the next expected
 /// counter, which also makes a replayed code fail (its counter is then behind the window).
 public struct HOTP: Sendable, Equatable, Codable, CustomStringConvertible {
-    /// The digit counts this implementation accepts: 6, 7 or 8 (RFC 4226 §5.3 asks for at least 6;
-    /// more than 8 would exceed the 31-bit truncated value's guaranteed precision for common use).
+    /// The digit counts this implementation accepts: 6, 7 or 8. RFC 4226 §5.3 asks for at least 6;
+    /// 8 is the most that authenticator apps and the Key Uri Format (and pyotp's URI parser) accept.
     public static let supportedDigits: ClosedRange<Int> = 6...8
 
     /// The shared secret (the HMAC key).
