@@ -70,10 +70,11 @@ public struct HOTP: Sendable, Equatable, Codable, CustomStringConvertible {
     ///     without the code being used (RFC 4226 §7.4 resynchronisation); 0 by default.
     /// - Returns: the counter whose code matched.
     /// - Throws: ``AuthError`` with ``AuthErrorCode/invalidMFACode`` when no counter in the window
-    ///   matches; ``AuthErrorCode/invalidConfiguration`` when `lookAhead` is negative.
+    ///   matches; ``AuthErrorCode/invalidConfiguration`` when `lookAhead` is outside 0...100.
     public func verify(_ code: Secret<String>, counter: UInt64, lookAhead: Int = 0) throws -> UInt64 {
-        guard lookAhead >= 0 else {
-            throw AuthError(.invalidConfiguration, message: "The HOTP look-ahead window must not be negative.")
+        // RFC 4226 §7.4 asks for a small look-ahead window; 100 presses is already generous.
+        guard (0...100).contains(lookAhead) else {
+            throw AuthError(.invalidConfiguration, message: "The HOTP look-ahead window must be 0 to 100 counters; \(lookAhead) is not.")
         }
         let (last, overflow) = counter.addingReportingOverflow(UInt64(lookAhead))
         let candidates = counter...(overflow ? UInt64.max : last)

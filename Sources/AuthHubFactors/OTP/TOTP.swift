@@ -21,6 +21,10 @@ public struct TOTP: Sendable, Equatable, Codable, CustomStringConvertible {
     /// How many steps before and after the current one ``verify(_:at:after:)`` accepts.
     public let skew: Int
 
+    /// The widest skew window accepted: each step of skew doubles the chance of guessing a code,
+    /// and ten steps either side (±5 minutes at 30 s) is already far beyond RFC 6238's advice of one.
+    public static let maximumSkew = 10
+
     /// The shared secret.
     public var secret: Secret<[UInt8]> { hotp.secret }
     /// The HMAC hash function.
@@ -37,7 +41,7 @@ public struct TOTP: Sendable, Equatable, Codable, CustomStringConvertible {
     ///   - period: the time step in seconds; 30 by default; must be positive.
     ///   - t0: the start of step 0; the Unix epoch by default.
     ///   - skew: the number of steps accepted before and after the current one; 1 by default
-    ///     (RFC 6238 §5.2 recommends at most one step of network delay). Must not be negative.
+    ///     (RFC 6238 §5.2 recommends at most one step of network delay). 0 to ``maximumSkew``.
     /// - Throws: ``AuthError`` with code ``AuthErrorCode/invalidConfiguration`` when a parameter is
     ///   out of range.
     public init(
@@ -57,7 +61,7 @@ public struct TOTP: Sendable, Equatable, Codable, CustomStringConvertible {
     ///   - hotp: secret, algorithm and digits.
     ///   - period: the time step in seconds; must be positive.
     ///   - t0: the start of step 0.
-    ///   - skew: the number of steps accepted before and after the current one; must not be negative.
+    ///   - skew: the number of steps accepted before and after the current one; 0 to ``maximumSkew``.
     /// - Throws: ``AuthError`` with code ``AuthErrorCode/invalidConfiguration`` when `period` or
     ///   `skew` is out of range.
     public init(hotp: HOTP, period: Int = 30, t0: Date = Date(timeIntervalSince1970: 0), skew: Int = 1) throws {
@@ -65,8 +69,9 @@ public struct TOTP: Sendable, Equatable, Codable, CustomStringConvertible {
             throw AuthError(.invalidConfiguration, message: "The TOTP period must be a positive number of seconds; \(period) is not.",
                             details: ["period": String(period)])
         }
-        guard skew >= 0 else {
-            throw AuthError(.invalidConfiguration, message: "The TOTP skew window must not be negative; \(skew) is.",
+        guard (0...TOTP.maximumSkew).contains(skew) else {
+            throw AuthError(.invalidConfiguration,
+                            message: "The TOTP skew window must be 0 to \(TOTP.maximumSkew) steps; \(skew) is not.",
                             details: ["skew": String(skew)])
         }
         guard t0.timeIntervalSince1970.isFinite else {

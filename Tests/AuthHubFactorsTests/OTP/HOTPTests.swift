@@ -76,10 +76,12 @@ import Testing
         }
     }
 
-    @Test func aNegativeLookAheadIsAConfigurationError() throws {
+    @Test(arguments: [-1, 101, Int.max])
+    func aLookAheadOutsideTheWindowIsAConfigurationError(lookAhead: Int) throws {
         let hotp = try HOTP(secret: Self.rfcSecret)
-        let error = #expect(throws: AuthError.self) { try hotp.verify(Secret("755224"), counter: 0, lookAhead: -1) }
+        let error = #expect(throws: AuthError.self) { try hotp.verify(Secret("755224"), counter: 0, lookAhead: lookAhead) }
         #expect(error?.code == .invalidConfiguration)
+        #expect(try hotp.verify(Secret("755224"), counter: 0, lookAhead: 100) == 0)
     }
 
     @Test func theWindowStopsAtTheLargestCounterInsteadOfOverflowing() throws {

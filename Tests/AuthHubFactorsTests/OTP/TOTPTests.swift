@@ -147,6 +147,7 @@ import Testing
             ("period 0", { _ = try TOTP(secret: secret, period: 0) }),
             ("period -30", { _ = try TOTP(secret: secret, period: -30) }),
             ("skew -1", { _ = try TOTP(secret: secret, skew: -1) }),
+            ("skew 11", { _ = try TOTP(secret: secret, skew: TOTP.maximumSkew + 1) }),
             ("digits 5", { _ = try TOTP(secret: secret, digits: 5) }),
             ("digits 9", { _ = try TOTP(secret: secret, digits: 9) }),
             ("empty secret", { _ = try TOTP(secret: Secret([])) }),
