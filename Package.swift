@@ -62,7 +62,10 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        .target(name: "AuthHubTesting", dependencies: ["AuthHub", .product(name: "Logging", package: "swift-log")]),
+        .target(
+            name: "AuthHubTesting",
+            dependencies: ["AuthHub", "AuthHubFactors", .product(name: "Logging", package: "swift-log")]
+        ),
         .executableTarget(
             name: "authhub",
             dependencies: [

@@ -46,14 +46,14 @@ public struct SessionStoreConformance: Sendable {
                 failures.append("[\(check.name)] makeStore threw: \(error)")
                 continue
             }
-            let messages = await Self.withDeadline(timeout) {
+            let messages = await ConformanceDeadline.run(timeout) {
                 do {
                     return try await check.body(store)
                 } catch {
                     return ["unexpected error: \(error)"]
                 }
             } onTimeout: {
-                ["did not finish within \(Self.render(timeout)) (a lock never released, or a deadlock?)"]
+                ["did not finish within \(ConformanceDeadline.render(timeout)) (a lock never released, or a deadlock?)"]
             }
             failures += messages.map { "[\(check.name)] \($0)" }
         }
@@ -479,36 +479,6 @@ public struct SessionStoreConformance: Sendable {
         return "\(quote(key.provider))/\(quote(key.account))"
     }
 
-    private static func render(_ duration: Duration) -> String {
-        "\(duration.components.seconds)s"
-    }
-
-    /// Runs `operation`, or returns `onTimeout()` if it has not finished after `timeout` (the
-    /// operation is then cancelled and abandoned, so a hung store cannot hang the caller).
-    private static func withDeadline(_ timeout: Duration, _ operation: @escaping @Sendable () async -> [String],
-                                     onTimeout: @escaping @Sendable () -> [String]) async -> [String] {
-        let gate = Mutex<CheckedContinuation<[String], Never>?>(nil)
-        let timer = Mutex<Task<Void, Never>?>(nil)
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<[String], Never>) in
-            gate.withLock { $0 = continuation }
-            @Sendable func finish(_ value: [String]) {
-                gate.withLock { c in
-                    c?.resume(returning: value)
-                    c = nil
-                }
-            }
-            let work = Task { finish(await operation()) }
-            timer.withLock {
-                $0 = Task {
-                    do { try await Task.sleep(for: timeout) } catch { return }
-                    work.cancel()
-                    finish(onTimeout())
-                }
-            }
-        }
-        timer.withLock { $0?.cancel() }
-        return result
-    }
 }
 
 /// Counts how many lock holders are inside the lock at once.

@@ -1,5 +1,6 @@
 import AuthHub
 @testable import AuthHubFactors
+import AuthHubTesting
 import Foundation
 import Testing
 
@@ -15,51 +16,36 @@ import Testing
 
     private static let key = Secret(Data((0..<32).map { UInt8($0) }).base64EncodedString())
 
-    /// The contract every store must keep.
-    private func exercise(_ store: any PasskeyCredentialStore) async throws {
-        #expect(try await store.all().isEmpty)
-        try await store.save(Self.credential(1))
-        try await store.save(Self.credential(2, rp: "example.org"))
-        try await store.save(Self.credential(3))
-        #expect(try await store.all().map(\.id) == [[1, 1], [2, 2], [3, 3]])
-        #expect(try await store.credentials(relyingPartyID: "example.com").map(\.id) == [[1, 1], [3, 3]])
-        #expect(try await store.credential(id: [2, 2])?.user.name == "u2")
-        #expect(try await store.credential(id: [9]) == nil)
-
-        #expect(try await store.nextSignCount(for: [1, 1]) == 1)
-        #expect(try await store.nextSignCount(for: [1, 1]) == 2)
-        #expect(try await store.credential(id: [1, 1])?.signCount == 2)
-        let missing = await #expect(throws: AuthError.self) { try await store.nextSignCount(for: [9]) }
-        #expect(missing?.code == .passkeyNotFound)
-
-        var replaced = Self.credential(3)
-        replaced.user.displayName = "Renamed"
-        try await store.save(replaced)
-        #expect(try await store.all().count == 3)
-        #expect(try await store.credential(id: [3, 3])?.user.displayName == "Renamed")
-
-        try await store.remove(id: [2, 2])
-        try await store.remove(id: [2, 2])
-        #expect(try await store.all().map(\.id) == [[1, 1], [3, 3]])
-        #expect(try await store.credential(id: [1, 1])?.privateKey == Secret(Array(repeating: 1, count: 32)))
-
-        // Concurrent increments never hand out the same counter twice.
-        let counters = try await withThrowingTaskGroup(of: UInt32.self) { group in
-            for _ in 0..<40 { group.addTask { try await store.nextSignCount(for: [3, 3]) } }
-            return try await group.reduce(into: [UInt32]()) { $0.append($1) }
-        }
-        #expect(counters.sorted() == Array(1...40))
-    }
-
-    @Test func inMemoryStoreKeepsTheContract() async throws {
-        try await exercise(InMemoryPasskeyCredentialStore())
+    @Test func inMemoryStoreConforms() async {
+        let failures = await PasskeyCredentialStoreConformance { InMemoryPasskeyCredentialStore() }.run()
+        #expect(failures.isEmpty, "\(failures)")
     }
 
     @Test(arguments: [false, true])
-    func fileStoreKeepsTheContract(encrypted: Bool) async throws {
-        let directory = Self.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        try await exercise(try FilePasskeyCredentialStore(directory: directory, encryptionKey: encrypted ? Self.key : nil))
+    func fileStoreConforms(encrypted: Bool) async {
+        let root = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let failures = await PasskeyCredentialStoreConformance {
+            try FilePasskeyCredentialStore(directory: root.appendingPathComponent(UUID().uuidString),
+                                           encryptionKey: encrypted ? Self.key : nil)
+        }.run()
+        #expect(failures.isEmpty, "\(failures)")
+    }
+
+    /// The suite is worth running only if it fails broken stores.
+    @Test(arguments: [
+        (BrokenPasskeyStore.Fault.racyCounter, "concurrentCountsNeverRepeat"),
+        (.dropsPrivateKey, "roundTripKeepsEveryField"),
+        (.appendsDuplicates, "saveReplacesByID"),
+        (.silentUnknownCounter, "unknownCredentialCountIsNotFound"),
+        (.unorderedLookup, "lookupByRPIDKeepsCreationOrder"),
+    ])
+    func conformanceCatchesBrokenStores(fault: BrokenPasskeyStore.Fault, check: String) async {
+        let failures = await PasskeyCredentialStoreConformance { BrokenPasskeyStore(fault) }.run()
+        #expect(failures.contains { $0.hasPrefix("[\(check)]") }, "\(failures)")
+        #expect(!failures.joined().contains("privateKey: ["), "failures must not print keys")
+        let clean = await PasskeyCredentialStoreConformance { BrokenPasskeyStore(nil) }.run()
+        #expect(clean.isEmpty, "\(clean)")
     }
 
     @Test func fileStorePersistsPrivatelyAcrossInstances() async throws {
@@ -153,4 +139,44 @@ import Testing
         let assertion = try await after.getAssertion(PasskeyAssertionOptions(relyingPartyID: PasskeyLab.rpID, challenge: next))
         #expect(try rp.verifyAssertion(assertion, challenge: next, credential: record).signCount == 1)
     }
+}
+
+/// A store with one deliberate fault, to prove the conformance suite notices it.
+actor BrokenPasskeyStore: PasskeyCredentialStore {
+    enum Fault: Sendable { case racyCounter, dropsPrivateKey, appendsDuplicates, silentUnknownCounter, unorderedLookup }
+    private let fault: Fault?
+    private var list: [PasskeyCredential] = []
+
+    init(_ fault: Fault?) { self.fault = fault }
+
+    func save(_ credential: PasskeyCredential) {
+        var credential = credential
+        if fault == .dropsPrivateKey { credential.privateKey = Secret([]) }
+        if fault != .appendsDuplicates, let index = list.firstIndex(where: { $0.id == credential.id }) {
+            list[index] = credential
+        } else {
+            list.append(credential)
+        }
+    }
+
+    func credential(id: [UInt8]) -> PasskeyCredential? { list.last { $0.id == id } }
+
+    func credentials(relyingPartyID: String) -> [PasskeyCredential] {
+        let found = list.filter { $0.relyingPartyID == relyingPartyID }
+        return fault == .unorderedLookup ? found.reversed() : found
+    }
+
+    func nextSignCount(for id: [UInt8]) async throws -> UInt32 {
+        guard let index = list.firstIndex(where: { $0.id == id }) else {
+            if fault == .silentUnknownCounter { return 0 }
+            throw AuthError(.passkeyNotFound)
+        }
+        let next = list[index].signCount + 1
+        if fault == .racyCounter { await Task.yield() }  // read, suspend, write: lost updates
+        list[index].signCount = next
+        return next
+    }
+
+    func remove(id: [UInt8]) { list.removeAll { $0.id == id } }
+    func all() -> [PasskeyCredential] { list }
 }
