@@ -21,6 +21,41 @@ import Testing
         }
     }
 
+    /// A factor whose confirmation waits until the test opens the gate.
+    struct GatedFactor: Factor {
+        let kind: FactorKind = .totp
+        let gate = AsyncStream<Void>.makeStream()
+        let confirmations = Mutex(0)
+        func start() async throws -> String { "scan the QR code" }
+        func confirm(_ challenge: String, response: Secret<String>) async throws -> String {
+            confirmations.withLock { $0 += 1 }
+            for await _ in gate.stream { break }
+            return "enrolled"
+        }
+    }
+
+    @Test func aSecondConfirmWhileOneIsInFlightChangesNothing() async throws {
+        let factor = GatedFactor()
+        let flow = FactorFlow(factor)
+        let states = await flow.states()
+        await flow.start()
+        let first = Task { await flow.confirm(Secret("123456")) }
+        var names: [String] = []
+        var iterator = states.makeAsyncIterator()
+        while let state = await iterator.next() {
+            names.append(state.name)
+            if state.name == "confirming" { break }
+        }
+        let second = await flow.confirm(Secret("654321"))
+        #expect(second.name == "confirming")
+        factor.gate.continuation.yield()
+        let final = await first.value
+        #expect(final.name == "completed")
+        if let next = await iterator.next() { names.append(next.name) }
+        #expect(names == ["idle", "loading", "challenge", "confirming", "completed"])
+        #expect(factor.confirmations.withLock { $0 } == 1)
+    }
+
     @Test func happyPathWalksEveryState() async throws {
         let flow = FactorFlow(CodeFactor(failStartFirst: false))
         let states = await flow.states()

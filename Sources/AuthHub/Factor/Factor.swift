@@ -111,9 +111,18 @@ public actor FactorFlow<F: Factor> {
     }
 
     /// Confirms the current challenge with the user's response; valid in `challenge`.
+    ///
+    /// While a start or another confirmation is in flight (a double-tapped button), the call changes
+    /// nothing and returns the current state; the call in flight publishes the outcome.
     @discardableResult
     public func confirm(_ response: F.Response) async -> State {
-        guard case .challenge(let challenge) = state else {
+        let challenge: F.Challenge
+        switch state {
+        case .challenge(let current):
+            challenge = current
+        case .loading, .confirming:
+            return state
+        default:
             transition(.failed(AuthError(.invalidRequest, message: "There is no challenge to confirm (state: \(state.name)).")))
             return state
         }
