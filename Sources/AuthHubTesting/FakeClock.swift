@@ -41,8 +41,17 @@ public final class FakeClock: AuthClock, Sendable {
 
     /// Moves time forward, waking manual-mode sleepers whose deadline has passed.
     public func advance(by seconds: TimeInterval) {
+        move { $0.addingTimeInterval(seconds) }
+    }
+
+    /// Sets the time, waking manual-mode sleepers whose deadline has passed.
+    public func set(_ date: Date) {
+        move { _ in date }
+    }
+
+    private func move(_ change: (Date) -> Date) {
         let woken: [CheckedContinuation<Void, any Error>] = state.withLock { s in
-            s.now = s.now.addingTimeInterval(seconds)
+            s.now = change(s.now)
             let due = s.sleepers.filter { $0.value.deadline <= s.now }
             for id in due.keys { s.sleepers[id] = nil }
             return due.values.map(\.continuation)
@@ -50,8 +59,11 @@ public final class FakeClock: AuthClock, Sendable {
         for c in woken { c.resume() }
     }
 
-    /// Sets the time.
-    public func set(_ date: Date) { state.withLock { $0.now = date } }
+    /// Removes a manual-mode sleeper and resumes it with `CancellationError`, if it still waits.
+    private func cancelSleeper(_ id: UInt64) {
+        let sleeper = state.withLock { s in s.sleepers.removeValue(forKey: id) }
+        sleeper?.continuation.resume(throwing: CancellationError())
+    }
 
     public func sleep(for duration: Duration) async throws {
         try Task.checkCancellation()
@@ -62,12 +74,22 @@ public final class FakeClock: AuthClock, Sendable {
                 s.now = s.now.addingTimeInterval(duration.seconds)
             }
         case .manual:
-            try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
-                state.withLock { s in
-                    s.sleeps.append(duration)
-                    s.nextID += 1
-                    s.sleepers[s.nextID] = Sleeper(deadline: s.now.addingTimeInterval(duration.seconds), continuation: c)
+            let id = state.withLock { s in
+                s.nextID += 1
+                return s.nextID
+            }
+            // A cancelled sleep throws CancellationError at once instead of waiting for time to move.
+            try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { (c: CheckedContinuation<Void, any Error>) in
+                    state.withLock { s in
+                        s.sleeps.append(duration)
+                        s.sleepers[id] = Sleeper(deadline: s.now.addingTimeInterval(duration.seconds), continuation: c)
+                    }
+                    // Cancelled before the sleeper was registered: the handler found nothing to cancel.
+                    if Task.isCancelled { cancelSleeper(id) }
                 }
+            } onCancel: {
+                cancelSleeper(id)
             }
         }
     }
