@@ -115,7 +115,7 @@ import Testing
                 #expect(error.code == code)
                 #expect(error.provider == "ex")
             }
-            #expect(try await store.load(SessionKey(provider: "ex")) != nil)
+            #expect(await store.load(SessionKey(provider: "ex")) != nil)
         }
     }
 
@@ -134,7 +134,7 @@ import Testing
             #expect(error.providerCode == "invalid_grant")
             #expect(error.statusCode == 400)
         }
-        #expect(try await store.load(SessionKey(provider: "ex")) == nil)
+        #expect(await store.load(SessionKey(provider: "ex")) == nil)
         #expect(try await m.hasValid() == false)
         await #expect(throws: AuthError(.noSession)) { try await m.session() }
         let seen = await collect(events, count: 2)
@@ -156,7 +156,7 @@ import Testing
         let m = manager(server, store)
         let result = try await m.session()
         #expect(result.accessToken.revealed() == "at-other")
-        #expect(try await store.load(SessionKey(provider: "ex"))?.accessToken.revealed() == "at-other")
+        #expect(await store.load(SessionKey(provider: "ex"))?.accessToken.revealed() == "at-other")
         #expect(server.transport.requests.count == 1)
     }
 
@@ -208,7 +208,7 @@ import Testing
         let m = manager(server, store)
         try await m.store(Session(providerID: "ex", accessToken: Secret("at"), expiresAt: clock.now.addingTimeInterval(-1)))
         await #expect(throws: AuthError(.sessionExpired)) { try await m.session() }
-        #expect(try await store.load(SessionKey(provider: "ex")) != nil)
+        #expect(await store.load(SessionKey(provider: "ex")) != nil)
         #expect(try await m.canRenew() == false)
         #expect(server.transport.requests.isEmpty)
     }
@@ -247,7 +247,7 @@ import Testing
         let m = manager(server, store)
         await #expect(throws: AuthError(.invalidRequest)) { try await m.session(minTTL: 60) }
         // The rotated refresh token was kept: dropping it would have ended the session.
-        #expect(try await store.load(SessionKey(provider: "ex"))?.refreshToken?.revealed() == "rt-1")
+        #expect(await store.load(SessionKey(provider: "ex"))?.refreshToken?.revealed() == "rt-1")
     }
 
     @Test func eventsArriveInOrder() async throws {
