@@ -37,27 +37,8 @@ public struct SessionStoreConformance: Sendable {
     /// Runs every check (or those named in `only`) one after another.
     /// - Returns: one description per failed expectation, `[check] message`; empty when the store conforms.
     public func run(only: Set<String>? = nil) async -> [String] {
-        var failures: [String] = []
-        for check in Self.checks where only?.contains(check.name) ?? true {
-            let store: any SessionStore
-            do {
-                store = try await makeStore()
-            } catch {
-                failures.append("[\(check.name)] makeStore threw: \(error)")
-                continue
-            }
-            let messages = await ConformanceDeadline.run(timeout) {
-                do {
-                    return try await check.body(store)
-                } catch {
-                    return ["unexpected error: \(error)"]
-                }
-            } onTimeout: {
-                ["did not finish within \(ConformanceDeadline.render(timeout)) (a lock never released, or a deadlock?)"]
-            }
-            failures += messages.map { "[\(check.name)] \($0)" }
-        }
-        return failures
+        await ConformanceRunner.runChecks(Self.checks.map { ($0.name, $0.body) }, only: only, timeout: timeout,
+                                            makeStore: makeStore)
     }
 
     // MARK: Checks

@@ -168,49 +168,42 @@ def as_json_credential(value):
     return json.loads(value) if isinstance(value, str) else value
 
 
+def collect(directory, verify, required, result):
+    """Every literal call of `verify` in py_webauthn's matching test files, with its verdict."""
+    found = []
+    for name, tree in fixture_files(directory, "test_" + verify.__name__):
+        for function in [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]:
+            for args in calls_in(function, verify.__name__):
+                if not set(required) <= args.keys():
+                    continue
+                try:
+                    verdict = result(verify(**args))
+                except Exception as error:
+                    verdict = failure(error)
+                origin = args["expected_origin"]
+                fixture = {
+                    "name": f"{name}:{function.name}",
+                    "credential": as_json_credential(args["credential"]),
+                    "challenge": b64(args["expected_challenge"]),
+                    "rp_id": args["expected_rp_id"],
+                    "origin": origin if isinstance(origin, list) else [origin],
+                    "require_user_verification": bool(args.get("require_user_verification", False)),
+                    "verdict": verdict,
+                }
+                if "credential_public_key" in args:
+                    fixture["public_key"] = b64(args["credential_public_key"])
+                    fixture["sign_count"] = args["credential_current_sign_count"]
+                found.append(fixture)
+    return found
+
+
 def fixtures(req):
-    directory = req["tests_dir"]
-    out = {"registration": [], "authentication": []}
-    for name, tree in fixture_files(directory, "test_verify_registration_response"):
-        for function in [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]:
-            for args in calls_in(function, "verify_registration_response"):
-                if not {"credential", "expected_challenge", "expected_rp_id", "expected_origin"} <= args.keys():
-                    continue
-                try:
-                    verdict = registration_result(webauthn.verify_registration_response(**args))
-                except Exception as error:
-                    verdict = failure(error)
-                out["registration"].append({
-                    "name": f"{name}:{function.name}",
-                    "credential": as_json_credential(args["credential"]),
-                    "challenge": b64(args["expected_challenge"]),
-                    "rp_id": args["expected_rp_id"],
-                    "origin": args["expected_origin"] if isinstance(args["expected_origin"], list) else [args["expected_origin"]],
-                    "require_user_verification": bool(args.get("require_user_verification", False)),
-                    "verdict": verdict,
-                })
-    for name, tree in fixture_files(directory, "test_verify_authentication_response"):
-        for function in [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]:
-            for args in calls_in(function, "verify_authentication_response"):
-                if not {"credential", "expected_challenge", "expected_rp_id", "expected_origin", "credential_public_key",
-                        "credential_current_sign_count"} <= args.keys():
-                    continue
-                try:
-                    verdict = authentication_result(webauthn.verify_authentication_response(**args))
-                except Exception as error:
-                    verdict = failure(error)
-                out["authentication"].append({
-                    "name": f"{name}:{function.name}",
-                    "credential": as_json_credential(args["credential"]),
-                    "challenge": b64(args["expected_challenge"]),
-                    "rp_id": args["expected_rp_id"],
-                    "origin": args["expected_origin"] if isinstance(args["expected_origin"], list) else [args["expected_origin"]],
-                    "public_key": b64(args["credential_public_key"]),
-                    "sign_count": args["credential_current_sign_count"],
-                    "require_user_verification": bool(args.get("require_user_verification", False)),
-                    "verdict": verdict,
-                })
-    return out
+    common = ["credential", "expected_challenge", "expected_rp_id", "expected_origin"]
+    return {
+        "registration": collect(req["tests_dir"], webauthn.verify_registration_response, common, registration_result),
+        "authentication": collect(req["tests_dir"], webauthn.verify_authentication_response,
+                                  common + ["credential_public_key", "credential_current_sign_count"], authentication_result),
+    }
 
 
 OPERATIONS = {

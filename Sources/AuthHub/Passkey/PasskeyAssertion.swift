@@ -43,29 +43,14 @@ public struct PasskeyAssertion: Sendable, Hashable {
             "signature": .string(Base64URL.encode(signature)),
         ]
         if let userHandle { response["userHandle"] = .string(Base64URL.encode(userHandle)) }
-        var credential: [String: JSONValue] = [
-            "id": .string(Base64URL.encode(credentialID)),
-            "rawId": .string(Base64URL.encode(credentialID)),
-            "type": "public-key",
-            "response": .object(response),
-            "clientExtensionResults": .object([:]),
-        ]
-        if let authenticatorAttachment { credential["authenticatorAttachment"] = .string(authenticatorAttachment) }
-        return .object(credential)
+        return WebAuthnJSONReader.credentialJSON(id: credentialID, response: response, attachment: authenticatorAttachment)
     }
 
     /// Reads `AuthenticationResponseJSON` (as a browser's `toJSON()` or ``json`` produces it).
     /// - Throws: ``AuthErrorCode/invalidRequest`` naming the first missing or malformed member,
     ///   or when `id` and `rawId` differ.
     public init(json: JSONValue) throws {
-        let reader = WebAuthnJSONReader(json, what: "passkey assertion")
-        let id = try reader.bytes("id")
-        if let rawID = try reader.optionalBytes("rawId"), rawID != id { throw reader.problem("id and rawId differ") }
-        if let type = try reader.optionalString("type"), type != "public-key" {
-            throw reader.problem("type must be \"public-key\"")
-        }
-        let response = WebAuthnJSONReader(.object(try reader.object("response")), what: "passkey assertion",
-                                          path: "response")
+        let (id, response, attachment) = try WebAuthnJSONReader.readCredential(json, what: "passkey assertion")
         var userHandle = try response.optionalBytes("userHandle")
         if userHandle?.isEmpty == true { userHandle = nil }
         self.init(
@@ -74,7 +59,7 @@ public struct PasskeyAssertion: Sendable, Hashable {
             authenticatorData: try response.bytes("authenticatorData"),
             signature: try response.bytes("signature"),
             userHandle: userHandle,
-            authenticatorAttachment: try reader.optionalString("authenticatorAttachment")
+            authenticatorAttachment: attachment
         )
     }
 }

@@ -46,44 +46,27 @@ public struct PasskeyRegistration: Sendable, Hashable {
     /// optional convenience members (`authenticatorData`, `publicKey`, `publicKeyAlgorithm`) are left
     /// out: a relying party reads them from the attestation object.
     public var json: JSONValue {
-        let response: [String: JSONValue] = [
+        WebAuthnJSONReader.credentialJSON(id: credentialID, response: [
             "clientDataJSON": .string(Base64URL.encode(clientDataJSON)),
             "attestationObject": .string(Base64URL.encode(attestationObject)),
             "transports": .array(transports.map { .string($0) }),
-        ]
-        var credential: [String: JSONValue] = [
-            "id": .string(Base64URL.encode(credentialID)),
-            "rawId": .string(Base64URL.encode(credentialID)),
-            "type": "public-key",
-            "response": .object(response),
-            "clientExtensionResults": .object([:]),
-        ]
-        if let authenticatorAttachment { credential["authenticatorAttachment"] = .string(authenticatorAttachment) }
-        return .object(credential)
+        ], attachment: authenticatorAttachment)
     }
 
     /// Reads `RegistrationResponseJSON` (as a browser's `toJSON()` or ``json`` produces it).
     /// - Throws: ``AuthErrorCode/invalidRequest`` naming the first missing or malformed member,
     ///   or when `id` and `rawId` differ.
     public init(json: JSONValue) throws {
-        let reader = WebAuthnJSONReader(json, what: "passkey registration response")
-        let id = try reader.bytes("id")
-        if let rawID = try reader.optionalBytes("rawId"), rawID != id { throw reader.problem("id and rawId differ") }
-        if let type = try reader.optionalString("type"), type != "public-key" {
-            throw reader.problem("type must be \"public-key\"")
-        }
-        let response = WebAuthnJSONReader(.object(try reader.object("response")), what: "passkey registration response",
-                                          path: "response")
-        let attestationObject = try response.bytes("attestationObject")
+        let (id, response, attachment) = try WebAuthnJSONReader.readCredential(json, what: "passkey registration response")
         self.init(
             credentialID: id,
             clientDataJSON: try response.bytes("clientDataJSON"),
-            attestationObject: attestationObject,
+            attestationObject: try response.bytes("attestationObject"),
             authenticatorData: try response.optionalBytes("authenticatorData"),
-            publicKeyAlgorithm: json["response"]?["publicKeyAlgorithm"]?.intValue.map(COSEAlgorithm.init(rawValue:)),
+            publicKeyAlgorithm: response.json["publicKeyAlgorithm"]?.intValue.map(COSEAlgorithm.init(rawValue:)),
             publicKeyDER: try response.optionalBytes("publicKey"),
-            transports: json["response"]?["transports"]?.arrayValue?.compactMap(\.stringValue) ?? [],
-            authenticatorAttachment: try reader.optionalString("authenticatorAttachment")
+            transports: response.json["transports"]?.arrayValue?.compactMap(\.stringValue) ?? [],
+            authenticatorAttachment: attachment
         )
     }
 }

@@ -67,4 +67,33 @@ struct WebAuthnJSONReader {
             return [UInt8](data)
         }
     }
+
+    /// WebAuthn's `PublicKeyCredential` JSON envelope around a response: `{id, rawId, type:
+    /// "public-key", authenticatorAttachment?, response, clientExtensionResults: {}}`.
+    static func credentialJSON(id: [UInt8], response: [String: JSONValue], attachment: String?) -> JSONValue {
+        var credential: [String: JSONValue] = [
+            "id": .string(Base64URL.encode(id)),
+            "rawId": .string(Base64URL.encode(id)),
+            "type": "public-key",
+            "response": .object(response),
+            "clientExtensionResults": .object([:]),
+        ]
+        if let attachment { credential["authenticatorAttachment"] = .string(attachment) }
+        return .object(credential)
+    }
+
+    /// Reads that envelope: the credential ID (checked against `rawId`), a reader of `response`,
+    /// and the attachment.
+    static func readCredential(_ json: JSONValue, what: String) throws
+        -> (id: [UInt8], response: WebAuthnJSONReader, attachment: String?)
+    {
+        let reader = WebAuthnJSONReader(json, what: what)
+        let id = try reader.bytes("id")
+        if let rawID = try reader.optionalBytes("rawId"), rawID != id { throw reader.problem("id and rawId differ") }
+        if let type = try reader.optionalString("type"), type != "public-key" {
+            throw reader.problem("type must be \"public-key\"")
+        }
+        let response = WebAuthnJSONReader(.object(try reader.object("response")), what: what, path: "response")
+        return (id, response, try reader.optionalString("authenticatorAttachment"))
+    }
 }

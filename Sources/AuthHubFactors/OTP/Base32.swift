@@ -22,6 +22,16 @@ public enum Base32 {
     /// - Returns: upper-case base32 text.
     public static func encode<Bytes: Sequence>(_ bytes: Bytes, padding: Bool = false) -> String
     where Bytes.Element == UInt8 {
+        var output = quintets(bytes).map { alphabet[Int($0)] }
+        if padding {
+            while output.count % 8 != 0 { output.append(UInt8(ascii: "=")) }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// The bytes as 5-bit values (0–31), most significant bits first; a last partial group is
+    /// padded with zero bits. Any 32-symbol alphabet turns these into text.
+    static func quintets<Bytes: Sequence>(_ bytes: Bytes) -> [UInt8] where Bytes.Element == UInt8 {
         var output: [UInt8] = []
         var buffer: UInt32 = 0
         var bitCount = 0
@@ -30,16 +40,13 @@ public enum Base32 {
             bitCount += 8
             while bitCount >= 5 {
                 bitCount -= 5
-                output.append(alphabet[Int((buffer >> UInt32(bitCount)) & 0x1F)])
+                output.append(UInt8((buffer >> UInt32(bitCount)) & 0x1F))
             }
         }
         if bitCount > 0 {
-            output.append(alphabet[Int((buffer << UInt32(5 - bitCount)) & 0x1F)])
+            output.append(UInt8((buffer << UInt32(5 - bitCount)) & 0x1F))
         }
-        if padding {
-            while output.count % 8 != 0 { output.append(UInt8(ascii: "=")) }
-        }
-        return String(decoding: output, as: UTF8.self)
+        return output
     }
 
     /// Decodes base32 text.

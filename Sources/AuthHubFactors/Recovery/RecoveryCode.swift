@@ -85,18 +85,11 @@ public enum RecoveryCode {
     /// Sixteen symbols from ten bytes, grouped for display.
     private static func display(symbolsFrom bytes: [UInt8]) -> String {
         var output: [UInt8] = []
-        var buffer: UInt32 = 0
-        var bitCount = 0
-        for byte in bytes {
-            buffer = ((buffer << 8) | UInt32(byte)) & 0xFFF
-            bitCount += 8
-            while bitCount >= 5 {
-                bitCount -= 5
-                if !output.isEmpty && (output.count + 1) % (groupLength + 1) == 0 {
-                    output.append(UInt8(ascii: "-"))
-                }
-                output.append(symbols[Int((buffer >> UInt32(bitCount)) & 0x1F)])
+        for value in Base32.quintets(bytes) {
+            if !output.isEmpty && (output.count + 1) % (groupLength + 1) == 0 {
+                output.append(UInt8(ascii: "-"))
             }
+            output.append(symbols[Int(value)])
         }
         return String(decoding: output, as: UTF8.self)
     }
