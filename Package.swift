@@ -98,6 +98,7 @@ let package = Package(
             name: "AuthHubFactorsTests",
             dependencies: ["AuthHubFactors", "AuthHub", "AuthHubTesting", .product(name: "Crypto", package: "swift-crypto")]
         ),
+        .testTarget(name: "AuthHubAuth0Tests", dependencies: ["AuthHubAuth0", "AuthHub", "AuthHubTesting", "AuthHubFactors"]),
         .testTarget(name: "AuthHubTurnkeyTests", dependencies: ["AuthHubTurnkey", "AuthHubFactors", "AuthHub"]),
         .testTarget(name: "AuthHubEmulatorTests", dependencies: ["AuthHubEmulator", "AuthHub", "AuthHubTesting"]),
         .testTarget(name: "AuthHubCLITests", dependencies: ["authhub"]),

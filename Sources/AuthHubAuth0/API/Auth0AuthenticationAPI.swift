@@ -1,0 +1,210 @@
+import AuthHub
+import Foundation
+
+/// Auth0's Authentication API (spec/auth0.md §0 and §3), request for request as Auth0.swift sends
+/// them: JSON bodies with `client_id`, the `Auth0-Client` header, `openid` ensured in login scopes,
+/// caller parameters and headers merged last (caller values win).
+///
+/// Replies that fail become ``AuthError``s through ``Auth0ErrorMapper``; tokens come back as
+/// ``Auth0Credentials`` with every token in a `Secret`.
+public struct Auth0AuthenticationAPI: Sendable {
+    /// The scope Auth0.swift v3 requests by default.
+    public static let defaultScope = "openid profile email offline_access"
+    /// The default database connection of signup and the DB-connection OTP.
+    public static let defaultDatabaseConnection = "Username-Password-Authentication"
+
+    /// Grant types (spec §3).
+    public enum GrantType {
+        public static let password = "password"
+        public static let passwordRealm = "http://auth0.com/oauth/grant-type/password-realm"
+        public static let passwordlessOTP = "http://auth0.com/oauth/grant-type/passwordless/otp"
+        public static let refreshToken = "refresh_token"
+        public static let authorizationCode = "authorization_code"
+        public static let tokenExchange = "urn:ietf:params:oauth:grant-type:token-exchange"
+        public static let webAuthn = "urn:okta:params:oauth:grant-type:webauthn"
+        public static let mfaOTP = "http://auth0.com/oauth/grant-type/mfa-otp"
+        public static let mfaOOB = "http://auth0.com/oauth/grant-type/mfa-oob"
+        public static let mfaRecoveryCode = "http://auth0.com/oauth/grant-type/mfa-recovery-code"
+    }
+
+    /// Extra body parameters and headers for one request; they win over AuthHub's values.
+    public struct Options: Sendable {
+        /// Merged into the JSON body (then `scope` is re-normalised to contain `openid` where the
+        /// request ensures it).
+        public var parameters: [String: JSONValue]
+        /// Merged into the request headers.
+        public var headers: [String: String]
+
+        /// Creates options.
+        public init(parameters: [String: JSONValue] = [:], headers: [String: String] = [:]) {
+            self.parameters = parameters
+            self.headers = headers
+        }
+
+        /// No extras.
+        public static let none = Options()
+    }
+
+    /// The application's client ID.
+    public let clientID: String
+    /// The tenant's base URL (`https://tenant.auth0.com/`).
+    public let baseURL: URL
+    /// The telemetry sent as `Auth0-Client`; nil sends none.
+    public let telemetry: Auth0Telemetry?
+    let api: APIClient
+    let clock: any AuthClock
+
+    /// Creates a client.
+    /// - Parameters:
+    ///   - providerID: the provider id errors are attributed to.
+    ///   - clientID: the Auth0 application's client ID.
+    ///   - baseURL: the tenant's base URL (see `Auth0Configuration.baseURL`).
+    ///   - context: transport, clock, randomness and logger.
+    ///   - telemetry: the `Auth0-Client` value; nil disables the header.
+    public init(providerID: String, clientID: String, baseURL: URL, context: ProviderContext,
+                telemetry: Auth0Telemetry? = Auth0Telemetry()) {
+        self.clientID = clientID
+        self.baseURL = baseURL
+        self.telemetry = telemetry
+        self.clock = context.clock
+        var headers: HTTPHeaders = [:]
+        if let telemetry { headers[Auth0Telemetry.headerName] = telemetry.value }
+        self.api = APIClient(provider: providerID, baseURL: baseURL, context: context, errorMapper: Auth0ErrorMapper(),
+                             defaultHeaders: headers)
+    }
+
+    /// `"openid " + scope` when `scope` lacks the `openid` token; nil stays nil.
+    public static func includeRequiredScope(_ scope: String?) -> String? {
+        guard let scope else { return nil }
+        return scope.split(separator: " ").contains("openid") ? scope : "openid " + scope
+    }
+
+    // MARK: - Sending
+
+    /// Sends a JSON POST built from `body` merged with `options` (caller wins).
+    func post(_ path: String, _ body: [String: JSONValue], options: Options = .none, ensureOpenID: Bool = false,
+              retry: APIRequest.RetryMode = .automatic) async throws -> HTTPResponse {
+        var merged = body.merging(options.parameters) { _, caller in caller }
+        merged["client_id"] = merged["client_id"] ?? .string(clientID)
+        if ensureOpenID, let scope = merged["scope"]?.stringValue {
+            merged["scope"] = Self.includeRequiredScope(scope).map(JSONValue.string)
+        }
+        var request = try APIRequest.json(.post, path, JSONValue.object(merged), retry: retry)
+        for (name, value) in options.headers { request.headers[name] = value }
+        return try await api.send(request)
+    }
+
+    /// Sends a token request and reads the credentials.
+    func token(_ body: [String: JSONValue], options: Options, ensureOpenID: Bool = true,
+               retry: APIRequest.RetryMode = .automatic) async throws -> Auth0Credentials {
+        let reply = try await post("oauth/token", body, options: options, ensureOpenID: ensureOpenID, retry: retry)
+        return try Auth0Credentials(json: try json(reply), now: clock.now)
+    }
+
+    func json(_ reply: HTTPResponse) throws -> JSONValue {
+        do { return try JSONValue.parse(reply.body) } catch {
+            throw AuthError(.invalidRequest, message: "The reply from '\(api.provider)' is not JSON.", provider: api.provider,
+                            statusCode: reply.status)
+        }
+    }
+
+    /// The value of a required string member of a reply.
+    func required(_ key: String, in json: JSONValue, of what: String) throws -> String {
+        guard let value = json[key]?.stringValue else {
+            throw AuthError(.invalidRequest, message: "The \(what) reply from '\(api.provider)' has no \(key).", provider: api.provider)
+        }
+        return value
+    }
+
+    /// A body with optional members left out.
+    static func body(_ members: [String: JSONValue?]) -> [String: JSONValue] {
+        members.compactMapValues { $0 }
+    }
+
+    // MARK: - Logins (spec §3)
+
+    /// Resource-owner password login: `password-realm` when `realm` is given, else the tenant's
+    /// default directory (`password`).
+    public func login(usernameOrEmail: String, password: Secret<String>, realm: String? = nil, audience: String? = nil,
+                      scope: String = defaultScope, options: Options = .none) async throws -> Auth0Credentials {
+        try await token(Self.body([
+            "grant_type": .string(realm == nil ? GrantType.password : GrantType.passwordRealm),
+            "username": .string(usernameOrEmail), "password": .string(password.revealed()),
+            "realm": realm.map(JSONValue.string), "audience": audience.map(JSONValue.string), "scope": .string(scope),
+        ]), options: options, retry: .never)
+    }
+
+    /// Exchanges an authorization code from Web Auth (spec §1.5).
+    public func exchange(code: Secret<String>, codeVerifier: Secret<String>, redirectURI: String,
+                         options: Options = .none) async throws -> Auth0Credentials {
+        try await token([
+            "grant_type": .string(GrantType.authorizationCode), "code": .string(code.revealed()),
+            "code_verifier": .string(codeVerifier.revealed()), "redirect_uri": .string(redirectURI),
+        ], options: options, ensureOpenID: false, retry: .never)
+    }
+
+    /// Renews with a refresh token (spec §3.3): without `audience` the scope is sent exactly as
+    /// given; with one, `openid` is ensured so an ID token comes back.
+    public func renew(refreshToken: Secret<String>, scope: String? = nil, audience: String? = nil,
+                      options: Options = .none) async throws -> Auth0Credentials {
+        try await token(Self.body([
+            "grant_type": .string(GrantType.refreshToken), "refresh_token": .string(refreshToken.revealed()),
+            "scope": (audience == nil ? scope : Self.includeRequiredScope(scope ?? "openid")).map(JSONValue.string),
+            "audience": audience.map(JSONValue.string),
+        ]), options: options, ensureOpenID: audience != nil)
+    }
+
+    /// Revokes a refresh token (spec §3); the reply has no body.
+    public func revoke(refreshToken: Secret<String>, options: Options = .none) async throws {
+        _ = try await post("oauth/revoke", ["token": .string(refreshToken.revealed())], options: options)
+    }
+
+    /// Exchanges a refresh token for a session transfer token (spec §3.4): a refresh-token grant
+    /// with the audience `urn:<domain host>:session_transfer`.
+    public func ssoExchange(refreshToken: Secret<String>, options: Options = .none) async throws -> Auth0Credentials {
+        try await token([
+            "grant_type": .string(GrantType.refreshToken), "refresh_token": .string(refreshToken.revealed()),
+            "audience": .string("urn:\(baseURL.host ?? ""):session_transfer"),
+        ], options: options, ensureOpenID: false)
+    }
+
+    /// The user's profile from `/userinfo` (spec §3); the reply must carry `sub`.
+    public func userInfo(accessToken: Secret<String>, tokenType: String = "Bearer") async throws -> UserInfo {
+        var request = APIRequest(.get, "userinfo")
+        request.headers["Authorization"] = "\(tokenType) \(accessToken.revealed())"
+        let profile = try json(try await api.send(request))
+        return try Auth0UserProfile.userInfo(from: profile, provider: api.provider)
+    }
+
+    /// The tenant's signing keys (`/.well-known/jwks.json`).
+    public func jwks() async throws -> JSONValue {
+        try json(try await api.send(APIRequest(.get, ".well-known/jwks.json")))
+    }
+
+    // MARK: - Database connections (spec §3.1)
+
+    /// Creates a user in a database connection; `rootAttributes` are copied to the body root for
+    /// keys not already set (`given_name`, `family_name`, `name`, `nickname`, `picture`, …).
+    public func signup(email: String, password: Secret<String>, connection: String = defaultDatabaseConnection,
+                       username: String? = nil, userMetadata: [String: JSONValue]? = nil,
+                       rootAttributes: [String: JSONValue] = [:], options: Options = .none) async throws -> Auth0DatabaseUser {
+        var body = Self.body([
+            "email": .string(email), "password": .string(password.revealed()), "connection": .string(connection),
+            "username": username.map(JSONValue.string), "user_metadata": userMetadata.map(JSONValue.object),
+        ])
+        for (key, value) in rootAttributes where body[key] == nil { body[key] = value }
+        let reply = try json(try await post("dbconnections/signup", body, options: options, retry: .never))
+        return Auth0DatabaseUser(email: try required("email", in: reply, of: "signup"),
+                                 username: reply["username"]?.stringValue,
+                                 verified: reply["email_verified"]?.boolValue ?? false,
+                                 id: reply["_id"]?.stringValue ?? reply["id"]?.stringValue ?? reply["user_id"]?.stringValue)
+    }
+
+    /// Sends a password-reset email (spec §3); the reply is text.
+    public func resetPassword(email: String, connection: String = defaultDatabaseConnection, organization: String? = nil,
+                              options: Options = .none) async throws {
+        _ = try await post("dbconnections/change_password", Self.body([
+            "email": .string(email), "connection": .string(connection), "organization": organization.map(JSONValue.string),
+        ]), options: options)
+    }
+}
