@@ -17,7 +17,12 @@ public struct Auth0Plugin: ProviderPlugin {
 
     public var type: String { Self.typeName }
     public var summary: String { "Auth0: Authentication API (password, passwordless, MFA), Web Auth with PKCE, passkeys" }
-    public var capabilities: Set<AuthCapability> { [] }
+    public var capabilities: Set<AuthCapability> { Self.providerCapabilities }
+
+    /// What an Auth0 provider supports today.
+    static let providerCapabilities: Set<AuthCapability> = [
+        .passwordSignIn, .signUp, .passwordReset, .emailCode, .smsCode, .refresh, .revoke, .userInfo, .mfa,
+    ]
 
     public var fields: [ConfigField] {
         [

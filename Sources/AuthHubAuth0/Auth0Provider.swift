@@ -1,17 +1,22 @@
 import AuthHub
 import Foundation
 
-/// An Auth0 tenant as an ``AuthProvider``.
+/// An Auth0 tenant as an ``AuthProvider``: password (ROPG) sign-in, passwordless email/SMS codes
+/// and the database-connection OTP, sign-up, password reset, refresh, revocation on sign-out and
+/// user info, over ``Auth0AuthenticationAPI``.
 ///
-/// For now a shell: it carries its parsed ``configuration`` and advertises no capabilities, so every
-/// operation throws ``AuthErrorCode/unsupported`` (the protocol's defaults). The flows of
-/// spec/auth0.md arrive in later issues. Reach it with `hub.provider("auth0", as: Auth0Provider.self)`.
+/// A sign-in that needs a second factor throws ``AuthErrorCode/mfaRequired`` with the MFA token in
+/// ``AuthError/mfa``; continue with ``authentication``'s MFA calls (`verify(mfaToken:otp:)`, …) and
+/// ``session(from:)``. Passkeys, token exchange and SSO are on ``authentication`` too. Reach the
+/// provider with `hub.provider("auth0", as: Auth0Provider.self)`.
 public struct Auth0Provider: AuthProvider {
     public let id: String
     public var type: String { Auth0Plugin.typeName }
-    public var capabilities: Set<AuthCapability> { [] }
+    public var capabilities: Set<AuthCapability> { Auth0Plugin.providerCapabilities }
     /// The entry's settings.
     public let configuration: Auth0Configuration
+    /// The Authentication API client, for what the generic ``AuthProvider`` surface does not cover.
+    public let authentication: Auth0AuthenticationAPI
     /// Transport, clock, randomness and logger shared with the hub.
     let context: ProviderContext
 
@@ -20,5 +25,106 @@ public struct Auth0Provider: AuthProvider {
         self.id = id
         self.configuration = configuration
         self.context = context
+        self.authentication = Auth0AuthenticationAPI(providerID: id, clientID: configuration.clientId,
+                                                     baseURL: configuration.baseURL, context: context)
+    }
+
+    /// A core session from Auth0 credentials: the ID token's `sub` as the user and its claims
+    /// (decoded, not verified: they describe the user and decide nothing).
+    public func session(from credentials: Auth0Credentials) -> Session {
+        var session = credentials.session(providerID: id, issuedAt: context.clock.now)
+        if let claims = Auth0IDTokenClaims.decode(credentials.idToken) {
+            session.claims = claims
+            session.userID = claims["sub"]?.stringValue
+        }
+        return session
+    }
+
+    public func signIn(_ request: SignInRequest) async throws -> Session {
+        let scope = configuration.scope
+        let audience = configuration.audience
+        let credentials: Auth0Credentials
+        switch request {
+        case .password(let identifier, let password, let realm, let requestedScope):
+            credentials = try await authentication.login(
+                usernameOrEmail: identifier, password: password, realm: realm ?? configuration.connection,
+                audience: audience, scope: requestedScope ?? scope)
+        case .emailCode(let email, let code, let context):
+            if let context {
+                credentials = try await authentication.loginDatabaseOTP(authSession: context, code: code, audience: audience, scope: scope)
+            } else {
+                credentials = try await authentication.loginPasswordless(email: email, code: code, audience: audience, scope: scope)
+            }
+        case .smsCode(let phoneNumber, let code, let context):
+            if let context {
+                credentials = try await authentication.loginDatabaseOTP(authSession: context, code: code, audience: audience, scope: scope)
+            } else {
+                credentials = try await authentication.loginPasswordless(phoneNumber: phoneNumber, code: code, audience: audience, scope: scope)
+            }
+        default:
+            throw unsupported("sign-in with \(request.methodName)")
+        }
+        return session(from: credentials)
+    }
+
+    /// Sends a passwordless code (`/passwordless/start`) to the email address or phone number.
+    public func startSignIn(_ request: SignInStartRequest) async throws -> SignInChallenge {
+        switch request {
+        case .emailCode(let email):
+            try await authentication.startPasswordless(email: email)
+            return SignInChallenge(destination: email)
+        case .smsCode(let phoneNumber):
+            try await authentication.startPasswordless(phoneNumber: phoneNumber)
+            return SignInChallenge(destination: phoneNumber)
+        }
+    }
+
+    /// Creates the user in the configured database connection, then signs in with the same
+    /// password; a tenant that requires email verification first yields `.verificationRequired`.
+    public func signUp(_ request: SignUpRequest) async throws -> SignUpResult {
+        let connection = configuration.connection ?? Auth0AuthenticationAPI.defaultDatabaseConnection
+        var root: [String: JSONValue] = [:]
+        if let name = request.displayName { root["name"] = .string(name) }
+        _ = try await authentication.signup(email: request.email, password: request.password, connection: connection,
+                                            username: request.username,
+                                            userMetadata: request.metadata.isEmpty ? nil : request.metadata, rootAttributes: root)
+        do {
+            return .signedIn(try await signIn(.password(identifier: request.email, password: request.password, realm: connection)))
+        } catch let error as AuthError where error.code == .verificationRequired {
+            return .verificationRequired(email: request.email)
+        }
+    }
+
+    /// Renews with the refresh token (spec §3.3), for the configured audience when there is one.
+    /// A reply without a refresh token keeps the old one.
+    public func refresh(_ session: Session, scope: String?) async throws -> Session {
+        guard let refreshToken = session.refreshToken else {
+            throw AuthError(.refreshTokenInvalid, message: "The session has no refresh token.", provider: id)
+        }
+        let credentials = try await authentication.renew(refreshToken: refreshToken, scope: scope ?? session.scope,
+                                                         audience: configuration.audience)
+        var renewed = self.session(from: credentials)
+        renewed.accountKey = session.accountKey
+        if renewed.refreshToken == nil { renewed.refreshToken = refreshToken }
+        if renewed.idToken == nil {
+            renewed.idToken = session.idToken
+            renewed.claims = session.claims
+            renewed.userID = session.userID
+        }
+        return renewed
+    }
+
+    /// Revokes the session's refresh token, when it has one.
+    public func signOut(_ session: Session) async throws {
+        if let refreshToken = session.refreshToken { try await authentication.revoke(refreshToken: refreshToken) }
+    }
+
+    public func sendPasswordReset(email: String) async throws {
+        try await authentication.resetPassword(email: email, connection: configuration.connection ?? Auth0AuthenticationAPI.defaultDatabaseConnection,
+                                               organization: configuration.organization)
+    }
+
+    public func userInfo(_ session: Session) async throws -> UserInfo {
+        try await authentication.userInfo(accessToken: session.accessToken, tokenType: session.tokenType)
     }
 }

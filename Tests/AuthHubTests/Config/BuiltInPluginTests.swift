@@ -109,7 +109,6 @@ import Testing
 
     @Test func shellsAdvertiseNothingAndRefuseOperations() async throws {
         let entries = [
-            #"{"id": "a", "type": "auth0", "domain": "t.auth0.com", "clientId": "c"}"#,
             #"{"id": "o", "type": "oidc", "issuer": "https://i.example.com", "clientId": "c"}"#,
             #"{"id": "f", "type": "firebase", "apiKey": "k", "projectId": "p"}"#,
             #"{"id": "of", "type": "openfort", "publishableKey": "pk_test_1"}"#,
