@@ -96,14 +96,15 @@ public struct Auth0Provider: AuthProvider {
     }
 
     /// Renews with the refresh token (spec §3.3), for the configured audience when there is one.
-    /// A reply without a refresh token keeps the old one.
+    /// The scope is sent only when the caller asks for one (as Auth0.swift's CredentialsManager
+    /// does); a reply without a refresh token keeps the old one, without a scope the old scope.
     public func refresh(_ session: Session, scope: String?) async throws -> Session {
         guard let refreshToken = session.refreshToken else {
             throw AuthError(.refreshTokenInvalid, message: "The session has no refresh token.", provider: id)
         }
-        let credentials = try await authentication.renew(refreshToken: refreshToken, scope: scope ?? session.scope,
-                                                         audience: configuration.audience)
+        let credentials = try await authentication.renew(refreshToken: refreshToken, scope: scope, audience: configuration.audience)
         var renewed = self.session(from: credentials)
+        if renewed.scope == nil { renewed.scope = session.scope }
         renewed.accountKey = session.accountKey
         if renewed.refreshToken == nil { renewed.refreshToken = refreshToken }
         if renewed.idToken == nil {

@@ -67,7 +67,9 @@ import Testing
         let renewed = try await provider().refresh(old, scope: nil)
         #expect(renewed.accessToken.revealed() == "at2" && renewed.refreshToken?.revealed() == "rt1")
         #expect(renewed.accountKey == "work" && renewed.userID == "auth0|42" && renewed.idToken?.revealed() == "idt")
-        #expect(transport.requests.last?.jsonBody?["scope"] == "openid offline_access")
+        #expect(transport.requests.last?.jsonBody?["scope"] == nil && renewed.scope == "openid offline_access")
+        _ = try await provider().refresh(old, scope: "read:x")
+        #expect(transport.requests.last?.jsonBody?["scope"] == "read:x")
 
         transport.on(.post, "/oauth/token", first: true) { _ in
             .json(403, ["error": "invalid_grant", "error_description": "Unknown or invalid refresh token."])
