@@ -69,7 +69,7 @@ let package = Package(
         .executableTarget(
             name: "authhub",
             dependencies: [
-                "AuthHub", "AuthHubProviders", "AuthHubEmulator",
+                "AuthHub", "AuthHubProviders", "AuthHubEmulator", "AuthHubAuth0",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),

@@ -67,6 +67,36 @@ public struct Auth0Provider: AuthProvider {
         return session(from: credentials)
     }
 
+    /// A second factor's answer to an `mfa_required` sign-in.
+    public enum MFAResponse: Sendable {
+        /// A one-time password from an authenticator app.
+        case otp(Secret<String>)
+        /// A recovery code; the session's `secretExtras["recovery_code"]` holds a new one when Auth0 issues it.
+        case recoveryCode(Secret<String>)
+        /// An out-of-band code from ``Auth0AuthenticationAPI/challenge(mfaToken:authenticatorID:options:)``,
+        /// with the binding code the user typed when asked for one.
+        case oob(code: Secret<String>, bindingCode: Secret<String>?)
+    }
+
+    /// Completes a sign-in that failed with ``AuthErrorCode/mfaRequired``, using the error's
+    /// ``AuthError/mfa`` token.
+    /// - Throws: ``AuthErrorCode/invalidMFACode`` for a wrong code, ``AuthErrorCode/sessionExpired``
+    ///   when the MFA token expired.
+    public func signIn(mfa requirement: MFARequirement, _ response: MFAResponse) async throws -> Session {
+        let credentials: Auth0Credentials
+        switch response {
+        case .otp(let code):
+            credentials = try await authentication.verify(mfaToken: requirement.token, otp: code)
+        case .recoveryCode(let code):
+            credentials = try await authentication.verify(mfaToken: requirement.token, recoveryCode: code)
+        case .oob(let code, let binding):
+            credentials = try await authentication.verify(mfaToken: requirement.token, oobCode: code, bindingCode: binding)
+        }
+        var session = session(from: credentials)
+        if let recovery = credentials.recoveryCode { session.secretExtras["recovery_code"] = recovery }
+        return session
+    }
+
     /// Sends a passwordless code (`/passwordless/start`) to the email address or phone number.
     public func startSignIn(_ request: SignInStartRequest) async throws -> SignInChallenge {
         switch request {

@@ -9,7 +9,8 @@ struct AuthHubCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "authhub",
         abstract: "One authentication API over many identity providers.",
-        subcommands: [ValidateCommand.self, ProvidersCommand.self, SchemaCommand.self, EmulatorCommand.self, DemoCommand.self]
+        subcommands: [ValidateCommand.self, ProvidersCommand.self, SchemaCommand.self, LoginCommand.self, SessionCommand.self,
+                      RefreshCommand.self, LogoutCommand.self, EmulatorCommand.self, DemoCommand.self]
     )
 }
 

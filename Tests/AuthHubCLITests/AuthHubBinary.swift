@@ -31,7 +31,8 @@ enum AuthHubBinary {
     }
 
     /// Runs `authhub arguments…` in `directory` with exactly `environment` (plus PATH).
-    static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> Result {
+    static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
+                    stdin: String? = nil) throws -> Result {
         let process = Process()
         process.executableURL = try url()
         process.arguments = arguments
@@ -43,7 +44,11 @@ enum AuthHubBinary {
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
+        let input = Pipe()
+        process.standardInput = input
         try process.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try? input.fileHandleForWriting.close()
         // Read both pipes to the end before waiting, so a full pipe cannot block the child.
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         let errData = err.fileHandleForReading.readDataToEndOfFile()

@@ -1,0 +1,94 @@
+import ArgumentParser
+import AuthHub
+import AuthHubAuth0
+import Foundation
+
+/// `authhub login`: signs in with a password or a passwordless code, answering an MFA challenge
+/// when the provider asks for one, and stores the session.
+struct LoginCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "login",
+        abstract: "Sign in and store the session.",
+        discussion: """
+            Password: --email (or --username) with --password, or the password on standard input \
+            (--password-stdin, or typed at the prompt). Passwordless: --email or --phone with \
+            --passwordless; the code is read from --code or standard input. When the provider asks \
+            for a second factor, the one-time code is read from --otp, --recovery-code or standard input.
+            """
+    )
+
+    @OptionGroup var options: GlobalOptions
+    @OptionGroup var session: SessionOptions
+
+    @Option(name: .long, help: "Email address.") var email: String?
+    @Option(name: .long, help: "Username (instead of an email address).") var username: String?
+    @Option(name: .long, help: "Phone number, for passwordless SMS codes.") var phone: String?
+    @Option(name: .long, help: "Password (prefer --password-stdin: arguments are visible to other users).") var password: String?
+    @Flag(name: .long, help: "Read the password from the first line of standard input.") var passwordStdin = false
+    @Option(name: .long, help: "Database connection (realm) for password sign-in.") var realm: String?
+    @Flag(name: .long, help: "Sign in with a one-time code sent by email or SMS.") var passwordless = false
+    @Option(name: .long, help: "The passwordless code (otherwise read from standard input).") var code: String?
+    @Option(name: .long, help: "The one-time password of your authenticator app, if MFA is required.") var otp: String?
+    @Option(name: .long, help: "An MFA recovery code, if MFA is required.") var recoveryCode: String?
+    @Flag(name: .long, help: "Print the session summary as JSON.") var json = false
+
+    func validate() throws {
+        if passwordless {
+            guard (email == nil) != (phone == nil) else { throw ValidationError("--passwordless needs exactly one of --email or --phone.") }
+        } else {
+            guard email != nil || username != nil else {
+                throw ValidationError("Give --email or --username (with a password), or --passwordless with --email or --phone.")
+            }
+            if password != nil && passwordStdin { throw ValidationError("Give --password or --password-stdin, not both.") }
+        }
+        if otp != nil && recoveryCode != nil { throw ValidationError("Give --otp or --recovery-code, not both.") }
+    }
+
+    func run() async throws {
+        let hub = HubLoader.load(options)
+        do {
+            let manager = try hub.manager(provider: session.provider, account: session.account)
+            let providerID = manager.key.provider
+            let signedIn: Session
+            do {
+                signedIn = try await hub.signIn(try await signInRequest(hub: hub, provider: providerID), provider: providerID,
+                                                account: session.account)
+            } catch let error as AuthError where error.code == .mfaRequired {
+                signedIn = try await manager.store(try await answerMFA(error, hub: hub, provider: providerID))
+            }
+            let summary = SessionSummary(signedIn, now: Date())
+            print(json ? CLI.json(summary) : "Signed in.\n" + summary.text)
+        } catch let error as AuthError {
+            CLI.fail(error.message + (error.code == .invalidMFACode ? " (MFA code)" : ""))
+        } catch {
+            CLI.fail(AuthError.wrap(error).message)
+        }
+    }
+
+    private func signInRequest(hub: AuthHub, provider: String) async throws -> SignInRequest {
+        if passwordless {
+            let start: SignInStartRequest = email.map { .emailCode(email: $0) } ?? .smsCode(phoneNumber: phone ?? "")
+            let challenge = try await hub.startSignIn(start, provider: provider)
+            let typed = code ?? HubLoader.readLine(prompt: "A code was sent to \(challenge.destination). Enter it:")
+            guard let typed, !typed.isEmpty else { throw AuthError(.userCancelled, message: "No code was entered.") }
+            if let email { return .emailCode(email: email, code: Secret(typed), context: challenge.context) }
+            return .smsCode(phoneNumber: phone ?? "", code: Secret(typed), context: challenge.context)
+        }
+        let secret: String?
+        if let password {
+            secret = password
+        } else {
+            secret = HubLoader.readLine(prompt: passwordStdin ? nil : "Password:")
+        }
+        guard let secret, !secret.isEmpty else { throw AuthError(.userCancelled, message: "No password was entered.") }
+        return .password(identifier: email ?? username ?? "", password: Secret(secret), realm: realm)
+    }
+
+    private func answerMFA(_ error: AuthError, hub: AuthHub, provider: String) async throws -> Session {
+        guard let requirement = error.mfa, let auth0 = try? hub.provider(provider, as: Auth0Provider.self) else { throw error }
+        if let recoveryCode { return try await auth0.signIn(mfa: requirement, .recoveryCode(Secret(recoveryCode))) }
+        let typed = otp ?? HubLoader.readLine(prompt: "A second factor is required. Enter the code from your authenticator app:")
+        guard let typed, !typed.isEmpty else { throw AuthError(.userCancelled, message: "No MFA code was entered.") }
+        return try await auth0.signIn(mfa: requirement, .otp(Secret(typed)))
+    }
+}

@@ -1,0 +1,79 @@
+import ArgumentParser
+import AuthHub
+import AuthHubProviders
+import Foundation
+
+/// Options of the commands that work on one stored session.
+struct SessionOptions: ParsableArguments {
+    @Option(name: .long, help: "Provider id (default: the environment's defaultProvider).")
+    var provider: String?
+
+    @Option(name: .long, help: "Account key, to keep several sessions of one provider.")
+    var account: String = SessionKey.defaultAccount
+}
+
+/// A summary of a session with no secret in it, for `session`, `login` and `refresh` output.
+struct SessionSummary: Encodable {
+    var provider: String
+    var account: String
+    var user: String?
+    var email: String?
+    var tokenType: String
+    var expiresAt: String?
+    var expiresInSeconds: Int?
+    var scope: String?
+    var hasRefreshToken: Bool
+    var hasIDToken: Bool
+    var version: UInt64
+
+    init(_ session: Session, now: Date) {
+        provider = session.providerID
+        account = session.accountKey
+        user = session.userID ?? session.claims["sub"]?.stringValue
+        email = session.claims["email"]?.stringValue
+        tokenType = session.tokenType
+        expiresAt = session.expiresAt.map { ISO8601DateFormatter().string(from: $0) }
+        expiresInSeconds = session.expiresAt.map { Int($0.timeIntervalSince(now)) }
+        scope = session.scope
+        hasRefreshToken = session.canRenew
+        hasIDToken = session.idToken != nil
+        version = session.version
+    }
+
+    /// Lines for a person: no token, ever.
+    var text: String {
+        var lines = ["provider: \(provider)", "account:  \(account)"]
+        if let user { lines.append("user:     \(user)\(email.map { " (\($0))" } ?? "")") }
+        if let expiresAt, let left = expiresInSeconds {
+            lines.append("expires:  \(expiresAt) (\(left >= 0 ? "in \(left)s" : "expired \(-left)s ago"))")
+        }
+        if let scope { lines.append("scope:    \(scope)") }
+        lines.append("tokens:   access (\(tokenType)) <redacted>\(hasIDToken ? ", id <redacted>" : "")\(hasRefreshToken ? ", refresh <redacted>" : "")")
+        return lines.joined(separator: "\n")
+    }
+}
+
+enum HubLoader {
+    /// The hub of `providers.json`, or a one-line failure.
+    static func load(_ options: GlobalOptions) -> AuthHub {
+        do {
+            return try AuthHub.load(configPath: options.config, environment: options.env, registry: .builtIn)
+        } catch let error as AuthError {
+            if let configuration = error.underlying as? ConfigurationError {
+                if configuration.problems.count == 1, let only = configuration.problems.first {
+                    CLI.fail("\(options.config): \(only)")
+                }
+                CLI.fail("\(options.config): \(configuration.problems.count) problems; run `authhub validate` to list them")
+            }
+            CLI.fail(error.message)
+        } catch {
+            CLI.fail(AuthError.wrap(error).message)
+        }
+    }
+
+    /// Reads one line from standard input (a password or code piped or typed), without its newline.
+    static func readLine(prompt: String?) -> String? {
+        if let prompt { CLI.stderr(prompt) }
+        return Swift.readLine(strippingNewline: true)
+    }
+}
