@@ -38,7 +38,7 @@ let package = Package(
                 .product(name: "JWTKit", package: "jwt-kit"),
             ]
         ),
-        .target(name: "AuthHubOIDC", dependencies: ["AuthHub"]),
+        .target(name: "AuthHubOIDC", dependencies: ["AuthHub", .product(name: "JWTKit", package: "jwt-kit")]),
         .target(name: "AuthHubAuth0", dependencies: ["AuthHubOIDC", "AuthHub"]),
         .target(name: "AuthHubFirebase", dependencies: ["AuthHub"]),
         .target(name: "AuthHubOpenfort", dependencies: ["AuthHub"]),
@@ -102,6 +102,14 @@ let package = Package(
         .testTarget(name: "AuthHubTurnkeyTests", dependencies: ["AuthHubTurnkey", "AuthHubFactors", "AuthHub"]),
         .testTarget(name: "AuthHubEmulatorTests", dependencies: ["AuthHubEmulator", "AuthHub", "AuthHubTesting"]),
         .testTarget(name: "AuthHubCLITests", dependencies: ["authhub"]),
+        .testTarget(
+            name: "AuthHubOIDCTests",
+            dependencies: [
+                "AuthHubOIDC", "AuthHub", "AuthHubTesting",
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

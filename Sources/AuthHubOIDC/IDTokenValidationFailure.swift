@@ -1,0 +1,108 @@
+import AuthHub
+import Foundation
+
+/// Why an ID token was rejected: one case per check of the Auth0 fact sheet §2, named as there.
+///
+/// Error scheme: every rejection is an ``AuthError`` with code ``AuthErrorCode/invalidToken`` (so
+/// code that only cares "was the token bad" matches one code) and the failure's raw value in
+/// `details["reason"]`; read it back with ``AuthError/idTokenFailure``. A failed JWKS fetch is
+/// ``missingPublicKey`` with the transport error as ``AuthError/underlying``.
+public enum IDTokenValidationFailure: String, Sendable, CaseIterable {
+    /// The token is empty.
+    case missingIDToken
+    /// Not three base64url parts with JSON-object header and payload.
+    case cannotDecode
+    /// The header `alg` is not RS256 (this covers `none` and HS256).
+    case invalidAlgorithm
+    /// No `kid` in the header, or no key with that `kid` in the JWKS (after one refetch), or the
+    /// JWKS could not be fetched.
+    case missingPublicKey
+    /// The RS256 signature does not verify with the key.
+    case invalidSignature
+    /// No string `iss`.
+    case missingIss
+    /// `iss` differs from the expected issuer.
+    case mismatchedIss
+    /// No non-empty string `sub`.
+    case missingSub
+    /// No `aud` string or non-empty array.
+    case missingAud
+    /// A string `aud` that is not the client ID.
+    case mismatchedAudString
+    /// An array `aud` without the client ID.
+    case mismatchedAudArray
+    /// No numeric `exp`.
+    case missingExp
+    /// `exp + leeway` is not after now.
+    case pastExp
+    /// No numeric `iat`.
+    case missingIat
+    /// A nonce was sent but the token has none.
+    case missingNonce
+    /// The token's `nonce` differs from the one sent.
+    case mismatchedNonce
+    /// Several audiences but no `azp`.
+    case missingAzp
+    /// Several audiences and `azp` is not the client ID.
+    case mismatchedAzp
+    /// `max_age` was sent but the token has no numeric `auth_time`.
+    case missingAuthTime
+    /// `auth_time + max_age + leeway` is before now.
+    case pastLastAuth
+    /// An `org_…` organization was expected but the token has no `org_id`.
+    case missingOrgId
+    /// `org_id` differs from the expected organization.
+    case mismatchedOrgId
+    /// An organization name was expected but the token has no `org_name`.
+    case missingOrgName
+    /// `org_name` differs from the lowercased expected name.
+    case mismatchedOrgName
+
+    /// A message safe to show a user.
+    public var message: String {
+        switch self {
+        case .missingIDToken: "The ID token is missing."
+        case .cannotDecode: "The ID token could not be decoded."
+        case .invalidAlgorithm: "The ID token is signed with an unsupported algorithm (RS256 is required)."
+        case .missingPublicKey: "No public key was found to verify the ID token."
+        case .invalidSignature: "The ID token signature is invalid."
+        case .missingIss: "The ID token has no issuer (iss)."
+        case .mismatchedIss: "The ID token was issued by an unexpected issuer (iss)."
+        case .missingSub: "The ID token has no subject (sub)."
+        case .missingAud: "The ID token has no audience (aud)."
+        case .mismatchedAudString, .mismatchedAudArray: "The ID token was not issued for this client (aud)."
+        case .missingExp: "The ID token has no expiry (exp)."
+        case .pastExp: "The ID token has expired (exp)."
+        case .missingIat: "The ID token has no issue time (iat)."
+        case .missingNonce: "The ID token has no nonce."
+        case .mismatchedNonce: "The ID token nonce does not match this sign-in attempt."
+        case .missingAzp: "The ID token has no authorized party (azp)."
+        case .mismatchedAzp: "The ID token authorized party (azp) is not this client."
+        case .missingAuthTime: "The ID token has no authentication time (auth_time)."
+        case .pastLastAuth: "The last authentication is older than max_age allows (auth_time)."
+        case .missingOrgId: "The ID token has no organization id (org_id)."
+        case .mismatchedOrgId: "The ID token organization id (org_id) is not the expected one."
+        case .missingOrgName: "The ID token has no organization name (org_name)."
+        case .mismatchedOrgName: "The ID token organization name (org_name) is not the expected one."
+        }
+    }
+
+    /// The ``AuthError`` for this failure (code ``AuthErrorCode/invalidToken``).
+    /// - Parameters:
+    ///   - details: extra non-secret details (e.g. expected and actual issuer); `reason` is added.
+    ///   - underlying: the cause, if any.
+    public func error(details: [String: String] = [:], underlying: (any Error & Sendable)? = nil) -> AuthError {
+        var all = details
+        all["reason"] = rawValue
+        let retryable = (underlying as? AuthError)?.isRetryable ?? false
+        return AuthError(.invalidToken, message: message, isRetryable: retryable, underlying: underlying, details: all)
+    }
+}
+
+extension AuthError {
+    /// The ID-token check that failed, when this error is an ID-token rejection.
+    public var idTokenFailure: IDTokenValidationFailure? {
+        guard code == .invalidToken, let reason = details["reason"] else { return nil }
+        return IDTokenValidationFailure(rawValue: reason)
+    }
+}

@@ -1,0 +1,184 @@
+import AuthHub
+import Foundation
+import JWTKit
+
+/// What an ID token must satisfy besides its signature.
+public struct IDTokenExpectations: Sendable {
+    /// The exact expected `iss` (for Auth0 `https://{domain}/`, with the trailing slash).
+    public var issuer: String
+    /// The client ID: must be in `aud`, and be `azp` when there are several audiences.
+    public var clientId: String
+    /// Clock skew tolerated on `exp` and `auth_time`, in seconds (default 60).
+    public var leeway: Int
+    /// The nonce sent with the authorization request; nil skips the nonce check.
+    public var nonce: Secret<String>?
+    /// The `max_age` sent, if any; enables the `auth_time` check.
+    public var maxAge: Int?
+    /// The organization expected: an `org_…` id checked against `org_id`, otherwise a name checked
+    /// against `org_name` (lowercased).
+    public var organization: String?
+
+    /// Creates expectations.
+    public init(issuer: String, clientId: String, leeway: Int = 60, nonce: Secret<String>? = nil, maxAge: Int? = nil,
+                organization: String? = nil) {
+        self.issuer = issuer
+        self.clientId = clientId
+        self.leeway = leeway
+        self.nonce = nonce
+        self.maxAge = maxAge
+        self.organization = organization
+    }
+
+    /// The expectations of a transaction's callback: its nonce, `max_age` and organization.
+    public init(issuer: String, transaction: OIDCAuthorizationTransaction, leeway: Int = 60) {
+        self.init(issuer: issuer, clientId: transaction.clientId, leeway: leeway, nonce: transaction.nonce,
+                  maxAge: transaction.maxAge, organization: transaction.organization)
+    }
+}
+
+/// The claims of a validated ID token.
+public struct IDTokenClaims: Sendable {
+    /// Every claim of the payload.
+    public let claims: [String: JSONValue]
+    /// `iss`.
+    public let issuer: String
+    /// `sub`.
+    public let subject: String
+    /// `aud` as a list.
+    public let audience: [String]
+    /// `exp`.
+    public let expiresAt: Date
+    /// `iat`.
+    public let issuedAt: Date
+    /// `auth_time`, when present.
+    public let authTime: Date?
+
+    /// A string claim, e.g. `email`.
+    public subscript(claim: String) -> String? { claims[claim]?.stringValue }
+}
+
+/// Validates OpenID Connect ID tokens: RS256 signatures with keys from a ``JWKSCache`` (through
+/// jwt-kit), then the claims, in the order of the Auth0 fact sheet §2; the first failure wins and
+/// is thrown as ``IDTokenValidationFailure/error(details:underlying:)``.
+///
+/// Only RS256 is accepted: `none`, HS256 (including HS256 "signed" with the RSA public key) and
+/// every other algorithm fail with ``IDTokenValidationFailure/invalidAlgorithm`` before any key is
+/// looked at.
+public struct IDTokenValidator: Sendable {
+    /// The signing keys.
+    public let keys: JWKSCache
+    /// The clock `exp` and `auth_time` are compared with.
+    public let clock: any AuthClock
+
+    /// Creates a validator.
+    public init(keys: JWKSCache, clock: any AuthClock) {
+        self.keys = keys
+        self.clock = clock
+    }
+
+    /// Validates a token.
+    /// - Parameters:
+    ///   - token: the compact JWT.
+    ///   - expectations: issuer, client ID, leeway, nonce, `max_age`, organization.
+    /// - Returns: the claims.
+    /// - Throws: an ``AuthErrorCode/invalidToken`` error whose ``AuthError/idTokenFailure`` names the
+    ///   failed check.
+    public func validate(_ token: Secret<String>, expecting expectations: IDTokenExpectations) async throws -> IDTokenClaims {
+        let raw = token.revealed()
+        // 1. Decode.
+        guard !raw.isEmpty else { throw IDTokenValidationFailure.missingIDToken.error() }
+        let parts = raw.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3,
+              let headerData = Base64URL.decode(String(parts[0])), let header = (try? JSONValue.parse(headerData))?.objectValue,
+              let payloadData = Base64URL.decode(String(parts[1])), let payload = (try? JSONValue.parse(payloadData))?.objectValue
+        else { throw IDTokenValidationFailure.cannotDecode.error() }
+
+        // 2. Signature.
+        let alg = header["alg"]?.stringValue ?? ""
+        guard alg == "RS256" else {
+            throw IDTokenValidationFailure.invalidAlgorithm.error(details: ["actual": alg, "expected": "RS256"])
+        }
+        guard let kid = header["kid"]?.stringValue, !kid.isEmpty else {
+            throw IDTokenValidationFailure.missingPublicKey.error()
+        }
+        let collection = try await keys.keys(containing: kid)
+        do {
+            _ = try await collection.verify(raw, as: UncheckedPayload.self)
+        } catch {
+            throw IDTokenValidationFailure.invalidSignature.error(details: ["kid": kid])
+        }
+
+        // 3. Claims.
+        let now = clock.now
+        let leeway = TimeInterval(expectations.leeway)
+        guard let iss = payload["iss"]?.stringValue else { throw IDTokenValidationFailure.missingIss.error() }
+        guard iss == expectations.issuer else {
+            throw IDTokenValidationFailure.mismatchedIss.error(details: ["actual": iss, "expected": expectations.issuer])
+        }
+        guard let sub = payload["sub"]?.stringValue, !sub.isEmpty else { throw IDTokenValidationFailure.missingSub.error() }
+        let audience: [String]
+        let audienceIsArray: Bool
+        switch payload["aud"] {
+        case .string(let value) where !value.isEmpty:
+            audience = [value]
+            audienceIsArray = false
+        case .array(let values):
+            audience = values.compactMap(\.stringValue)
+            audienceIsArray = true
+        default:
+            audience = []
+            audienceIsArray = false
+        }
+        guard !audience.isEmpty else { throw IDTokenValidationFailure.missingAud.error() }
+        guard audience.contains(expectations.clientId) else {
+            let failure: IDTokenValidationFailure = audienceIsArray ? .mismatchedAudArray : .mismatchedAudString
+            throw failure.error(details: ["expected": expectations.clientId])
+        }
+        guard let exp = payload["exp"]?.doubleValue else { throw IDTokenValidationFailure.missingExp.error() }
+        guard exp + leeway > now.timeIntervalSince1970 else {
+            throw IDTokenValidationFailure.pastExp.error(details: ["exp": String(Int(exp)), "now": String(Int(now.timeIntervalSince1970))])
+        }
+        guard let iat = payload["iat"]?.doubleValue else { throw IDTokenValidationFailure.missingIat.error() }
+        if let expectedNonce = expectations.nonce {
+            guard let nonce = payload["nonce"]?.stringValue else { throw IDTokenValidationFailure.missingNonce.error() }
+            guard Secret(nonce) == expectedNonce else { throw IDTokenValidationFailure.mismatchedNonce.error() }
+        }
+        if audience.count > 1 {
+            guard let azp = payload["azp"]?.stringValue else { throw IDTokenValidationFailure.missingAzp.error() }
+            guard azp == expectations.clientId else {
+                throw IDTokenValidationFailure.mismatchedAzp.error(details: ["actual": azp, "expected": expectations.clientId])
+            }
+        }
+        let authTime = payload["auth_time"]?.doubleValue
+        if let maxAge = expectations.maxAge {
+            guard let authTime else { throw IDTokenValidationFailure.missingAuthTime.error() }
+            guard now.timeIntervalSince1970 <= authTime + TimeInterval(maxAge) + leeway else {
+                throw IDTokenValidationFailure.pastLastAuth.error(details: ["auth_time": String(Int(authTime)), "max_age": String(maxAge)])
+            }
+        }
+        if let organization = expectations.organization {
+            if organization.hasPrefix("org_") {
+                guard let orgID = payload["org_id"]?.stringValue else { throw IDTokenValidationFailure.missingOrgId.error() }
+                guard orgID == organization else {
+                    throw IDTokenValidationFailure.mismatchedOrgId.error(details: ["actual": orgID, "expected": organization])
+                }
+            } else {
+                guard let orgName = payload["org_name"]?.stringValue else { throw IDTokenValidationFailure.missingOrgName.error() }
+                guard orgName == organization.lowercased() else {
+                    throw IDTokenValidationFailure.mismatchedOrgName.error(details: ["actual": orgName, "expected": organization.lowercased()])
+                }
+            }
+        }
+        return IDTokenClaims(claims: payload, issuer: iss, subject: sub, audience: audience,
+                             expiresAt: Date(timeIntervalSince1970: exp), issuedAt: Date(timeIntervalSince1970: iat),
+                             authTime: authTime.map { Date(timeIntervalSince1970: $0) })
+    }
+}
+
+/// A payload jwt-kit decodes without checking anything: the claims are checked afterwards, in the
+/// spec's order, by ``IDTokenValidator``.
+struct UncheckedPayload: JWTPayload {
+    init(from decoder: any Decoder) throws {}
+    func encode(to encoder: any Encoder) throws {}
+    func verify(using algorithm: some JWTAlgorithm) async throws {}
+}
