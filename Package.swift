@@ -64,7 +64,10 @@ let package = Package(
         ),
         .target(
             name: "AuthHubTesting",
-            dependencies: ["AuthHub", "AuthHubFactors", .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "AuthHub", "AuthHubFactors", .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
         ),
         .executableTarget(
             name: "authhub",
@@ -98,7 +101,7 @@ let package = Package(
             name: "AuthHubFactorsTests",
             dependencies: ["AuthHubFactors", "AuthHub", "AuthHubTesting", .product(name: "Crypto", package: "swift-crypto")]
         ),
-        .testTarget(name: "AuthHubAuth0Tests", dependencies: ["AuthHubAuth0", "AuthHub", "AuthHubTesting", "AuthHubFactors"]),
+        .testTarget(name: "AuthHubAuth0Tests", dependencies: ["AuthHubAuth0", "AuthHubOIDC", "AuthHub", "AuthHubTesting", "AuthHubFactors"]),
         .testTarget(name: "AuthHubTurnkeyTests", dependencies: ["AuthHubTurnkey", "AuthHubFactors", "AuthHub"]),
         .testTarget(name: "AuthHubEmulatorTests", dependencies: ["AuthHubEmulator", "AuthHub", "AuthHubTesting"]),
         .testTarget(name: "AuthHubCLITests", dependencies: ["authhub"]),

@@ -1,4 +1,5 @@
 import AuthHub
+import AuthHubOIDC
 import Foundation
 
 /// An Auth0 tenant as an ``AuthProvider``: password (ROPG) sign-in, passwordless email/SMS codes
@@ -17,6 +18,8 @@ public struct Auth0Provider: AuthProvider {
     public let configuration: Auth0Configuration
     /// The Authentication API client, for what the generic ``AuthProvider`` surface does not cover.
     public let authentication: Auth0AuthenticationAPI
+    /// Validates ID tokens against the tenant's JWKS (`/.well-known/jwks.json`), fetched once and cached.
+    public let idTokenValidator: IDTokenValidator
     /// Transport, clock, randomness and logger shared with the hub.
     let context: ProviderContext
 
@@ -25,8 +28,13 @@ public struct Auth0Provider: AuthProvider {
         self.id = id
         self.configuration = configuration
         self.context = context
-        self.authentication = Auth0AuthenticationAPI(providerID: id, clientID: configuration.clientId,
-                                                     baseURL: configuration.baseURL, context: context)
+        let authentication = Auth0AuthenticationAPI(providerID: id, clientID: configuration.clientId,
+                                                    baseURL: configuration.baseURL, context: context)
+        self.authentication = authentication
+        let jwksURI = URL(string: ".well-known/jwks.json", relativeTo: configuration.baseURL)?.absoluteString
+            ?? configuration.baseURL.absoluteString + ".well-known/jwks.json"
+        self.idTokenValidator = IDTokenValidator(keys: JWKSCache(jwksURI: jwksURI, api: authentication.api, clock: context.clock),
+                                                 clock: context.clock)
     }
 
     /// A core session from Auth0 credentials: the ID token's `sub` as the user and its claims
@@ -61,6 +69,17 @@ public struct Auth0Provider: AuthProvider {
             } else {
                 credentials = try await authentication.loginPasswordless(phoneNumber: phoneNumber, code: code, audience: audience, scope: scope)
             }
+        case .authorizationCode(let code, let verifier, let redirectURI):
+            // A code obtained outside ``webAuth`` (its transaction's nonce is not known here): the
+            // ID token is still validated — signature, issuer, audience, times.
+            credentials = try await authentication.exchange(code: code, codeVerifier: verifier ?? Secret(""), redirectURI: redirectURI)
+            let claims = try await idTokenValidator.validate(
+                credentials.idToken, expecting: IDTokenExpectations(issuer: webAuth.issuer, clientId: configuration.clientId,
+                                                                    leeway: configuration.leeway))
+            var session = session(from: credentials)
+            session.claims = claims.claims
+            session.userID = claims.subject
+            return session
         default:
             throw unsupported("sign-in with \(request.methodName)")
         }

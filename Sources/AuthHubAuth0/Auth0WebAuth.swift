@@ -1,0 +1,100 @@
+import AuthHub
+import AuthHubOIDC
+import Foundation
+
+/// Auth0 Web Auth (Universal Login) with PKCE, spec/auth0.md §1 and §2: the `/authorize` URL in
+/// Auth0.swift's layer order with `auth0Client` last, the callback's `state` check, the code
+/// exchange, and ID-token validation against the tenant's JWKS (cached, refetched once on an
+/// unknown `kid`) with the configured leeway.
+///
+/// Use ``start(redirectURI:options:)`` and ``finish(callback:transaction:)`` with your own browser
+/// and redirect handling, or ``signIn(open:timeout:options:)`` for the RFC 8252 loopback flow a
+/// command-line tool or desktop app uses.
+public struct Auth0WebAuth: Sendable {
+    /// Per-sign-in choices; nil values fall back to the provider's configuration.
+    public struct Options: Sendable {
+        public var scope: String?
+        public var audience: String?
+        public var connection: String?
+        public var organization: String?
+        public var invitationURL: URL?
+        public var prompt: String?
+        public var screenHint: String?
+        public var maxAge: Int?
+        /// Extra `/authorize` parameters (`login_hint`, `ui_locales`, …); they override the others.
+        public var parameters: [(String, String)]
+
+        /// Creates options.
+        public init(scope: String? = nil, audience: String? = nil, connection: String? = nil, organization: String? = nil,
+                    invitationURL: URL? = nil, prompt: String? = nil, screenHint: String? = nil, maxAge: Int? = nil,
+                    parameters: [(String, String)] = []) {
+            self.scope = scope
+            self.audience = audience
+            self.connection = connection
+            self.organization = organization
+            self.invitationURL = invitationURL
+            self.prompt = prompt
+            self.screenHint = screenHint
+            self.maxAge = maxAge
+            self.parameters = parameters
+        }
+    }
+
+    let provider: Auth0Provider
+
+    /// The expected `iss`: the tenant's base URL with its trailing slash.
+    public var issuer: String { provider.configuration.baseURL.absoluteString }
+
+    /// Builds the `/authorize` URL and the transaction (PKCE verifier, `state`, `nonce`) to finish with.
+    public func start(redirectURI: String, options: Options = Options()) throws -> OIDCAuthorizationTransaction {
+        let configuration = provider.configuration
+        guard let endpoint = URL(string: "authorize", relativeTo: configuration.baseURL)?.absoluteURL else {
+            throw AuthError(.invalidConfiguration, message: "Cannot build the authorize URL of '\(provider.id)'.", provider: provider.id)
+        }
+        var trailing: [(String, String)] = []
+        if let telemetry = provider.authentication.telemetry { trailing.append(("auth0Client", telemetry.value)) }
+        let request = OIDCAuthorizationRequest(
+            authorizationEndpoint: endpoint, clientId: configuration.clientId, redirectURI: redirectURI,
+            defaultScope: configuration.scope, scope: options.scope, audience: options.audience ?? configuration.audience,
+            connection: options.connection, organization: options.organization ?? configuration.organization,
+            invitationURL: options.invitationURL, prompt: options.prompt, screenHint: options.screenHint, maxAge: options.maxAge,
+            additionalParameters: options.parameters, trailingParameters: trailing)
+        return try request.makeTransaction(random: provider.context.random)
+    }
+
+    /// Parses the callback (the `state` must match), exchanges the code and validates the ID token;
+    /// returns the session (not yet stored: `AuthHub.manager(...).store(_:)` does that).
+    /// - Throws: ``AuthErrorCode/stateMismatch``, the provider's mapped callback error (e.g.
+    ///   ``AuthErrorCode/accessDenied``), the exchange's error, or an ID-token validation failure.
+    public func finish(callback: URL, transaction: OIDCAuthorizationTransaction) async throws -> Session {
+        let response = try transaction.parseCallback(callback)
+        let credentials = try await provider.authentication.exchange(code: response.code, codeVerifier: transaction.codeVerifier,
+                                                                     redirectURI: transaction.redirectURI)
+        let claims = try await provider.idTokenValidator.validate(
+            credentials.idToken,
+            expecting: IDTokenExpectations(issuer: issuer, transaction: transaction, leeway: provider.configuration.leeway))
+        var session = provider.session(from: credentials)
+        session.claims = claims.claims
+        session.userID = claims.subject
+        return session
+    }
+
+    /// The loopback flow (RFC 8252): listens on `127.0.0.1` on a free port, calls `open` with the
+    /// `/authorize` URL (open a browser, or print it), waits for the one redirect and finishes.
+    /// - Throws: ``AuthErrorCode/timeout`` when no redirect arrives within `timeout`, and whatever
+    ///   ``finish(callback:transaction:)`` throws.
+    public func signIn(open: @Sendable (URL) async throws -> Void, timeout: Duration = .seconds(300),
+                       options: Options = Options()) async throws -> Session {
+        let receiver = try LoopbackRedirectReceiver()
+        defer { receiver.close() }
+        let transaction = try start(redirectURI: receiver.redirectURI, options: options)
+        try await open(transaction.url)
+        let callback = try await receiver.waitForCallback(timeout: timeout, clock: provider.context.clock)
+        return try await finish(callback: callback, transaction: transaction)
+    }
+}
+
+extension Auth0Provider {
+    /// Web Auth (Universal Login with PKCE) for this tenant.
+    public var webAuth: Auth0WebAuth { Auth0WebAuth(provider: self) }
+}
