@@ -38,6 +38,11 @@ enum CLI {
         exit(code)
     }
 
+    /// Writes one line to standard output at once, unbuffered (a URL another program waits for).
+    static func stdoutLine(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+
     /// Writes text to standard error.
     static func stderr(_ text: String) {
         FileHandle.standardError.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))

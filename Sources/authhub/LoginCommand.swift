@@ -30,9 +30,20 @@ struct LoginCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The passwordless code (otherwise read from standard input).") var code: String?
     @Option(name: .long, help: "The one-time password of your authenticator app, if MFA is required.") var otp: String?
     @Option(name: .long, help: "An MFA recovery code, if MFA is required.") var recoveryCode: String?
+    @Flag(name: .long, help: "Sign in in a browser (RFC 8252 loopback redirect on 127.0.0.1).") var browser = false
+    @Flag(name: .long, help: "With --browser: print the sign-in URL instead of opening a browser.") var noOpen = false
+    @Option(name: .long, help: "With --browser: seconds to wait for the browser's redirect.") var timeout: Int = 300
     @Flag(name: .long, help: "Print the session summary as JSON.") var json = false
 
     func validate() throws {
+        if browser {
+            guard email == nil, username == nil, phone == nil, password == nil, !passwordStdin, !passwordless else {
+                throw ValidationError("--browser signs in on the provider's own page: give no email, password or code options.")
+            }
+            guard timeout > 0 else { throw ValidationError("--timeout must be a positive number of seconds.") }
+            return
+        }
+        if noOpen { throw ValidationError("--no-open goes with --browser.") }
         if passwordless {
             guard (email == nil) != (phone == nil) else { throw ValidationError("--passwordless needs exactly one of --email or --phone.") }
         } else {
@@ -50,6 +61,13 @@ struct LoginCommand: AsyncParsableCommand {
             let manager = try hub.manager(provider: session.provider, account: session.account)
             let providerID = manager.key.provider
             let signedIn: Session
+            if browser {
+                let session = try await browserSignIn(hub: hub, provider: providerID)
+                let stored = try await manager.store(session)
+                let summary = SessionSummary(stored, now: Date())
+                print(json ? CLI.json(summary) : "Signed in.\n" + summary.text)
+                return
+            }
             do {
                 signedIn = try await hub.signIn(try await signInRequest(hub: hub, provider: providerID), provider: providerID,
                                                 account: session.account)
@@ -63,6 +81,22 @@ struct LoginCommand: AsyncParsableCommand {
         } catch {
             CLI.fail(AuthError.wrap(error).message)
         }
+    }
+
+    private func browserSignIn(hub: AuthHub, provider: String) async throws -> Session {
+        guard let auth0 = try? hub.provider(provider, as: Auth0Provider.self) else {
+            throw AuthError(.unsupported, message: "Browser sign-in is not available for provider '\(provider)'.", provider: provider)
+        }
+        let noOpen = self.noOpen
+        return try await auth0.webAuth.signIn(open: { url in
+            if noOpen {
+                CLI.stderr("Open this URL in a browser to sign in:")
+                CLI.stdoutLine(url.absoluteString)
+            } else {
+                CLI.stderr("Opening a browser to sign in…")
+                BrowserOpener.open(url)
+            }
+        }, timeout: .seconds(timeout))
     }
 
     private func signInRequest(hub: AuthHub, provider: String) async throws -> SignInRequest {
