@@ -1,24 +1,226 @@
 import AuthHub
 import Foundation
 
-/// A generic OpenID Connect provider as an ``AuthProvider``.
+/// A generic OpenID Connect provider as an ``AuthProvider``: discovery, the authorization code
+/// flow with PKCE through the system browser and an RFC 8252 loopback redirect, ID-token
+/// validation, and refresh.
 ///
-/// For now a shell: it carries its parsed ``configuration`` and advertises no capabilities, so every
-/// operation throws ``AuthErrorCode/unsupported`` (the protocol's defaults). Discovery, the code
-/// flow and ID-token validation arrive in later issues.
+/// Three ways to sign in:
+/// - ``signInWithBrowser(timeout:open:)``: the whole flow with a ``LoopbackRedirectReceiver`` (when
+///   the configuration sets no `redirectURI`); `open` shows the URL to the user.
+/// - ``makeTransaction(redirectURI:)`` then ``completeSignIn(callbackURL:transaction:)``: for apps
+///   that receive the redirect themselves (custom scheme, web server).
+/// - ``signIn(_:)`` with ``SignInRequest/authorizationCode(code:codeVerifier:redirectURI:)``: a code
+///   obtained elsewhere; its ID token is validated without a nonce (none is known).
+///
+/// Token requests are form-encoded (RFC 6749); a `clientSecret` is sent as HTTP Basic
+/// authentication. The discovery document and the JWKS are fetched once per provider value and
+/// kept (the JWKS is refetched, rate-limited, when a token names an unknown key).
+///
+/// ``capabilities`` is still empty: declaring `webAuth`/`refresh` changes what `authhub demo`
+/// lists for this provider, which belongs with the CLI's own change.
 public struct OIDCProvider: AuthProvider {
+    /// The id from providers.json.
     public let id: String
+    /// Always `oidc`.
     public var type: String { OIDCPlugin.typeName }
+    /// What the provider advertises (see the type's discussion).
     public var capabilities: Set<AuthCapability> { [] }
     /// The entry's settings.
     public let configuration: OIDCConfiguration
     /// Transport, clock, randomness and logger shared with the hub.
     let context: ProviderContext
+    private let discovery: OIDCDiscoveryCache
 
-    /// Creates the provider.
+    /// Creates the provider; nothing is fetched until a flow needs it.
     public init(id: String, configuration: OIDCConfiguration, context: ProviderContext = ProviderContext()) {
         self.id = id
         self.configuration = configuration
         self.context = context
+        self.discovery = OIDCDiscoveryCache()
+    }
+
+    /// The API client for this provider (OAuth error mapping, the hub's transport and clock).
+    var api: APIClient {
+        APIClient(provider: id, baseURL: configuration.issuer, context: context, errorMapper: OAuthErrorMapper())
+    }
+
+    /// The provider's discovered configuration (fetched once, then kept).
+    /// - Throws: the errors of ``OIDCProviderMetadata/fetch(issuer:using:)``.
+    public func metadata() async throws -> OIDCProviderMetadata {
+        try await resolved().metadata
+    }
+
+    private func resolved() async throws -> OIDCDiscoveryCache.Resolved {
+        let api = self.api
+        let issuer = configuration.issuer
+        let clock = context.clock
+        return try await discovery.resolve {
+            let metadata = try await OIDCProviderMetadata.fetch(issuer: issuer, using: api)
+            return OIDCDiscoveryCache.Resolved(
+                metadata: metadata, keys: JWKSCache(jwksURI: metadata.jwksURI.absoluteString, api: api, clock: clock))
+        }
+    }
+
+    /// Starts a sign-in: a fresh PKCE verifier, `state` and `nonce`, and the authorization URL
+    /// with the configured scopes and additional parameters.
+    /// - Parameter redirectURI: where the provider sends the browser back.
+    public func makeTransaction(redirectURI: String) async throws -> OIDCAuthorizationTransaction {
+        let metadata = try await metadata()
+        let request = OIDCAuthorizationRequest(
+            authorizationEndpoint: metadata.authorizationEndpoint, clientId: configuration.clientId, redirectURI: redirectURI,
+            defaultScope: configuration.scopes.joined(separator: " "),
+            additionalParameters: configuration.additionalParameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+        return try request.makeTransaction(random: context.random)
+    }
+
+    /// Finishes a sign-in from the redirect: parses the callback, exchanges the code and validates
+    /// the ID token (issuer, client, nonce, `max_age`).
+    /// - Parameters:
+    ///   - callbackURL: the redirect URL the browser was sent to.
+    ///   - transaction: the transaction that produced the authorization URL.
+    /// - Returns: the new session.
+    public func completeSignIn(callbackURL: URL, transaction: OIDCAuthorizationTransaction) async throws -> Session {
+        do {
+            let response = try transaction.parseCallback(callbackURL)
+            let resolved = try await resolved()
+            let tokens = try await tokenClient(resolved.metadata).exchange(response, of: transaction)
+            let expectations = IDTokenExpectations(issuer: resolved.metadata.issuer, transaction: transaction,
+                                                   leeway: configuration.leeway)
+            return try await session(from: tokens, resolved: resolved, expecting: expectations, scope: transaction.scope)
+        } catch {
+            throw AuthError.wrap(error, provider: id)
+        }
+    }
+
+    /// Signs in through the system browser with a loopback redirect (RFC 8252).
+    /// - Parameters:
+    ///   - timeout: how long to wait for the browser, on the hub's clock.
+    ///   - open: shows the authorization URL to the user (opens a browser or prints it); it must
+    ///     return without waiting for the sign-in to finish.
+    /// - Returns: the new session.
+    /// - Throws: ``AuthErrorCode/invalidConfiguration`` when the configuration sets a `redirectURI`
+    ///   (use ``makeTransaction(redirectURI:)`` and ``completeSignIn(callbackURL:transaction:)``);
+    ///   ``AuthErrorCode/timeout`` when no redirect arrives in time; every error of the flow.
+    public func signInWithBrowser(timeout: Duration = .seconds(300),
+                                  open: @Sendable (URL) async throws -> Void) async throws -> Session {
+        guard configuration.redirectURI == nil else {
+            throw AuthError(.invalidConfiguration,
+                            message: "'\(id)' sets a redirectURI; the browser sign-in with a loopback redirect needs none.",
+                            provider: id)
+        }
+        let receiver = try LoopbackRedirectReceiver()
+        defer { receiver.close() }
+        do {
+            let transaction = try await makeTransaction(redirectURI: receiver.redirectURI)
+            try await open(transaction.url)
+            let callback = try await receiver.waitForCallback(timeout: timeout, clock: context.clock)
+            return try await completeSignIn(callbackURL: callback, transaction: transaction)
+        } catch {
+            throw AuthError.wrap(error, provider: id)
+        }
+    }
+
+    /// Signs in with an authorization code obtained elsewhere
+    /// (``SignInRequest/authorizationCode(code:codeVerifier:redirectURI:)``); every other request is
+    /// ``AuthErrorCode/unsupported``.
+    public func signIn(_ request: SignInRequest) async throws -> Session {
+        guard case .authorizationCode(let code, let verifier, let redirectURI) = request else {
+            throw unsupported("sign-in with \(request.methodName)")
+        }
+        guard let verifier else {
+            throw AuthError(.invalidRequest, message: "A PKCE code verifier is required.", provider: id)
+        }
+        do {
+            let resolved = try await resolved()
+            let tokens = try await tokenClient(resolved.metadata)
+                .exchange(code: code, codeVerifier: verifier, redirectURI: redirectURI)
+            let expectations = IDTokenExpectations(issuer: resolved.metadata.issuer, clientId: configuration.clientId,
+                                                   leeway: configuration.leeway)
+            return try await session(from: tokens, resolved: resolved, expecting: expectations, scope: nil)
+        } catch {
+            throw AuthError.wrap(error, provider: id)
+        }
+    }
+
+    /// Renews a session with its refresh token. The old refresh token is kept when the reply has
+    /// none; a new ID token is validated (without a nonce) and updates the claims.
+    /// - Throws: ``AuthErrorCode/refreshTokenInvalid`` when the session has no refresh token or the
+    ///   provider answers `invalid_grant`; other errors as mapped.
+    public func refresh(_ session: Session, scope: String?) async throws -> Session {
+        guard let refreshToken = session.refreshToken, !refreshToken.isEmpty else {
+            throw AuthError(.refreshTokenInvalid, message: "The session has no refresh token.", provider: id)
+        }
+        do {
+            let resolved = try await resolved()
+            let tokens: OIDCTokenResponse
+            do {
+                tokens = try await tokenClient(resolved.metadata).refresh(refreshToken: refreshToken, scope: scope)
+            } catch var error as AuthError where error.providerCode == "invalid_grant" {
+                error.code = .refreshTokenInvalid
+                throw error
+            }
+            var renewed = session
+            renewed.accessToken = tokens.accessToken
+            if !tokens.tokenType.isEmpty { renewed.tokenType = tokens.tokenType }
+            renewed.expiresAt = tokens.expiresAt
+            renewed.refreshToken = tokens.refreshToken ?? session.refreshToken
+            renewed.scope = tokens.scope ?? session.scope
+            if !tokens.idToken.isEmpty {
+                let expectations = IDTokenExpectations(issuer: resolved.metadata.issuer, clientId: configuration.clientId,
+                                                       leeway: configuration.leeway)
+                let claims = try await IDTokenValidator(keys: resolved.keys, clock: context.clock)
+                    .validate(tokens.idToken, expecting: expectations)
+                renewed.idToken = tokens.idToken
+                renewed.userID = claims.subject
+                renewed.claims = Self.publicClaims(claims)
+            }
+            return renewed
+        } catch {
+            throw AuthError.wrap(error, provider: id)
+        }
+    }
+
+    private func tokenClient(_ metadata: OIDCProviderMetadata) -> OIDCTokenClient {
+        OIDCTokenClient(api: api, tokenEndpoint: metadata.tokenEndpoint.absoluteString, clientId: configuration.clientId,
+                        clientSecret: configuration.clientSecret, bodyEncoding: .form)
+    }
+
+    private func session(from tokens: OIDCTokenResponse, resolved: OIDCDiscoveryCache.Resolved,
+                         expecting expectations: IDTokenExpectations, scope: String?) async throws -> Session {
+        let claims = try await IDTokenValidator(keys: resolved.keys, clock: context.clock)
+            .validate(tokens.idToken, expecting: expectations)
+        return Session(providerID: id, accessToken: tokens.accessToken,
+                       tokenType: tokens.tokenType.isEmpty ? "Bearer" : tokens.tokenType, idToken: tokens.idToken,
+                       refreshToken: tokens.refreshToken, expiresAt: tokens.expiresAt, scope: tokens.scope ?? scope,
+                       userID: claims.subject, claims: Self.publicClaims(claims), issuedAt: context.clock.now)
+    }
+
+    /// The ID token's claims without the ones that only bind the token to a request.
+    static func publicClaims(_ claims: IDTokenClaims) -> [String: JSONValue] {
+        claims.claims.filter { !["nonce", "at_hash", "c_hash"].contains($0.key) }
+    }
+}
+
+/// The discovered configuration and key cache of one provider, resolved once by one caller while
+/// concurrent callers wait for the same fetch; a failed fetch is not kept.
+actor OIDCDiscoveryCache {
+    struct Resolved: Sendable {
+        var metadata: OIDCProviderMetadata
+        var keys: JWKSCache
+    }
+
+    private var resolved: Resolved?
+    private var inFlight: Task<Resolved, any Error>?
+
+    func resolve(_ fetch: @escaping @Sendable () async throws -> Resolved) async throws -> Resolved {
+        if let resolved { return resolved }
+        if let inFlight { return try await inFlight.value }
+        let task = Task { try await fetch() }
+        inFlight = task
+        defer { inFlight = nil }
+        let value = try await task.value
+        resolved = value
+        return value
     }
 }
