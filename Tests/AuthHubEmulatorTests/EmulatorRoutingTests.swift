@@ -63,6 +63,7 @@ import Testing
                         "GET /auth0/authorize", "GET /auth0/mfa/authenticators", "GET /auth0/userinfo",
                         "POST /auth0/__emulator/clients", "POST /auth0/__emulator/users", "POST /auth0/dbconnections/signup",
                         "POST /auth0/mfa/associate", "POST /auth0/oauth/revoke", "POST /auth0/oauth/token",
+                        "POST /auth0/passkey/challenge", "POST /auth0/passkey/register",
                         "POST /auth0/passwordless/start", "POST /auth0/u/login",
                     ],
                 ]

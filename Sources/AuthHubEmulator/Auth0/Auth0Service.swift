@@ -89,7 +89,7 @@ struct Auth0Service: Sendable {
             "grant_types_supported": [
                 .string(GrantType.authorizationCode), .string(GrantType.refreshToken), .string(GrantType.password),
                 .string(GrantType.passwordRealm), .string(GrantType.mfaOTP), .string(GrantType.mfaRecoveryCode),
-                .string(GrantType.passwordlessOTP),
+                .string(GrantType.passwordlessOTP), .string(Self.webAuthnGrant),
             ],
             "subject_types_supported": ["public"],
             "id_token_signing_alg_values_supported": ["RS256"],
@@ -191,6 +191,8 @@ struct Auth0Service: Sendable {
                 return try await mfaRecoveryGrant(parameters, clientId: clientId, request: request)
             case GrantType.passwordlessOTP:
                 return try await passwordlessGrant(parameters, clientId: clientId, request: request)
+            case Self.webAuthnGrant:
+                return try await webAuthnGrant(parameters, clientId: clientId, request: request)
             default:
                 throw Auth0Failure.oauth("unsupported_grant_type", "Unsupported grant type: \(grantType)", status: .badRequest)
             }

@@ -23,6 +23,10 @@ struct Auth0User: Sendable {
     var mfaRequired: Bool
     var totp: Auth0TOTPAuthenticator?
     var recovery: Auth0RecoveryAuthenticator?
+    /// The WebAuthn user handle, for users created through passkey signup.
+    var userHandle: [UInt8]? = nil
+    /// Registered passkeys.
+    var passkeys: [WebAuthnCredentialRecord] = []
     var createdAt: Date
     var updatedAt: Date
 
@@ -171,6 +175,7 @@ struct Auth0Tenant: Sendable {
     var families: [String: Auth0RefreshFamily] = [:]
     var mfaTokens: [String: Auth0MFATransaction] = [:]
     var passwordlessCodes: [String: Auth0PasswordlessCode] = [:]
+    var passkeySessions: [String: Auth0PasskeySession] = [:]
 
     /// The user with `email` (case-insensitive) in `connection`.
     func user(email: String, connection: String) -> Auth0User? {
@@ -204,6 +209,7 @@ struct Auth0Tenant: Sendable {
         accessTokens = accessTokens.filter { $0.value.expiresAt > now }
         mfaTokens = mfaTokens.filter { $0.value.expiresAt > now.addingTimeInterval(-3600) }
         passwordlessCodes = passwordlessCodes.filter { $0.value.expiresAt > now }
+        passkeySessions = passkeySessions.filter { $0.value.expiresAt > now }
     }
 
     /// Revokes a whole refresh-token family.
@@ -227,6 +233,21 @@ struct Auth0Tenant: Sendable {
 /// A passwordless one-time code waiting to be used.
 struct Auth0PasswordlessCode: Sendable {
     var code: String
+    var connection: String
+    var expiresAt: Date
+}
+
+/// A passkey ceremony opened by `/passkey/challenge` (login) or `/passkey/register` (signup).
+struct Auth0PasskeySession: Sendable {
+    enum Kind: Sendable {
+        case login
+        /// Signup: the user to create once the attestation verifies.
+        case signup(userId: String, userHandle: [UInt8], email: String, attributes: [String: JSONValue])
+    }
+
+    var kind: Kind
+    var challenge: [UInt8]
+    var clientId: String
     var connection: String
     var expiresAt: Date
 }

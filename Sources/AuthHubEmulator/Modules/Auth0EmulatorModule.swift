@@ -15,10 +15,13 @@ import enum AuthHub.JSONValue
 ///   `POST /auth0/u/login`)
 /// - `POST /auth0/oauth/token`: `password`, `…/password-realm`, `authorization_code`,
 ///   `refresh_token` (rotation with reuse detection), `…/mfa-otp`, `…/mfa-recovery-code`,
-///   `…/passwordless/otp`
+///   `…/passwordless/otp`, `urn:okta:params:oauth:grant-type:webauthn`
 /// - `POST /auth0/dbconnections/signup`, `GET /auth0/userinfo`, `POST /auth0/oauth/revoke`
 /// - `GET /auth0/mfa/authenticators`, `POST /auth0/mfa/associate` (TOTP)
 /// - `POST /auth0/passwordless/start`
+/// - `POST /auth0/passkey/challenge`, `POST /auth0/passkey/register` and the
+///   `urn:okta:params:oauth:grant-type:webauthn` grant (RP ID `localhost`, origins
+///   `https://localhost` / `http://localhost`)
 ///
 /// Emulator-only test hooks (not part of Auth0):
 /// - `POST /auth0/__emulator/users` seeds a user (body: the signup fields plus `email_verified`, `mfa_required`, `totp_secret`), `GET` lists them
@@ -47,6 +50,8 @@ public struct Auth0EmulatorModule: EmulatorModule {
         routes.get("\(p)/mfa/authenticators") { request, _ in await service.listAuthenticators(request) }
         routes.post("\(p)/mfa/associate") { request, _ in await service.associate(request) }
         routes.post("\(p)/passwordless/start") { request, _ in await service.passwordlessStart(request) }
+        routes.post("\(p)/passkey/challenge") { request, _ in await service.passkeyChallenge(request) }
+        routes.post("\(p)/passkey/register") { request, _ in await service.passkeyRegister(request) }
         routes.post("\(p)/__emulator/users") { request, _ in await service.seedUser(request) }
         routes.get("\(p)/__emulator/users") { _, _ in await service.listUsers() }
         routes.post("\(p)/__emulator/clients") { request, _ in await service.registerClient(request) }
