@@ -53,7 +53,21 @@ import Testing
     @Test func everyModuleAnswersItsInfoRoute() async throws {
         let emulator = try await Emulator.start()
         let expected: [(path: String, body: JSONValue)] = [
-            ("/auth0/__emulator", ["module": "auth0", "prefixes": ["/auth0"], "routes": ["GET /auth0/__emulator"]]),
+            (
+                "/auth0/__emulator",
+                [
+                    "module": "auth0", "prefixes": ["/auth0"],
+                    "routes": [
+                        "GET /auth0/.well-known/jwks.json", "GET /auth0/.well-known/openid-configuration",
+                        "GET /auth0/__emulator", "GET /auth0/__emulator/passwordless", "GET /auth0/__emulator/users",
+                        "GET /auth0/authorize", "GET /auth0/mfa/authenticators", "GET /auth0/userinfo",
+                        "POST /auth0/__emulator/clients", "POST /auth0/__emulator/users", "POST /auth0/dbconnections/signup",
+                        "POST /auth0/mfa/associate", "POST /auth0/oauth/revoke", "POST /auth0/oauth/token",
+                        "POST /auth0/passkey/challenge", "POST /auth0/passkey/register",
+                        "POST /auth0/passwordless/start", "POST /auth0/u/login",
+                    ],
+                ]
+            ),
             (
                 "/identitytoolkit.googleapis.com/__emulator",
                 [

@@ -5,16 +5,58 @@ import enum AuthHub.JSONValue
 /// A tenant's paths hang off the domain (spec/auth0.md §0), so with the domain
 /// `http://127.0.0.1:PORT/auth0` in providers.json the SDK's `/oauth/token` arrives here as
 /// `/auth0/oauth/token`, `/.well-known/jwks.json` as `/auth0/.well-known/jwks.json`, the My Account
-/// API as `/auth0/me/v1/…` and the Management API as `/auth0/api/v2/…`.
+/// API as `/auth0/me/v1/…` and the Management API as `/auth0/api/v2/…`. The issuer of its ID
+/// tokens is `http://127.0.0.1:PORT/auth0/` (with the trailing slash, spec §2).
 ///
-/// This skeleton serves only the info route; the flows are added by later work.
+/// Authentication API routes (spec §1–§3, §8):
+/// - `GET /auth0/.well-known/openid-configuration`, `GET /auth0/.well-known/jwks.json` (RS256 key
+///   generated per emulator instance)
+/// - `GET /auth0/authorize` (authorization code + PKCE S256; HTML login page posting to
+///   `POST /auth0/u/login`)
+/// - `POST /auth0/oauth/token`: `password`, `…/password-realm`, `authorization_code`,
+///   `refresh_token` (rotation with reuse detection), `…/mfa-otp`, `…/mfa-recovery-code`,
+///   `…/passwordless/otp`, `urn:okta:params:oauth:grant-type:webauthn`
+/// - `POST /auth0/dbconnections/signup`, `GET /auth0/userinfo`, `POST /auth0/oauth/revoke`
+/// - `GET /auth0/mfa/authenticators`, `POST /auth0/mfa/associate` (TOTP)
+/// - `POST /auth0/passwordless/start`
+/// - `POST /auth0/passkey/challenge`, `POST /auth0/passkey/register` and the
+///   `urn:okta:params:oauth:grant-type:webauthn` grant (RP ID `localhost`, origins
+///   `https://localhost` / `http://localhost`)
+///
+/// Emulator-only test hooks (not part of Auth0):
+/// - `POST /auth0/__emulator/users` seeds a user (body: the signup fields plus `email_verified`, `mfa_required`, `totp_secret`), `GET` lists them
+/// - `POST /auth0/__emulator/clients` registers a client's allowed callback URLs and rotation
+/// - `GET /auth0/__emulator/passwordless?email=…|phone_number=…` reads a pending passwordless code
+/// - `GET /auth0/authorize` with header `X-AuthHub-Emulator-User: <email>` or query
+///   `authhub_emulator_user=<email>` skips the login page and redirects with a code at once;
+///   `authhub_emulator_deny=1` redirects with `error=access_denied`.
 public struct Auth0EmulatorModule: EmulatorModule {
     public let name = "auth0"
     public let pathPrefixes = ["/auth0"]
 
     public init() {}
 
-    public func register(routes: EmulatorRouteBuilder, environment: EmulatorEnvironment) {}
+    public func register(routes: EmulatorRouteBuilder, environment: EmulatorEnvironment) {
+        let service = Auth0Service(environment: environment, signingKey: Auth0SigningKey())
+        let p = Auth0Service.prefix
+        routes.get("\(p)/.well-known/openid-configuration") { request, _ in await service.discovery(request) }
+        routes.get("\(p)/.well-known/jwks.json") { _, _ in await service.jwks() }
+        routes.get("\(p)/authorize") { request, _ in await service.authorize(request) }
+        routes.post("\(p)/u/login") { request, _ in await service.loginForm(request) }
+        routes.post("\(p)/oauth/token") { request, _ in await service.token(request) }
+        routes.post("\(p)/oauth/revoke") { request, _ in await service.revoke(request) }
+        routes.get("\(p)/userinfo") { request, _ in await service.userinfo(request) }
+        routes.post("\(p)/dbconnections/signup") { request, _ in await service.signup(request) }
+        routes.get("\(p)/mfa/authenticators") { request, _ in await service.listAuthenticators(request) }
+        routes.post("\(p)/mfa/associate") { request, _ in await service.associate(request) }
+        routes.post("\(p)/passwordless/start") { request, _ in await service.passwordlessStart(request) }
+        routes.post("\(p)/passkey/challenge") { request, _ in await service.passkeyChallenge(request) }
+        routes.post("\(p)/passkey/register") { request, _ in await service.passkeyRegister(request) }
+        routes.post("\(p)/__emulator/users") { request, _ in await service.seedUser(request) }
+        routes.get("\(p)/__emulator/users") { _, _ in await service.listUsers() }
+        routes.post("\(p)/__emulator/clients") { request, _ in await service.registerClient(request) }
+        routes.get("\(p)/__emulator/passwordless") { request, _ in await service.passwordlessCode(request) }
+    }
 
     /// Auth0's 404 for an unknown path, in the `{statusCode, error, message}` shape its APIs use
     /// for errors outside OAuth (spec/auth0.md §7).

@@ -1,0 +1,187 @@
+import enum AuthHub.JSONValue
+import struct AuthHub.Secret
+import AuthHubFactors
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+extension Auth0Service {
+    /// Root profile attributes signup copies from the body (spec §3.1 `rootAttributes`).
+    static let rootAttributes = ["given_name", "family_name", "name", "nickname", "picture", "phone_number"]
+
+    /// The emulator's password policy: at least 8 characters (Auth0's "fair" length rule).
+    static let minimumPasswordLength = 8
+
+    /// A user described by signup or seeding parameters, not yet stored.
+    struct NewUser: Sendable {
+        var email: String
+        var connection: String
+        var username: String?
+        var password: String?
+        var attributes: [String: JSONValue]
+        var userMetadata: [String: JSONValue]
+    }
+
+    /// Reads and checks signup-style parameters (spec §3.1), failing with database-connection
+    /// error bodies (§4.2).
+    func newUser(from parameters: Auth0Parameters, passwordRequired: Bool) throws -> NewUser {
+        guard let email = parameters.string("email") else {
+            throw Auth0Failure.database(code: "invalid_parameter", description: "Missing required parameter: email")
+        }
+        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !email.contains(" ") else {
+            throw Auth0Failure.database(code: "invalid_parameter", description: "Invalid email address.")
+        }
+        let password = parameters.string("password")
+        if passwordRequired, password == nil {
+            throw Auth0Failure.database(code: "invalid_parameter", description: "Missing required parameter: password")
+        }
+        if let password, password.count < Self.minimumPasswordLength {
+            let rule: JSONValue = [
+                "message": "At least %d characters in length", "format": .array([.number(Double(Self.minimumPasswordLength))]),
+                "code": "lengthAtLeast", "verified": false,
+            ]
+            throw Auth0Failure.database(
+                name: "PasswordStrengthError", code: "invalid_password",
+                description: ["rules": [rule], "verified": false],
+                extra: ["message": "Password is too weak", "policy": "* At least 8 characters in length"]
+            )
+        }
+        var metadata: [String: JSONValue] = [:]
+        if let value = parameters["user_metadata"] {
+            guard let object = value.objectValue, object.count <= 10,
+                  object.allSatisfy({ $0.key.count <= 100 && ($0.value.stringValue?.count ?? 0) <= 500 })
+            else {
+                throw Auth0Failure.database(
+                    code: "invalid_parameter",
+                    description: "user_metadata must be an object of at most 10 properties, names up to 100 and values up to 500 characters."
+                )
+            }
+            metadata = object
+        }
+        var attributes: [String: JSONValue] = [:]
+        for key in Self.rootAttributes {
+            if let value = parameters.string(key) { attributes[key] = .string(value) }
+        }
+        return NewUser(
+            email: email.lowercased(), connection: parameters.string("connection") ?? Auth0Tenant.defaultConnection,
+            username: parameters.string("username"), password: password, attributes: attributes, userMetadata: metadata
+        )
+    }
+
+    /// Stores `new` as a user, or answers `409 user_exists` when the email or username is taken
+    /// in the connection.
+    func store(_ new: NewUser, emailVerified: Bool, mfaRequired: Bool = false, totpSecret: [UInt8]? = nil) async throws -> Auth0User {
+        let hash = try new.password.map { try Auth0PasswordHash(password: $0, random: environment.random) }
+        let userId = "auth0|" + environment.random.bytes(12).map { String(format: "%02x", $0) }.joined()
+        let created = now
+        var user = Auth0User(
+            userId: userId, connection: new.connection, email: new.email, username: new.username, passwordHash: hash,
+            emailVerified: emailVerified, attributes: new.attributes, userMetadata: new.userMetadata,
+            mfaRequired: mfaRequired || totpSecret != nil, totp: nil, recovery: nil, createdAt: created, updatedAt: created
+        )
+        if let totpSecret {
+            let totp = try TOTP(secret: Secret(totpSecret))
+            user.totp = Auth0TOTPAuthenticator(id: "totp|dev_" + randomToken(bytes: 12), totp: totp, confirmed: true, lastStep: nil)
+        }
+        let stored = user
+        let inserted = await state.update(Auth0Tenant.key) { tenant -> Bool in
+            if tenant.user(email: stored.email, connection: stored.connection) != nil { return false }
+            if let name = stored.username,
+               tenant.users.values.contains(where: { $0.username == name && $0.connection == stored.connection }) {
+                return false
+            }
+            tenant.users[stored.userId] = stored
+            return true
+        }
+        guard inserted else {
+            throw Auth0Failure.database(code: "user_exists", description: "The user already exists.", status: .conflict)
+        }
+        return user
+    }
+
+    /// `POST /dbconnections/signup` (spec §3.1) → `{_id, email, email_verified, username?, …}`.
+    func signup(_ request: Request) async -> Response {
+        await Self.guarded {
+            let parameters = try await Auth0Parameters.body(of: request)
+            guard parameters.string("client_id") != nil else {
+                throw Auth0Failure.database(code: "invalid_parameter", description: "Missing required parameter: client_id")
+            }
+            let user = try await store(try newUser(from: parameters, passwordRequired: true), emailVerified: false)
+            var body: [String: JSONValue] = [
+                "_id": .string(user.shortId), "email": .string(user.email), "email_verified": .bool(user.emailVerified),
+            ]
+            if let username = user.username { body["username"] = .string(username) }
+            for (key, value) in user.attributes { body[key] = value }
+            if !user.userMetadata.isEmpty { body["user_metadata"] = .object(user.userMetadata) }
+            return EmulatorResponse.json(.object(body))
+        }
+    }
+
+    // MARK: - Emulator-only hooks
+
+    /// `POST /auth0/__emulator/users` (emulator only): seeds a user without the signup rules on
+    /// `email_verified`. Body: the signup fields (`email`, `password?`, `connection?`, `username?`,
+    /// `user_metadata?`, root attributes) plus `email_verified` (default true), `mfa_required`
+    /// (default false: password logins then answer `mfa_required` and the user enrolls with
+    /// `/mfa/associate`) and `totp_secret` (base32; enrolls a confirmed TOTP authenticator and
+    /// implies `mfa_required`). → 201 with the user (``userJSON(_:)``).
+    func seedUser(_ request: Request) async -> Response {
+        await Self.guarded {
+            let parameters = try await Auth0Parameters.body(of: request)
+            let new = try newUser(from: parameters, passwordRequired: false)
+            var secret: [UInt8]?
+            if let text = parameters.string("totp_secret") {
+                guard let bytes = try? Base32.decode(text), !bytes.isEmpty else {
+                    throw Auth0Failure.invalidRequest("totp_secret must be base32 text.")
+                }
+                secret = bytes
+            }
+            let user = try await store(
+                new, emailVerified: parameters["email_verified"]?.boolValue ?? true,
+                mfaRequired: parameters["mfa_required"]?.boolValue ?? false, totpSecret: secret
+            )
+            return EmulatorResponse.json(userJSON(user), status: .created)
+        }
+    }
+
+    /// `GET /auth0/__emulator/users` (emulator only): every user, without password hashes or
+    /// secrets.
+    func listUsers() async -> Response {
+        let users = await state.get(Auth0Tenant.key).users.values.sorted { $0.createdAt < $1.createdAt || ($0.createdAt == $1.createdAt && $0.userId < $1.userId) }
+        return EmulatorResponse.json(["users": .array(users.map(userJSON))])
+    }
+
+    /// A user as the emulator hooks show it.
+    func userJSON(_ user: Auth0User) -> JSONValue {
+        var body: [String: JSONValue] = [
+            "user_id": .string(user.userId), "email": .string(user.email), "email_verified": .bool(user.emailVerified),
+            "connection": .string(user.connection), "mfa_required": .bool(user.mfaRequired),
+            "mfa_enrolled": .bool(user.totp?.confirmed == true),
+            "created_at": .string(Auth0Tenant.timestamp(user.createdAt)),
+        ]
+        if let username = user.username { body["username"] = .string(username) }
+        for (key, value) in user.attributes { body[key] = value }
+        if !user.userMetadata.isEmpty { body["user_metadata"] = .object(user.userMetadata) }
+        return .object(body)
+    }
+
+    /// `POST /auth0/__emulator/clients` (emulator only): registers a client with its allowed
+    /// callback URLs. Body `{client_id, callbacks:[url], refresh_token_rotation?: Bool}` (rotation
+    /// defaults to true). Unregistered clients accept any absolute redirect URI without a fragment.
+    func registerClient(_ request: Request) async -> Response {
+        await Self.guarded {
+            let parameters = try await Auth0Parameters.body(of: request)
+            let clientId = try parameters.required("client_id")
+            let callbacks = parameters["callbacks"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            let rotation = parameters["refresh_token_rotation"]?.boolValue ?? true
+            let settings = Auth0ClientSettings(clientId: clientId, callbacks: callbacks, rotateRefreshTokens: rotation)
+            await state.update(Auth0Tenant.key) { tenant in tenant.clients[clientId] = settings }
+            return EmulatorResponse.json(
+                ["client_id": .string(clientId), "callbacks": .array(callbacks.map(JSONValue.string)),
+                 "refresh_token_rotation": .bool(rotation)],
+                status: .created
+            )
+        }
+    }
+}

@@ -1,0 +1,498 @@
+import enum AuthHub.Base64URL
+import enum AuthHub.JSONValue
+import struct AuthHub.Secret
+import func AuthHub.constantTimeEquals
+import AuthHubFactors
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// The Auth0 Authentication API of the emulator: the handlers behind ``Auth0EmulatorModule``'s
+/// routes, written from spec/auth0.md §0–§5 and §8.
+///
+/// Token shapes: access tokens and refresh tokens are opaque random strings (the emulator keeps
+/// only their SHA-256 digests); ID tokens are RS256 JWTs signed with the instance's
+/// ``Auth0SigningKey``. Lifetimes follow Auth0's defaults: access tokens 86 400 s, ID tokens
+/// 36 000 s, authorization codes and MFA tokens 600 s. Every time comes from the emulator's
+/// injected clock.
+struct Auth0Service: Sendable {
+    /// The path prefix of the module.
+    static let prefix = "/auth0"
+    static let accessTokenLifetime: TimeInterval = 86_400
+    static let idTokenLifetime: TimeInterval = 36_000
+    static let codeLifetime: TimeInterval = 600
+    static let mfaTokenLifetime: TimeInterval = 600
+    static let loginLifetime: TimeInterval = 1_800
+    /// The scope of a login request that sends none.
+    static let defaultScope = "openid profile email"
+
+    /// Grant-type URNs (spec §3).
+    enum GrantType {
+        static let password = "password"
+        static let passwordRealm = "http://auth0.com/oauth/grant-type/password-realm"
+        static let authorizationCode = "authorization_code"
+        static let refreshToken = "refresh_token"
+        static let mfaOTP = "http://auth0.com/oauth/grant-type/mfa-otp"
+        static let mfaRecoveryCode = "http://auth0.com/oauth/grant-type/mfa-recovery-code"
+        static let passwordlessOTP = "http://auth0.com/oauth/grant-type/passwordless/otp"
+    }
+
+    let environment: EmulatorEnvironment
+    let signingKey: Auth0SigningKey
+
+    var state: EmulatorState { environment.state }
+    var now: Date { environment.clock.now }
+
+    /// A fresh random token: 32 bytes, base64url.
+    func randomToken(bytes: Int = 32) -> String { Base64URL.encode(environment.random.bytes(bytes)) }
+
+    /// Runs a handler, turning an ``Auth0Failure`` into its reply and anything else into a 500
+    /// `server_error` (never a crash, never the error's text, which could hold request data).
+    static func guarded(_ body: () async throws -> Response) async -> Response {
+        do {
+            return try await body()
+        } catch let failure as Auth0Failure {
+            return failure.response
+        } catch {
+            return Auth0Failure.oauth("server_error", "The emulator failed to handle the request.", status: .internalServerError).response
+        }
+    }
+
+    /// The tenant's issuer, `http://HOST:PORT/auth0/` with the trailing slash (spec §2: the
+    /// expected issuer is the domain URL with a trailing `/`).
+    func issuer(for request: Request) async -> String {
+        if let base = await state.baseURL {
+            return base.absoluteString + Self.prefix + "/"
+        }
+        let host = request.head.authority ?? "127.0.0.1"
+        return "http://\(host)\(Self.prefix)/"
+    }
+
+    // MARK: - Discovery
+
+    /// `GET /.well-known/openid-configuration`.
+    func discovery(_ request: Request) async -> Response {
+        let issuer = await issuer(for: request)
+        let document: JSONValue = [
+            "issuer": .string(issuer),
+            "authorization_endpoint": .string(issuer + "authorize"),
+            "token_endpoint": .string(issuer + "oauth/token"),
+            "userinfo_endpoint": .string(issuer + "userinfo"),
+            "jwks_uri": .string(issuer + ".well-known/jwks.json"),
+            "revocation_endpoint": .string(issuer + "oauth/revoke"),
+            "mfa_challenge_endpoint": .string(issuer + "mfa/challenge"),
+            "scopes_supported": ["openid", "profile", "email", "phone", "offline_access"],
+            "response_types_supported": ["code"],
+            "response_modes_supported": ["query"],
+            "code_challenge_methods_supported": ["S256"],
+            "grant_types_supported": [
+                .string(GrantType.authorizationCode), .string(GrantType.refreshToken), .string(GrantType.password),
+                .string(GrantType.passwordRealm), .string(GrantType.mfaOTP), .string(GrantType.mfaRecoveryCode),
+                .string(GrantType.passwordlessOTP), .string(Self.webAuthnGrant),
+            ],
+            "subject_types_supported": ["public"],
+            "id_token_signing_alg_values_supported": ["RS256"],
+            "token_endpoint_auth_methods_supported": ["none"],
+            "claims_supported": [
+                "aud", "auth_time", "email", "email_verified", "exp", "family_name", "given_name", "iat", "iss",
+                "name", "nickname", "nonce", "picture", "sub", "updated_at",
+            ],
+            "request_uri_parameter_supported": false,
+        ]
+        return EmulatorResponse.json(document)
+    }
+
+    /// `GET /.well-known/jwks.json`.
+    func jwks() async -> Response {
+        await Self.guarded { EmulatorResponse.json(try await signingKey.jwks()) }
+    }
+
+    // MARK: - Token issuance
+
+    /// Stores a new access token (and refresh token when `offline_access` was granted) for
+    /// `grant` and builds the Credentials reply (spec §8).
+    func issue(_ grant: Auth0Grant, request: Request, extra: [String: JSONValue] = [:]) async throws -> Response {
+        let access = randomToken()
+        let refresh = grant.scopes.contains("offline_access") ? randomToken() : nil
+        let familyId = randomToken(bytes: 12)
+        let issuedAt = now
+        let user: Auth0User? = await state.update(Auth0Tenant.key) { tenant in
+            guard let user = tenant.users[grant.userId] else { return nil }
+            tenant.purge(now: issuedAt)
+            tenant.accessTokens[Auth0Tenant.digest(access)] = Auth0AccessGrant(
+                grant: grant, expiresAt: issuedAt.addingTimeInterval(Self.accessTokenLifetime)
+            )
+            if let refresh {
+                tenant.families[familyId] = Auth0RefreshFamily(grant: grant, revoked: false)
+                tenant.refreshTokens[Auth0Tenant.digest(refresh)] = Auth0RefreshRecord(familyId: familyId, rotated: false)
+            }
+            return user
+        }
+        guard let user else { throw Auth0Failure.invalidGrant("The user does not exist.") }
+        return try await credentials(grant: grant, user: user, access: access, refresh: refresh, issuedAt: issuedAt,
+                                     request: request, extra: extra)
+    }
+
+    /// The Credentials body for already stored tokens.
+    func credentials(
+        grant: Auth0Grant, user: Auth0User, access: String, refresh: String?, issuedAt: Date,
+        request: Request, extra: [String: JSONValue] = [:]
+    ) async throws -> Response {
+        var body: [String: JSONValue] = [
+            "access_token": .string(access),
+            "token_type": "Bearer",
+            "expires_in": .number(Self.accessTokenLifetime),
+            "scope": .string(grant.scope),
+        ]
+        if grant.scopes.contains("openid") {
+            body["id_token"] = .string(try await idToken(grant: grant, user: user, issuedAt: issuedAt, request: request))
+        }
+        if let refresh { body["refresh_token"] = .string(refresh) }
+        body.merge(extra) { _, new in new }
+        return EmulatorResponse.json(.object(body), headers: [.cacheControl: "no-store"])
+    }
+
+    /// Signs the ID token: `iss`, `sub`, `aud` (the client id), `iat`, `exp`, `auth_time`, `nonce`
+    /// when the login request carried one, and the user's claims for the granted scopes.
+    func idToken(grant: Auth0Grant, user: Auth0User, issuedAt: Date, request: Request) async throws -> String {
+        let iat = issuedAt.timeIntervalSince1970.rounded(.down)
+        var claims = user.claims(scopes: grant.scopeSet)
+        claims["iss"] = .string(await issuer(for: request))
+        claims["aud"] = .string(grant.clientId)
+        claims["iat"] = .number(iat)
+        claims["exp"] = .number(iat + Self.idTokenLifetime)
+        claims["auth_time"] = .number(grant.authTime.timeIntervalSince1970.rounded(.down))
+        if let nonce = grant.nonce { claims["nonce"] = .string(nonce) }
+        return try await signingKey.sign(claims)
+    }
+
+    // MARK: - POST /oauth/token
+
+    /// `POST /oauth/token`, dispatching on `grant_type`.
+    func token(_ request: Request) async -> Response {
+        await Self.guarded {
+            let parameters = try await Auth0Parameters.body(of: request)
+            let grantType = try parameters.required("grant_type")
+            let clientId = try parameters.required("client_id")
+            switch grantType {
+            case GrantType.password:
+                return try await passwordGrant(parameters, clientId: clientId, realm: Auth0Tenant.defaultConnection, request: request)
+            case GrantType.passwordRealm:
+                let realm = try parameters.required("realm")
+                return try await passwordGrant(parameters, clientId: clientId, realm: realm, request: request)
+            case GrantType.authorizationCode:
+                return try await authorizationCodeGrant(parameters, clientId: clientId, request: request)
+            case GrantType.refreshToken:
+                return try await refreshGrant(parameters, clientId: clientId, request: request)
+            case GrantType.mfaOTP:
+                return try await mfaOTPGrant(parameters, clientId: clientId, request: request)
+            case GrantType.mfaRecoveryCode:
+                return try await mfaRecoveryGrant(parameters, clientId: clientId, request: request)
+            case GrantType.passwordlessOTP:
+                return try await passwordlessGrant(parameters, clientId: clientId, request: request)
+            case Self.webAuthnGrant:
+                return try await webAuthnGrant(parameters, clientId: clientId, request: request)
+            default:
+                throw Auth0Failure.oauth("unsupported_grant_type", "Unsupported grant type: \(grantType)", status: .badRequest)
+            }
+        }
+    }
+
+    /// ROPG (`password` and `password-realm`): checks the password, then either issues tokens or
+    /// answers `mfa_required` for users who must pass a second factor.
+    func passwordGrant(_ parameters: Auth0Parameters, clientId: String, realm: String, request: Request) async throws -> Response {
+        let username = try parameters.required("username")
+        let password = try parameters.required("password")
+        let tenant = await state.get(Auth0Tenant.key)
+        guard let user = tenant.user(login: username, connection: realm), let hash = user.passwordHash,
+              hash.matches(password)
+        else { throw Auth0Failure.wrongCredentials }
+        let grant = Auth0Grant(
+            userId: user.userId, clientId: clientId,
+            scopes: Auth0Grant.scopes(parameters.string("scope") ?? Self.defaultScope),
+            audience: parameters.string("audience"), nonce: parameters.string("nonce"), authTime: now
+        )
+        if user.mfaRequired { throw await mfaRequired(grant: grant, user: user) }
+        return try await issue(grant, request: request)
+    }
+
+    /// Opens an MFA transaction and builds the `403 mfa_required` refusal (spec §3.7).
+    func mfaRequired(grant: Auth0Grant, user: Auth0User) async -> Auth0Failure {
+        let token = randomToken()
+        let expiresAt = now.addingTimeInterval(Self.mfaTokenLifetime)
+        await state.update(Auth0Tenant.key) { tenant in
+            tenant.mfaTokens[Auth0Tenant.digest(token)] = Auth0MFATransaction(grant: grant, expiresAt: expiresAt)
+        }
+        let requirements: JSONValue = user.totp?.confirmed == true
+            ? ["challenge": [["type": "otp"]]]
+            : ["enroll": [["type": "otp"]]]
+        return Auth0Failure(status: .forbidden, body: [
+            "error": "mfa_required",
+            "error_description": "Multifactor authentication required",
+            "mfa_token": .string(token),
+            "mfa_requirements": requirements,
+        ])
+    }
+
+    /// `authorization_code` with PKCE S256. A code is single-use: it is spent by the first
+    /// exchange attempt, successful or not, so a wrong verifier cannot be retried.
+    func authorizationCodeGrant(_ parameters: Auth0Parameters, clientId: String, request: Request) async throws -> Response {
+        let code = try parameters.required("code")
+        let verifier = try parameters.required("code_verifier")
+        let redirectURI = parameters.string("redirect_uri")
+        let digest = Auth0Tenant.digest(code)
+        let entry = await state.update(Auth0Tenant.key) { tenant in tenant.codes.removeValue(forKey: digest) }
+        guard let entry, entry.expiresAt > now, entry.grant.clientId == clientId else {
+            throw Auth0Failure.invalidGrant("Invalid authorization code")
+        }
+        guard redirectURI == entry.redirectURI else {
+            throw Auth0Failure.invalidGrant("The redirect_uri does not match the one used to obtain the authorization code.")
+        }
+        let computed = Base64URL.encode(SHA256.hash(data: Data(verifier.utf8)))
+        guard (43...128).contains(verifier.count), constantTimeEquals(Array(computed.utf8), Array(entry.codeChallenge.utf8)) else {
+            throw Auth0Failure.invalidGrant("Failed to verify code verifier")
+        }
+        return try await issue(entry.grant, request: request)
+    }
+
+    /// The outcome of a refresh attempt, decided inside one state update (a refusal must still
+    /// be able to write: reuse revokes the family).
+    private enum RefreshOutcome: Sendable {
+        case issued(Auth0Grant, Auth0User, refresh: String?)
+        case refused(Auth0Failure)
+    }
+
+    /// `refresh_token` with rotation and reuse detection: each use retires the presented token and
+    /// returns a new one in the same family; presenting a retired token revokes the whole family
+    /// (every token descending from the same login) and fails with `invalid_grant`.
+    func refreshGrant(_ parameters: Auth0Parameters, clientId: String, request: Request) async throws -> Response {
+        let presented = try parameters.required("refresh_token")
+        let requestedScopes = parameters.string("scope").map(Auth0Grant.scopes)
+        let audience = parameters.string("audience")
+        let access = randomToken()
+        let fresh = randomToken()
+        let issuedAt = now
+        let outcome: RefreshOutcome = await state.update(Auth0Tenant.key) { tenant in
+            let digest = Auth0Tenant.digest(presented)
+            guard let record = tenant.refreshTokens[digest], let family = tenant.families[record.familyId],
+                  !family.revoked, family.grant.clientId == clientId
+            else { return .refused(.invalidRefreshToken) }
+            if record.rotated {
+                tenant.revokeFamily(record.familyId)
+                return .refused(.invalidRefreshToken)
+            }
+            guard let user = tenant.users[family.grant.userId] else {
+                return .refused(.invalidGrant("The refresh_token was generated for a user who doesn't exist anymore."))
+            }
+            var grant = family.grant
+            grant.nonce = nil
+            if let requestedScopes {
+                guard Set(requestedScopes).isSubset(of: family.grant.scopeSet) else {
+                    return .refused(.oauth("invalid_scope", "The requested scope exceeds the scope granted by the refresh token.",
+                                           status: .forbidden))
+                }
+                grant.scopes = requestedScopes
+            }
+            if let audience { grant.audience = audience }
+            tenant.purge(now: issuedAt)
+            tenant.accessTokens[Auth0Tenant.digest(access)] = Auth0AccessGrant(
+                grant: grant, expiresAt: issuedAt.addingTimeInterval(Self.accessTokenLifetime)
+            )
+            guard tenant.rotates(clientId) else { return .issued(grant, user, refresh: nil) }
+            tenant.refreshTokens[digest]?.rotated = true
+            tenant.refreshTokens[Auth0Tenant.digest(fresh)] = Auth0RefreshRecord(familyId: record.familyId, rotated: false)
+            return .issued(grant, user, refresh: fresh)
+        }
+        switch outcome {
+        case .refused(let failure):
+            throw failure
+        case .issued(let grant, let user, let refresh):
+            return try await credentials(grant: grant, user: user, access: access, refresh: refresh, issuedAt: issuedAt, request: request)
+        }
+    }
+
+    // MARK: - MFA
+
+    /// The MFA transaction of `token` for `clientId` (nil client: any).
+    func mfaTransaction(_ token: String, clientId: String?) async throws -> Auth0MFATransaction {
+        let tenant = await state.get(Auth0Tenant.key)
+        guard let transaction = tenant.mfaTokens[Auth0Tenant.digest(token)],
+              clientId == nil || transaction.grant.clientId == clientId
+        else { throw Auth0Failure.malformedMFAToken }
+        guard transaction.expiresAt > now else { throw Auth0Failure.expiredMFAToken }
+        return transaction
+    }
+
+    private enum MFAOutcome: Sendable {
+        case verified(extra: [String: JSONValue])
+        case refused(Auth0Failure)
+    }
+
+    /// `mfa-otp`: verifies a TOTP code with ``TOTP`` at the emulator's clock, refusing replays,
+    /// confirms a pending enrollment, spends the MFA token and issues tokens.
+    func mfaOTPGrant(_ parameters: Auth0Parameters, clientId: String, request: Request) async throws -> Response {
+        let mfaToken = try parameters.required("mfa_token")
+        let otp = try parameters.required("otp")
+        let transaction = try await mfaTransaction(mfaToken, clientId: clientId)
+        let at = now
+        let outcome: MFAOutcome = await state.update(Auth0Tenant.key) { tenant in
+            guard let user = tenant.users[transaction.grant.userId], var authenticator = user.totp else {
+                return .refused(.invalidGrant("User is not enrolled. You can use /mfa/associate endpoint to enroll the first authenticator."))
+            }
+            guard let step = try? authenticator.totp.verify(Secret(otp), at: at, after: authenticator.lastStep) else {
+                return .refused(.invalidOTP)
+            }
+            authenticator.lastStep = step
+            authenticator.confirmed = true
+            tenant.users[user.userId]?.totp = authenticator
+            tenant.mfaTokens[Auth0Tenant.digest(mfaToken)] = nil
+            return .verified(extra: [:])
+        }
+        switch outcome {
+        case .refused(let failure): throw failure
+        case .verified(let extra): return try await issue(transaction.grant, request: request, extra: extra)
+        }
+    }
+
+    /// `mfa-recovery-code`: spends a recovery code and answers with tokens and a new
+    /// `recovery_code` (Auth0 replaces a used code).
+    func mfaRecoveryGrant(_ parameters: Auth0Parameters, clientId: String, request: Request) async throws -> Response {
+        let mfaToken = try parameters.required("mfa_token")
+        let code = try parameters.required("recovery_code")
+        let transaction = try await mfaTransaction(mfaToken, clientId: clientId)
+        let replacement = try RecoveryCodeSet.generate(count: 1, random: environment.random)
+        let outcome: MFAOutcome = await state.update(Auth0Tenant.key) { tenant in
+            guard var recovery = tenant.users[transaction.grant.userId]?.recovery else {
+                return .refused(.invalidGrant("Invalid recovery_code."))
+            }
+            guard (try? recovery.codes.consume(Secret(code))) != nil else {
+                return .refused(.invalidGrant("Invalid recovery_code."))
+            }
+            recovery.codes = replacement.set
+            tenant.users[transaction.grant.userId]?.recovery = recovery
+            tenant.mfaTokens[Auth0Tenant.digest(mfaToken)] = nil
+            return .verified(extra: ["recovery_code": .string(replacement.codes.first?.revealed() ?? "")])
+        }
+        switch outcome {
+        case .refused(let failure): throw failure
+        case .verified(let extra): return try await issue(transaction.grant, request: request, extra: extra)
+        }
+    }
+
+    /// The MFA token of the `Authorization: Bearer` header.
+    func bearerMFATransaction(_ request: Request) async throws -> Auth0MFATransaction {
+        guard let token = request.bearerToken else { throw Auth0Failure.invalidToken("Missing mfa_token in the Authorization header.") }
+        return try await mfaTransaction(token, clientId: nil)
+    }
+
+    /// `GET /mfa/authenticators`: the user's authenticators; `active` is false for an enrollment
+    /// not yet confirmed by a code.
+    func listAuthenticators(_ request: Request) async -> Response {
+        await Self.guarded {
+            let transaction = try await bearerMFATransaction(request)
+            let user = await state.get(Auth0Tenant.key).users[transaction.grant.userId]
+            var list: [JSONValue] = []
+            if let totp = user?.totp {
+                list.append(["id": .string(totp.id), "authenticator_type": "otp", "type": "otp", "active": .bool(totp.confirmed)])
+            }
+            if let recovery = user?.recovery {
+                list.append(["id": .string(recovery.id), "authenticator_type": "recovery-code", "type": "recovery-code", "active": true])
+            }
+            return EmulatorResponse.json(.array(list))
+        }
+    }
+
+    private enum AssociateOutcome: Sendable {
+        case associated(account: String, recoveryCode: String?)
+        case refused(Auth0Failure)
+    }
+
+    /// `POST /mfa/associate` for `authenticator_types: ["otp"]`: a fresh TOTP secret (base32) and
+    /// its `otpauth://` URI, plus a recovery code with the first enrollment. The authenticator
+    /// becomes active once an `mfa-otp` grant accepts a code. Other factor types are refused.
+    func associate(_ request: Request) async -> Response {
+        await Self.guarded {
+            let transaction = try await bearerMFATransaction(request)
+            let parameters = try await Auth0Parameters.body(of: request)
+            let types = parameters["authenticator_types"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            guard !types.isEmpty else { throw Auth0Failure.missing("authenticator_types") }
+            guard types == ["otp"] else {
+                throw Auth0Failure.oauth("unsupported_challenge_type", "The emulator supports only the otp authenticator type.",
+                                         status: .badRequest)
+            }
+            let secret = environment.random.bytes(20)
+            let totp = try TOTP(secret: Secret(secret))
+            let authenticatorId = "totp|dev_" + randomToken(bytes: 12)
+            let recoveryId = "recovery-code|dev_" + randomToken(bytes: 12)
+            let recovery = try RecoveryCodeSet.generate(count: 1, random: environment.random)
+            let outcome: AssociateOutcome = await state.update(Auth0Tenant.key) { tenant in
+                guard let user = tenant.users[transaction.grant.userId] else { return .refused(.malformedMFAToken) }
+                if user.totp?.confirmed == true {
+                    return .refused(.oauth("access_denied", "User is already enrolled.", status: .forbidden))
+                }
+                tenant.users[user.userId]?.totp = Auth0TOTPAuthenticator(id: authenticatorId, totp: totp, confirmed: false, lastStep: nil)
+                var code: String?
+                if user.recovery == nil {
+                    tenant.users[user.userId]?.recovery = Auth0RecoveryAuthenticator(id: recoveryId, codes: recovery.set)
+                    code = recovery.codes.first?.revealed()
+                }
+                return .associated(account: user.email, recoveryCode: code)
+            }
+            switch outcome {
+            case .refused(let failure):
+                throw failure
+            case .associated(let account, let recoveryCode):
+                let uri = try OTPAuthURI(totp: totp, account: account, issuer: "AuthHub Emulator")
+                var body: [String: JSONValue] = [
+                    "authenticator_type": "otp",
+                    "secret": .string(Base32.encode(secret)),
+                    "barcode_uri": .string(uri.string.revealed()),
+                ]
+                if let recoveryCode { body["recovery_codes"] = [.string(recoveryCode)] }
+                return EmulatorResponse.json(.object(body), headers: [.cacheControl: "no-store"])
+            }
+        }
+    }
+
+    // MARK: - /userinfo and /oauth/revoke
+
+    /// `GET /userinfo` with `Authorization: Bearer <access token>`: the user's claims for the
+    /// token's scopes.
+    func userinfo(_ request: Request) async -> Response {
+        await Self.guarded {
+            guard let token = request.bearerToken else { throw Auth0Failure.invalidToken("Missing access token.") }
+            let tenant = await state.get(Auth0Tenant.key)
+            guard let access = tenant.accessTokens[Auth0Tenant.digest(token)], access.expiresAt > now else {
+                throw Auth0Failure.invalidToken("The access token is invalid or has expired.")
+            }
+            guard let user = tenant.users[access.grant.userId] else {
+                throw Auth0Failure.invalidToken("The user of the access token no longer exists.")
+            }
+            return EmulatorResponse.json(.object(user.claims(scopes: access.grant.scopeSet)))
+        }
+    }
+
+    /// `POST /oauth/revoke` `{client_id, token}`: revokes the refresh token's whole family and
+    /// answers 200 with an empty body; an unknown token is accepted silently (RFC 7009 §2.2), a
+    /// token of another client is refused.
+    func revoke(_ request: Request) async -> Response {
+        await Self.guarded {
+            let parameters = try await Auth0Parameters.body(of: request)
+            let clientId = try parameters.required("client_id")
+            let token = try parameters.required("token")
+            let refused: Auth0Failure? = await state.update(Auth0Tenant.key) { tenant in
+                guard let record = tenant.refreshTokens[Auth0Tenant.digest(token)],
+                      let family = tenant.families[record.familyId]
+                else { return nil }
+                guard family.grant.clientId == clientId else {
+                    return .oauth("unauthorized_client", "The token was not issued to this client.", status: .forbidden)
+                }
+                tenant.revokeFamily(record.familyId)
+                return nil
+            }
+            if let refused { throw refused }
+            return Response(status: .ok, headers: [.cacheControl: "no-store"])
+        }
+    }
+}

@@ -1,0 +1,253 @@
+import enum AuthHub.Base64URL
+import enum AuthHub.JSONValue
+import struct AuthHub.Secret
+import AuthHubFactors
+import Crypto
+import Foundation
+
+/// One user of the emulated tenant, in a database connection.
+struct Auth0User: Sendable {
+    /// `auth0|<24 hex digits>`, Auth0's form for database users.
+    var userId: String
+    /// The database connection, e.g. `Username-Password-Authentication`.
+    var connection: String
+    /// The email address, lower-cased.
+    var email: String
+    var username: String?
+    var passwordHash: Auth0PasswordHash?
+    var emailVerified: Bool
+    /// Root profile attributes given at signup or seeding (`name`, `given_name`, `picture`, …).
+    var attributes: [String: JSONValue]
+    var userMetadata: [String: JSONValue]
+    /// Whether a password login must pass a second factor (`mfa_required`).
+    var mfaRequired: Bool
+    var totp: Auth0TOTPAuthenticator?
+    var recovery: Auth0RecoveryAuthenticator?
+    /// The WebAuthn user handle, for users created through passkey signup.
+    var userHandle: [UInt8]? = nil
+    /// Registered passkeys.
+    var passkeys: [WebAuthnCredentialRecord] = []
+    var createdAt: Date
+    var updatedAt: Date
+
+    /// The part of `user_id` after `auth0|`, which signup returns as `_id`.
+    var shortId: String { String(userId.split(separator: "|", maxSplits: 1).last ?? Substring(userId)) }
+
+    /// The user's claims for the granted scopes (ID token and `/userinfo`): `sub` always,
+    /// `email`/`email_verified` with `email`, the profile attributes with `profile`.
+    func claims(scopes: Set<String>) -> [String: JSONValue] {
+        var claims: [String: JSONValue] = ["sub": .string(userId)]
+        if scopes.contains("profile") {
+            claims["name"] = attributes["name"] ?? .string(email)
+            claims["nickname"] = attributes["nickname"] ?? .string(String(email.split(separator: "@").first ?? ""))
+            for key in ["given_name", "family_name", "middle_name", "picture", "locale", "zoneinfo", "website"] {
+                if let value = attributes[key] { claims[key] = value }
+            }
+            claims["updated_at"] = .string(Auth0Tenant.timestamp(updatedAt))
+        }
+        if scopes.contains("email") {
+            claims["email"] = .string(email)
+            claims["email_verified"] = .bool(emailVerified)
+        }
+        if scopes.contains("phone"), let phone = attributes["phone_number"] {
+            claims["phone_number"] = phone
+        }
+        return claims
+    }
+}
+
+/// A TOTP authenticator (`authenticator_type: otp`).
+struct Auth0TOTPAuthenticator: Sendable {
+    var id: String
+    var totp: TOTP
+    /// False between `/mfa/associate` and the first accepted code.
+    var confirmed: Bool
+    /// The time step of the last accepted code, so a code cannot be replayed.
+    var lastStep: UInt64?
+}
+
+/// The recovery-code authenticator created with the first enrollment.
+struct Auth0RecoveryAuthenticator: Sendable {
+    var id: String
+    var codes: RecoveryCodeSet
+}
+
+/// What a token grant is for: the user, client, scopes and the request values carried into the
+/// ID token.
+struct Auth0Grant: Sendable {
+    var userId: String
+    var clientId: String
+    /// Scopes in request order, de-duplicated.
+    var scopes: [String]
+    var audience: String?
+    var nonce: String?
+    var authTime: Date
+
+    var scope: String { scopes.joined(separator: " ") }
+    var scopeSet: Set<String> { Set(scopes) }
+
+    /// Splits a scope string into de-duplicated scopes, keeping their order.
+    static func scopes(_ text: String?) -> [String] {
+        var seen = Set<String>()
+        return (text ?? "").split(separator: " ").map(String.init).filter { seen.insert($0).inserted }
+    }
+}
+
+/// A client as the tenant knows it; unknown clients get the default policy (see
+/// ``Auth0Tenant/redirectAllowed(_:for:)``).
+struct Auth0ClientSettings: Sendable {
+    var clientId: String
+    /// Allowed callback URLs, compared exactly.
+    var callbacks: [String]
+    /// Whether refresh tokens rotate on use (default true).
+    var rotateRefreshTokens: Bool
+}
+
+/// An issued authorization code.
+struct Auth0AuthorizationCode: Sendable {
+    var grant: Auth0Grant
+    var redirectURI: String
+    var codeChallenge: String
+    var expiresAt: Date
+}
+
+/// A pending Universal Login page.
+struct Auth0LoginTransaction: Sendable {
+    var request: Auth0AuthorizeRequest
+    var expiresAt: Date
+}
+
+/// The validated parameters of `GET /authorize`.
+struct Auth0AuthorizeRequest: Sendable {
+    var clientId: String
+    var redirectURI: String
+    var state: String?
+    var nonce: String?
+    var scopes: [String]
+    var audience: String?
+    var connection: String
+    var codeChallenge: String
+}
+
+/// An access token and what it grants.
+struct Auth0AccessGrant: Sendable {
+    var grant: Auth0Grant
+    var expiresAt: Date
+}
+
+/// One refresh token of a family.
+struct Auth0RefreshRecord: Sendable {
+    var familyId: String
+    /// Set once the token was exchanged for a newer one; presenting it again is reuse.
+    var rotated: Bool
+}
+
+/// A chain of refresh tokens descending from one login.
+struct Auth0RefreshFamily: Sendable {
+    var grant: Auth0Grant
+    var revoked: Bool
+}
+
+/// An MFA transaction opened by `mfa_required`.
+struct Auth0MFATransaction: Sendable {
+    var grant: Auth0Grant
+    var expiresAt: Date
+}
+
+/// Everything the Auth0 module keeps for one emulator: users, clients, codes and tokens.
+///
+/// Tokens and codes are stored under their SHA-256 digest (``digest(_:)``), never in clear.
+/// All changes happen inside one ``EmulatorState/update(_:_:)`` call, so checks and writes
+/// (e.g. refresh-token rotation) are atomic.
+struct Auth0Tenant: Sendable {
+    /// The state slot of the tenant.
+    static let key = EmulatorStateKey(module: "auth0", name: "tenant", initial: Auth0Tenant())
+
+    /// The database connection used when a request names none.
+    static let defaultConnection = "Username-Password-Authentication"
+
+    var users: [String: Auth0User] = [:]
+    var clients: [String: Auth0ClientSettings] = [:]
+    var codes: [String: Auth0AuthorizationCode] = [:]
+    var logins: [String: Auth0LoginTransaction] = [:]
+    var accessTokens: [String: Auth0AccessGrant] = [:]
+    var refreshTokens: [String: Auth0RefreshRecord] = [:]
+    var families: [String: Auth0RefreshFamily] = [:]
+    var mfaTokens: [String: Auth0MFATransaction] = [:]
+    var passwordlessCodes: [String: Auth0PasswordlessCode] = [:]
+    var passkeySessions: [String: Auth0PasskeySession] = [:]
+
+    /// The user with `email` (case-insensitive) in `connection`.
+    func user(email: String, connection: String) -> Auth0User? {
+        let email = email.lowercased()
+        return users.values.first { $0.email == email && $0.connection == connection }
+    }
+
+    /// The user whose email or username is `name` in `connection`.
+    func user(login name: String, connection: String) -> Auth0User? {
+        user(email: name, connection: connection) ?? users.values.first { $0.username == name && $0.connection == connection }
+    }
+
+    /// Whether `redirectURI` may receive codes for `clientId`: an exact match of a registered
+    /// callback when the client was registered (`POST /auth0/__emulator/clients`), otherwise any
+    /// absolute URL without a fragment.
+    func redirectAllowed(_ redirectURI: String, for clientId: String) -> Bool {
+        if let client = clients[clientId] { return client.callbacks.contains(redirectURI) }
+        guard let components = URLComponents(string: redirectURI), let scheme = components.scheme, !scheme.isEmpty else {
+            return false
+        }
+        return components.fragment == nil
+    }
+
+    /// Whether refresh tokens of `clientId` rotate.
+    func rotates(_ clientId: String) -> Bool { clients[clientId]?.rotateRefreshTokens ?? true }
+
+    /// Removes expired codes, logins, access and MFA tokens.
+    mutating func purge(now: Date) {
+        codes = codes.filter { $0.value.expiresAt > now }
+        logins = logins.filter { $0.value.expiresAt > now }
+        accessTokens = accessTokens.filter { $0.value.expiresAt > now }
+        mfaTokens = mfaTokens.filter { $0.value.expiresAt > now.addingTimeInterval(-3600) }
+        passwordlessCodes = passwordlessCodes.filter { $0.value.expiresAt > now }
+        passkeySessions = passkeySessions.filter { $0.value.expiresAt > now }
+    }
+
+    /// Revokes a whole refresh-token family.
+    mutating func revokeFamily(_ familyId: String) {
+        families[familyId]?.revoked = true
+    }
+
+    /// The SHA-256 digest of a token, the key it is stored under.
+    static func digest(_ token: String) -> String {
+        Base64URL.encode(SHA256.hash(data: Data(token.utf8)))
+    }
+
+    /// Auth0's timestamp form, `yyyy-MM-dd'T'HH:mm:ss.SSS'Z'`.
+    static func timestamp(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: date)
+    }
+}
+
+/// A passwordless one-time code waiting to be used.
+struct Auth0PasswordlessCode: Sendable {
+    var code: String
+    var connection: String
+    var expiresAt: Date
+}
+
+/// A passkey ceremony opened by `/passkey/challenge` (login) or `/passkey/register` (signup).
+struct Auth0PasskeySession: Sendable {
+    enum Kind: Sendable {
+        case login
+        /// Signup: the user to create once the attestation verifies.
+        case signup(userId: String, userHandle: [UInt8], email: String, attributes: [String: JSONValue])
+    }
+
+    var kind: Kind
+    var challenge: [UInt8]
+    var clientId: String
+    var connection: String
+    var expiresAt: Date
+}
