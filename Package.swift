@@ -105,6 +105,10 @@ let package = Package(
             dependencies: ["AuthHubFactors", "AuthHub", "AuthHubTesting", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .testTarget(name: "AuthHubAuth0Tests", dependencies: ["AuthHubAuth0", "AuthHubOIDC", "AuthHub", "AuthHubTesting", "AuthHubFactors"]),
+        .testTarget(
+            name: "AuthHubIntegrationTests",
+            dependencies: ["AuthHub", "AuthHubAuth0", "AuthHubOIDC", "AuthHubEmulator", "AuthHubFactors", "AuthHubTesting"]
+        ),
         .testTarget(name: "AuthHubTurnkeyTests", dependencies: ["AuthHubTurnkey", "AuthHubFactors", "AuthHub"]),
         .testTarget(name: "AuthHubEmulatorTests", dependencies: ["AuthHubEmulator", "AuthHub", "AuthHubTesting"]),
         .testTarget(name: "AuthHubCLITests", dependencies: ["authhub"]),
