@@ -111,7 +111,7 @@ let package = Package(
         ),
         .testTarget(name: "AuthHubTurnkeyTests", dependencies: ["AuthHubTurnkey", "AuthHubFactors", "AuthHub"]),
         .testTarget(name: "AuthHubEmulatorTests", dependencies: ["AuthHubEmulator", "AuthHub", "AuthHubTesting"]),
-        .testTarget(name: "AuthHubCLITests", dependencies: ["authhub"]),
+        .testTarget(name: "AuthHubCLITests", dependencies: ["authhub", "AuthHub", "AuthHubEmulator", "AuthHubFactors"]),
         .testTarget(
             name: "AuthHubOIDCTests",
             dependencies: [

@@ -94,7 +94,12 @@ public struct Auth0WebAuth: Sendable {
     }
 }
 
-extension Auth0Provider {
+extension Auth0Provider: BrowserSignInProvider {
     /// Web Auth (Universal Login with PKCE) for this tenant.
     public var webAuth: Auth0WebAuth { Auth0WebAuth(provider: self) }
+
+    /// Web Auth's loopback flow with the default options.
+    public func signInWithBrowser(timeout: Duration, open: @Sendable (URL) async throws -> Void) async throws -> Session {
+        try await webAuth.signIn(open: open, timeout: timeout)
+    }
 }

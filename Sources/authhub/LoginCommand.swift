@@ -84,11 +84,11 @@ struct LoginCommand: AsyncParsableCommand {
     }
 
     private func browserSignIn(hub: AuthHub, provider: String) async throws -> Session {
-        guard let auth0 = try? hub.provider(provider, as: Auth0Provider.self) else {
+        guard let browserProvider = try hub.provider(provider) as? any BrowserSignInProvider else {
             throw AuthError(.unsupported, message: "Browser sign-in is not available for provider '\(provider)'.", provider: provider)
         }
         let noOpen = self.noOpen
-        return try await auth0.webAuth.signIn(open: { url in
+        return try await browserProvider.signInWithBrowser(timeout: .seconds(timeout), open: { url in
             if noOpen {
                 CLI.stderr("Open this URL in a browser to sign in:")
                 CLI.stdoutLine(url.absoluteString)
@@ -96,7 +96,7 @@ struct LoginCommand: AsyncParsableCommand {
                 CLI.stderr("Opening a browser to sign in…")
                 BrowserOpener.open(url)
             }
-        }, timeout: .seconds(timeout))
+        })
     }
 
     private func signInRequest(hub: AuthHub, provider: String) async throws -> SignInRequest {

@@ -57,6 +57,17 @@ enum AuthHubBinary {
                       stderr: String(decoding: errData, as: UTF8.self))
     }
 
+    /// ``run(_:in:environment:stdin:)`` off Swift's cooperative thread pool, for tests that serve
+    /// the binary from this process (an in-process emulator needs the pool while the binary runs).
+    static func runDetached(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
+                            stdin: String? = nil) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Swift.Result { try run(arguments, in: directory, environment: environment, stdin: stdin) })
+            }
+        }
+    }
+
     /// A fresh temporary directory holding `providers.json` with `text`.
     static func directory(withConfig text: String) throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("authhub-cli-\(UUID().uuidString)")

@@ -1,0 +1,3 @@
+import AuthHub
+
+extension OIDCProvider: BrowserSignInProvider {}

@@ -1,0 +1,114 @@
+import AuthHub
+import AuthHubEmulator
+import AuthHubFactors
+import Foundation
+import Testing
+
+/// `authhub login/session/refresh/logout` as a user runs them, against the emulator's Auth0 tenant.
+@Suite struct LoginAgainstEmulatorTests {
+    static let password = "correct horse battery staple"
+
+    struct Fixture {
+        let emulator: RunningEmulator
+        let directory: URL
+        let wire = URLSessionTransport(defaultTimeout: .seconds(10), followRedirects: false)
+
+        static func start() async throws -> Fixture {
+            let emulator = try await Emulator.start()
+            let config = """
+            {"defaultEnvironment": "dev", "environments": {"dev": {"defaultProvider": "auth0",
+              "sessionStore": {"type": "file", "path": "sessions"},
+              "providers": [{"id": "auth0", "type": "auth0", "domain": "\(emulator.url("/auth0").absoluteString)",
+                             "clientId": "authhub-cli", "connection": "Username-Password-Authentication"}]}}}
+            """
+            return Fixture(emulator: emulator, directory: try AuthHubBinary.directory(withConfig: config))
+        }
+
+        func seed(_ email: String, extra: [String: JSONValue] = [:]) async throws {
+            var body: [String: JSONValue] = ["email": .string(email), "password": .string(LoginAgainstEmulatorTests.password)]
+            body.merge(extra) { _, new in new }
+            let reply = try await wire.send(HTTPRequest(method: .post, url: emulator.url("/auth0/__emulator/users"),
+                                                        headers: ["Content-Type": "application/json"],
+                                                        body: try JSONEncoder().encode(JSONValue.object(body))))
+            #expect(reply.status == 201)
+        }
+
+        func run(_ arguments: [String], stdin: String? = nil) async throws -> AuthHubBinary.Result {
+            try await AuthHubBinary.runDetached(arguments, in: directory, stdin: stdin)
+        }
+
+        func stop() async {
+            await emulator.stop()
+            try? FileManager.default.removeItem(at: directory)
+        }
+    }
+
+    @Test func passwordLoginSessionRefreshLogout() async throws {
+        let f = try await Fixture.start()
+        try await f.seed("ada@example.com")
+        let login = try await f.run(["login", "--email", "ada@example.com", "--password-stdin"], stdin: Self.password + "\n")
+        #expect(login.status == 0, "\(login.stderr)")
+        #expect(login.stdout.contains("Signed in.") && login.stdout.contains("ada@example.com"))
+
+        let session = try await f.run(["session", "--json"])
+        #expect(session.status == 0, "\(session.stderr)")
+        let summary = try JSONValue.parse(Data(session.stdout.utf8))
+        #expect(summary["provider"] == "auth0" && summary["hasRefreshToken"] == true && summary["email"] == "ada@example.com")
+        // No token in any output: the stored file's tokens never appear.
+        let stored = try String(contentsOf: try #require(FileManager.default.enumerator(at: f.directory.appendingPathComponent("sessions"),
+            includingPropertiesForKeys: nil)?.allObjects.compactMap { $0 as? URL }.first { $0.lastPathComponent.hasPrefix("session.") }),
+            encoding: .utf8)
+        let accessToken = try #require(try JSONValue.parse(Data(stored.utf8))["session"]?["accessToken"]?.stringValue
+            ?? (try? JSONValue.parse(Data(stored.utf8)))?["accessToken"]?.stringValue)
+        #expect(!(login.stdout + login.stderr + session.stdout).contains(accessToken))
+
+        let refresh = try await f.run(["refresh"])
+        #expect(refresh.status == 0 && refresh.stdout.contains("Session renewed."), "\(refresh.stderr)")
+        let logout = try await f.run(["logout"])
+        #expect(logout.status == 0 && logout.stdout.contains("Signed out."), "\(logout.stderr)")
+        #expect(try await f.run(["session"]).status != 0)
+
+        let wrong = try await f.run(["login", "--email", "ada@example.com", "--password-stdin"], stdin: "wrong\n")
+        #expect(wrong.status != 0 && wrong.stderr.contains("Wrong email or password."), "\(wrong.stderr)")
+        await f.stop()
+    }
+
+    @Test func mfaChallengeIsAnsweredWithATOTPCode() async throws {
+        let f = try await Fixture.start()
+        let secret = Base32.encode(SystemRandom().bytes(20))
+        try await f.seed("eve@example.com", extra: ["totp_secret": .string(secret)])
+        let code = try TOTP(secret: Secret(try Base32.decode(secret))).code(at: Date()).revealed()
+        let login = try await f.run(["login", "--email", "eve@example.com", "--password-stdin", "--otp", code], stdin: Self.password + "\n")
+        #expect(login.status == 0, "\(login.stderr)")
+        #expect(login.stdout.contains("eve@example.com"))
+        #expect(!(login.stdout + login.stderr).contains(code))
+        await f.stop()
+    }
+
+    @Test func passwordlessCodeTypedAtThePrompt() async throws {
+        let f = try await Fixture.start()
+        let running = try RunningBinary(["login", "--passwordless", "--email", "gus@example.com"], in: f.directory)
+        try await running.wait { _, err in err.contains("Enter it:") }
+        let outbox = try await f.wire.send(HTTPRequest(method: .get, url: f.emulator.url("/auth0/__emulator/passwordless?email=gus%40example.com")))
+        running.send(try #require(try JSONValue.parse(outbox.body)["code"]?.stringValue))
+        #expect(await running.finish() == 0, "\(running.stderr)")
+        #expect(running.stdout.contains("gus@example.com"))
+        await f.stop()
+    }
+
+    @Test func browserLoginWithNoOpen() async throws {
+        let f = try await Fixture.start()
+        try await f.seed("dee@example.com")
+        let running = try RunningBinary(["login", "--browser", "--no-open", "--timeout", "60"], in: f.directory)
+        try await running.wait { out, _ in out.contains("http://") && out.contains("\n") }
+        let url = try #require(running.stdout.split(separator: "\n").first.flatMap { URL(string: String($0)) })
+        #expect(url.path.hasSuffix("/auth0/authorize"))
+        let authorize = try await f.wire.send(HTTPRequest(method: .get, url: url, headers: ["X-AuthHub-Emulator-User": "dee@example.com"]))
+        let callback = try #require(authorize.headers["Location"].flatMap(URL.init(string:)))
+        let page = try await f.wire.send(HTTPRequest(method: .get, url: callback))
+        #expect(page.status == 200 && String(decoding: page.body, as: UTF8.self).lowercased().contains("<html"))
+        #expect(await running.finish() == 0, "\(running.stderr)")
+        #expect(running.stdout.contains("Signed in.") && running.stdout.contains("dee@example.com"))
+        await f.stop()
+    }
+}

@@ -1,0 +1,72 @@
+import AuthHub
+import Foundation
+
+/// The `authhub` executable running in the background, for commands that talk back and forth
+/// (a prompt to answer, a URL to open): its output arrives as it is written.
+final class RunningBinary: Sendable {
+    private let process: Process
+    private let input: Pipe
+    private let output = Mutex("")
+    private let errors = Mutex("")
+    private let changes: AsyncStream<Void>
+    private let changed: AsyncStream<Void>.Continuation
+
+    init(_ arguments: [String], in directory: URL) throws {
+        process = Process()
+        process.executableURL = try AuthHubBinary.url()
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        process.environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+        input = Pipe()
+        let out = Pipe(), err = Pipe()
+        process.standardInput = input
+        process.standardOutput = out
+        process.standardError = err
+        (changes, changed) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        out.fileHandleForReading.readabilityHandler = { [output, changed] handle in
+            let data = handle.availableData
+            output.withLock { $0 += String(decoding: data, as: UTF8.self) }
+            changed.yield()
+        }
+        err.fileHandleForReading.readabilityHandler = { [errors, changed] handle in
+            let data = handle.availableData
+            errors.withLock { $0 += String(decoding: data, as: UTF8.self) }
+            changed.yield()
+        }
+        try process.run()
+    }
+
+    var stdout: String { output.withLock { $0 } }
+    var stderr: String { errors.withLock { $0 } }
+
+    /// Waits until `condition` holds for (stdout, stderr), or fails after `seconds`.
+    func wait(seconds: Double = 30, until condition: @escaping @Sendable (String, String) -> Bool) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await _ in self.changes where condition(self.stdout, self.stderr) { return }
+                if !condition(self.stdout, self.stderr) { throw CLITestError("the process ended first: \(self.stderr)") }
+            }
+            group.addTask {
+                try await Task.sleep(for: .seconds(seconds))
+                throw CLITestError("timed out; stdout: \(self.stdout) stderr: \(self.stderr)")
+            }
+            defer { group.cancelAll() }
+            try await group.next()
+        }
+    }
+
+    /// Writes a line to the process's standard input.
+    func send(_ line: String) {
+        input.fileHandleForWriting.write(Data((line + "\n").utf8))
+    }
+
+    /// Waits for the process to exit and returns its status.
+    func finish() async -> Int32 {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                self.process.waitUntilExit()
+                continuation.resume(returning: self.process.terminationStatus)
+            }
+        }
+    }
+}
