@@ -64,6 +64,7 @@ import Testing
                         "POST /auth0/__emulator/clients", "POST /auth0/__emulator/users",
                         "POST /auth0/dbconnections/change_password", "POST /auth0/dbconnections/signup",
                         "POST /auth0/mfa/associate", "POST /auth0/mfa/challenge", "POST /auth0/oauth/revoke", "POST /auth0/oauth/token",
+                        "POST /auth0/otp/challenge",
                         "POST /auth0/passkey/challenge", "POST /auth0/passkey/register",
                         "POST /auth0/passwordless/start", "POST /auth0/u/login",
                     ],

@@ -176,6 +176,8 @@ struct Auth0Tenant: Sendable {
     var mfaTokens: [String: Auth0MFATransaction] = [:]
     var passwordlessCodes: [String: Auth0PasswordlessCode] = [:]
     var passkeySessions: [String: Auth0PasskeySession] = [:]
+    /// DB-connection OTP sessions (`/otp/challenge`) by digest of `auth_session`.
+    var otpSessions: [String: Auth0OTPSession] = [:]
 
     /// The user with `email` (case-insensitive) in `connection`.
     func user(email: String, connection: String) -> Auth0User? {
@@ -210,6 +212,7 @@ struct Auth0Tenant: Sendable {
         mfaTokens = mfaTokens.filter { $0.value.expiresAt > now.addingTimeInterval(-3600) }
         passwordlessCodes = passwordlessCodes.filter { $0.value.expiresAt > now }
         passkeySessions = passkeySessions.filter { $0.value.expiresAt > now }
+        otpSessions = otpSessions.filter { $0.value.expiresAt > now }
     }
 
     /// Revokes a whole refresh-token family.
@@ -249,5 +252,16 @@ struct Auth0PasskeySession: Sendable {
     var challenge: [UInt8]
     var clientId: String
     var connection: String
+    var expiresAt: Date
+}
+
+/// A DB-connection OTP login opened by `/otp/challenge` (spec §3.2).
+struct Auth0OTPSession: Sendable {
+    var clientId: String
+    var connection: String
+    /// The lower-cased email, or the phone number.
+    var identifier: String
+    var isEmail: Bool
+    var allowSignup: Bool
     var expiresAt: Date
 }

@@ -21,7 +21,7 @@ import enum AuthHub.JSONValue
 /// - `POST /auth0/dbconnections/change_password` (no email is sent)
 /// - `GET /auth0/mfa/authenticators`, `POST /auth0/mfa/associate` (TOTP), `POST /auth0/mfa/challenge`
 ///   (otp only)
-/// - `POST /auth0/passwordless/start`
+/// - `POST /auth0/passwordless/start`, `POST /auth0/otp/challenge` (DB-connection OTP)
 /// - `POST /auth0/passkey/challenge`, `POST /auth0/passkey/register` and the
 ///   `urn:okta:params:oauth:grant-type:webauthn` grant (RP ID `localhost`, origins
 ///   `https://localhost` / `http://localhost`)
@@ -59,6 +59,7 @@ public struct Auth0EmulatorModule: EmulatorModule {
         routes.post("\(p)/mfa/challenge") { request, _ in await service.challenge(request) }
         routes.post("\(p)/dbconnections/change_password") { request, _ in await service.changePassword(request) }
         routes.post("\(p)/passwordless/start") { request, _ in await service.passwordlessStart(request) }
+        routes.post("\(p)/otp/challenge") { request, _ in await service.otpChallenge(request) }
         routes.post("\(p)/passkey/challenge") { request, _ in await service.passkeyChallenge(request) }
         routes.post("\(p)/passkey/register") { request, _ in await service.passkeyRegister(request) }
         routes.post("\(p)/__emulator/users") { request, _ in await service.seedUser(request) }
