@@ -124,6 +124,24 @@ extension Auth0Service {
         }
     }
 
+    /// `GET /v2/logout?[federated&]returnTo=…&client_id=…` (spec §1.6): the emulator keeps no
+    /// browser session, so it only redirects to `returnTo` when the client may use that URL (the
+    /// same rule as callbacks), answers 200 with a short page when there is no `returnTo`, and a
+    /// JSON 400 for a `returnTo` the client may not use.
+    func logout(_ request: Request) async -> Response {
+        await Self.guarded {
+            let parameters = Auth0Parameters.query(of: request)
+            guard let returnTo = parameters.string("returnTo") else {
+                return Auth0LoginPage.message("You are logged out.")
+            }
+            let clientId = try parameters.required("client_id")
+            guard await state.get(Auth0Tenant.key).redirectAllowed(returnTo, for: clientId) else {
+                throw Auth0Failure.invalidRequest("The returnTo URL is not in the list of allowed logout URLs of the client.")
+            }
+            return Response(status: .found, headers: [.location: returnTo, .cacheControl: "no-store"])
+        }
+    }
+
     /// Issues an authorization code for `user` and redirects to `redirect_uri?code=…&state=…`.
     func completeLogin(_ authorize: Auth0AuthorizeRequest, user: Auth0User) async -> Response {
         let code = randomToken()

@@ -12,7 +12,7 @@ import enum AuthHub.JSONValue
 /// - `GET /auth0/.well-known/openid-configuration`, `GET /auth0/.well-known/jwks.json` (RS256 key
 ///   generated per emulator instance)
 /// - `GET /auth0/authorize` (authorization code + PKCE S256; HTML login page posting to
-///   `POST /auth0/u/login`)
+///   `POST /auth0/u/login`), `GET /auth0/v2/logout` (redirects to an allowed `returnTo`)
 /// - `POST /auth0/oauth/token`: `password`, `…/password-realm`, `authorization_code`,
 ///   `refresh_token` (rotation with reuse detection; SSO session transfer with the
 ///   `urn:{host}:session_transfer` audience), `…/mfa-otp`, `…/mfa-recovery-code`,
@@ -50,6 +50,7 @@ public struct Auth0EmulatorModule: EmulatorModule {
         routes.get("\(p)/.well-known/jwks.json") { _, _ in await service.jwks() }
         routes.get("\(p)/authorize") { request, _ in await service.authorize(request) }
         routes.post("\(p)/u/login") { request, _ in await service.loginForm(request) }
+        routes.get("\(p)/v2/logout") { request, _ in await service.logout(request) }
         routes.post("\(p)/oauth/token") { request, _ in await service.token(request) }
         routes.post("\(p)/oauth/revoke") { request, _ in await service.revoke(request) }
         routes.get("\(p)/userinfo") { request, _ in await service.userinfo(request) }
