@@ -88,7 +88,8 @@ extension Auth0Service {
 
     /// `POST /u/login`: the login page's form (`transaction`, `email`, `password`, and `otp` for
     /// users with a confirmed TOTP authenticator). Wrong input re-renders the page with the
-    /// error; success redirects like the hooks do.
+    /// error; success redirects like the hooks do. A user who must use MFA but has not enrolled
+    /// yet is let through: enrollment inside the login page is not emulated.
     func loginForm(_ request: Request) async -> Response {
         await Self.guarded {
             let parameters = try await Auth0Parameters.body(of: request)

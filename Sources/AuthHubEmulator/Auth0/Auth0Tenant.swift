@@ -37,15 +37,17 @@ struct Auth0User: Sendable {
     /// `email`/`email_verified` with `email`, the profile attributes with `profile`.
     func claims(scopes: Set<String>) -> [String: JSONValue] {
         var claims: [String: JSONValue] = ["sub": .string(userId)]
+        // Users of the `sms` connection have no email; they are named by their phone number.
+        let fallbackName = email.isEmpty ? (attributes["phone_number"]?.stringValue ?? userId) : email
         if scopes.contains("profile") {
-            claims["name"] = attributes["name"] ?? .string(email)
-            claims["nickname"] = attributes["nickname"] ?? .string(String(email.split(separator: "@").first ?? ""))
+            claims["name"] = attributes["name"] ?? .string(fallbackName)
+            claims["nickname"] = attributes["nickname"] ?? .string(String(fallbackName.split(separator: "@").first ?? ""))
             for key in ["given_name", "family_name", "middle_name", "picture", "locale", "zoneinfo", "website"] {
                 if let value = attributes[key] { claims[key] = value }
             }
             claims["updated_at"] = .string(Auth0Tenant.timestamp(updatedAt))
         }
-        if scopes.contains("email") {
+        if scopes.contains("email"), !email.isEmpty {
             claims["email"] = .string(email)
             claims["email_verified"] = .bool(emailVerified)
         }
