@@ -35,6 +35,12 @@ enum Auth0LoginPage {
              status: .badRequest)
     }
 
+    /// A page that only shows a message.
+    static func message(_ message: String) -> Response {
+        html("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>AuthHub emulator</title></head><body><p>\(escape(message))</p></body></html>",
+             status: .ok)
+    }
+
     private static func html(_ text: String, status: HTTPResponse.Status) -> Response {
         Response(
             status: status,

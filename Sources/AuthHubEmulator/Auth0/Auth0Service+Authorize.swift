@@ -88,7 +88,8 @@ extension Auth0Service {
 
     /// `POST /u/login`: the login page's form (`transaction`, `email`, `password`, and `otp` for
     /// users with a confirmed TOTP authenticator). Wrong input re-renders the page with the
-    /// error; success redirects like the hooks do.
+    /// error; success redirects like the hooks do. A user who must use MFA but has not enrolled
+    /// yet is let through: enrollment inside the login page is not emulated.
     func loginForm(_ request: Request) async -> Response {
         await Self.guarded {
             let parameters = try await Auth0Parameters.body(of: request)
@@ -121,6 +122,24 @@ extension Auth0Service {
             let digest = Auth0Tenant.digest(transaction)
             await state.update(Auth0Tenant.key) { tenant in tenant.logins[digest] = nil }
             return await completeLogin(login.request, user: user)
+        }
+    }
+
+    /// `GET /v2/logout?[federated&]returnTo=…&client_id=…` (spec §1.6): the emulator keeps no
+    /// browser session, so it only redirects to `returnTo` when the client may use that URL (the
+    /// same rule as callbacks), answers 200 with a short page when there is no `returnTo`, and a
+    /// JSON 400 for a `returnTo` the client may not use.
+    func logout(_ request: Request) async -> Response {
+        await Self.guarded {
+            let parameters = Auth0Parameters.query(of: request)
+            guard let returnTo = parameters.string("returnTo") else {
+                return Auth0LoginPage.message("You are logged out.")
+            }
+            let clientId = try parameters.required("client_id")
+            guard await state.get(Auth0Tenant.key).redirectAllowed(returnTo, for: clientId) else {
+                throw Auth0Failure.invalidRequest("The returnTo URL is not in the list of allowed logout URLs of the client.")
+            }
+            return Response(status: .found, headers: [.location: returnTo, .cacheControl: "no-store"])
         }
     }
 

@@ -36,8 +36,7 @@ extension Auth0Service {
                 throw Auth0Failure.missing("email")
             }
             let connection = parameters.string("connection") ?? (field == "email" ? "email" : "sms")
-            let digits = environment.random.bytes(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) } % 1_000_000
-            let code = String(format: "%06u", digits)
+            let code = sixDigitCode()
             let entry = Auth0PasswordlessCode(code: code, connection: connection, expiresAt: now.addingTimeInterval(Self.passwordlessLifetime))
             let key = Self.passwordlessKey(connection: connection, identifier: identifier)
             await state.update(Auth0Tenant.key) { tenant in tenant.passwordlessCodes[key] = entry }
@@ -46,9 +45,96 @@ extension Auth0Service {
         }
     }
 
+    /// `POST /otp/challenge` (DB-connection OTP, spec §3.2) `{client_id, connection?, allow_signup?,
+    /// email | phone_number + delivery_method}` → `{auth_session}`. The code is kept like a
+    /// passwordless code under the database connection (read it with
+    /// `GET /auth0/__emulator/passwordless?email=…&connection=Username-Password-Authentication`).
+    /// It answers the same whether or not the user exists.
+    func otpChallenge(_ request: Request) async -> Response {
+        await Self.guarded {
+            let parameters = try await Auth0Parameters.body(of: request)
+            let clientId = try parameters.required("client_id")
+            let connection = parameters.string("connection") ?? Auth0Tenant.defaultConnection
+            let identifier: String
+            let isEmail: Bool
+            if let email = parameters.string("email") {
+                identifier = email.lowercased()
+                isEmail = true
+            } else if let phone = parameters.string("phone_number") {
+                identifier = phone
+                isEmail = false
+            } else {
+                throw Auth0Failure.missing("email")
+            }
+            let session = randomToken()
+            let code = sixDigitCode()
+            let expiresAt = now.addingTimeInterval(Self.passwordlessLifetime)
+            let entry = Auth0OTPSession(
+                clientId: clientId, connection: connection, identifier: identifier, isEmail: isEmail,
+                allowSignup: parameters["allow_signup"]?.boolValue ?? false, expiresAt: expiresAt
+            )
+            let key = Self.passwordlessKey(connection: connection, identifier: identifier)
+            await state.update(Auth0Tenant.key) { tenant in
+                tenant.otpSessions[Auth0Tenant.digest(session)] = entry
+                tenant.passwordlessCodes[key] = Auth0PasswordlessCode(code: code, connection: connection, expiresAt: expiresAt)
+            }
+            return EmulatorResponse.json(["auth_session": .string(session)], headers: [.cacheControl: "no-store"])
+        }
+    }
+
+    /// A random 6-digit code.
+    func sixDigitCode() -> String {
+        let digits = environment.random.bytes(4).reduce(UInt32(0)) { $0 << 8 | UInt32($1) } % 1_000_000
+        return String(format: "%06u", digits)
+    }
+
+    /// The `passwordless/otp` grant with `{auth_session, otp}` after `/otp/challenge`: spends the
+    /// session and the code; signs in an existing database user, or creates one when the
+    /// challenge allowed signup.
+    func otpSessionGrant(_ session: String, parameters: Auth0Parameters, clientId: String, request: Request) async throws -> Response {
+        let otp = try parameters.required("otp")
+        let at = now
+        let newUserId = "auth0|" + environment.random.bytes(12).map { String(format: "%02x", $0) }.joined()
+        let digest = Auth0Tenant.digest(session)
+        let result: (userId: String?, isEmail: Bool) = await state.update(Auth0Tenant.key) { tenant in
+            guard let entry = tenant.otpSessions[digest], entry.expiresAt > at, entry.clientId == clientId else { return (nil, true) }
+            let key = Self.passwordlessKey(connection: entry.connection, identifier: entry.identifier)
+            guard let code = tenant.passwordlessCodes[key], code.expiresAt > at,
+                  constantTimeEquals(Array(code.code.utf8), Array(otp.utf8))
+            else { return (nil, entry.isEmail) }
+            tenant.otpSessions[digest] = nil
+            tenant.passwordlessCodes[key] = nil
+            let existing = tenant.users.values.first { user in
+                user.connection == entry.connection
+                    && (entry.isEmail ? user.email == entry.identifier : user.attributes["phone_number"]?.stringValue == entry.identifier)
+            }
+            if let existing { return (existing.userId, entry.isEmail) }
+            guard entry.allowSignup else { return (nil, entry.isEmail) }
+            tenant.users[newUserId] = Auth0User(
+                userId: newUserId, connection: entry.connection, email: entry.isEmail ? entry.identifier : "", username: nil,
+                passwordHash: nil, emailVerified: entry.isEmail,
+                attributes: entry.isEmail ? [:] : ["phone_number": .string(entry.identifier)], userMetadata: [:],
+                mfaRequired: false, totp: nil, recovery: nil, createdAt: at, updatedAt: at
+            )
+            return (newUserId, entry.isEmail)
+        }
+        guard let userId = result.userId else {
+            throw Auth0Failure.invalidGrant(result.isEmail ? "Wrong email or verification code." : "Wrong phone number or verification code.")
+        }
+        let grant = Auth0Grant(
+            userId: userId, clientId: clientId, scopes: Auth0Grant.scopes(parameters.string("scope") ?? Self.defaultScope),
+            audience: parameters.string("audience"), nonce: nil, authTime: at
+        )
+        return try await issue(grant, request: request)
+    }
+
     /// The `passwordless/otp` grant with `{username, otp, realm}`: spends the code and signs the
-    /// user in, creating them in the `email`/`sms` connection on first use.
+    /// user in, creating them in the `email`/`sms` connection on first use. With `auth_session`
+    /// instead, it completes a DB-connection OTP login (``otpSessionGrant(_:parameters:clientId:request:)``).
     func passwordlessGrant(_ parameters: Auth0Parameters, clientId: String, request: Request) async throws -> Response {
+        if let session = parameters.string("auth_session") {
+            return try await otpSessionGrant(session, parameters: parameters, clientId: clientId, request: request)
+        }
         let username = try parameters.required("username")
         let otp = try parameters.required("otp")
         let realm = try parameters.required("realm")

@@ -4,6 +4,7 @@ import AuthHubFactors
 import Foundation
 import HTTPTypes
 import Hummingbird
+import NIOCore
 
 extension Auth0Service {
     /// Root profile attributes signup copies from the body (spec §3.1 `rootAttributes`).
@@ -115,6 +116,25 @@ extension Auth0Service {
             for (key, value) in user.attributes { body[key] = value }
             if !user.userMetadata.isEmpty { body["user_metadata"] = .object(user.userMetadata) }
             return EmulatorResponse.json(.object(body))
+        }
+    }
+
+    /// `POST /dbconnections/change_password` `{client_id, email, connection}`: Auth0 answers the
+    /// same text whether or not the user exists, and the emulator sends no email.
+    func changePassword(_ request: Request) async -> Response {
+        await Self.guarded {
+            let parameters = try await Auth0Parameters.body(of: request)
+            guard parameters.string("client_id") != nil else {
+                throw Auth0Failure.database(code: "invalid_parameter", description: "Missing required parameter: client_id")
+            }
+            guard parameters.string("email") != nil else {
+                throw Auth0Failure.database(code: "invalid_parameter", description: "Missing required parameter: email")
+            }
+            return Response(
+                status: .ok,
+                headers: [.contentType: "text/plain; charset=utf-8"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: "We've just sent you an email to reset your password."))
+            )
         }
     }
 

@@ -263,13 +263,26 @@ struct Auth0Service: Sendable {
         case refused(Auth0Failure)
     }
 
-    /// `refresh_token` with rotation and reuse detection: each use retires the presented token and
+    /// The `issued_token_type` of a session transfer token (spec §3.4).
+    static let sessionTransferTokenType = "urn:auth0:params:oauth:token-type:session_transfer_token"
+    /// How long a session transfer token lives (Auth0: one minute).
+    static let sessionTransferLifetime: TimeInterval = 60
+
+    /// Whether `audience` asks for a session transfer token, `urn:{domain-host}:session_transfer`.
+    static func isSessionTransferAudience(_ audience: String) -> Bool {
+        audience.hasPrefix("urn:") && audience.hasSuffix(":session_transfer")
+    }
+
+    /// `refresh_token` with rotation and reuse detection (and, with the audience
+    /// `urn:{host}:session_transfer`, the SSO exchange of spec §3.4, whose session transfer token
+    /// is not an access token for `/userinfo`): each use retires the presented token and
     /// returns a new one in the same family; presenting a retired token revokes the whole family
     /// (every token descending from the same login) and fails with `invalid_grant`.
     func refreshGrant(_ parameters: Auth0Parameters, clientId: String, request: Request) async throws -> Response {
         let presented = try parameters.required("refresh_token")
         let requestedScopes = parameters.string("scope").map(Auth0Grant.scopes)
         let audience = parameters.string("audience")
+        let sessionTransfer = audience.map(Self.isSessionTransferAudience) ?? false
         let access = randomToken()
         let fresh = randomToken()
         let issuedAt = now
@@ -296,9 +309,11 @@ struct Auth0Service: Sendable {
             }
             if let audience { grant.audience = audience }
             tenant.purge(now: issuedAt)
-            tenant.accessTokens[Auth0Tenant.digest(access)] = Auth0AccessGrant(
-                grant: grant, expiresAt: issuedAt.addingTimeInterval(Self.accessTokenLifetime)
-            )
+            if !sessionTransfer {
+                tenant.accessTokens[Auth0Tenant.digest(access)] = Auth0AccessGrant(
+                    grant: grant, expiresAt: issuedAt.addingTimeInterval(Self.accessTokenLifetime)
+                )
+            }
             guard tenant.rotates(clientId) else { return .issued(grant, user, refresh: nil) }
             tenant.refreshTokens[digest]?.rotated = true
             tenant.refreshTokens[Auth0Tenant.digest(fresh)] = Auth0RefreshRecord(familyId: record.familyId, rotated: false)
@@ -308,7 +323,18 @@ struct Auth0Service: Sendable {
         case .refused(let failure):
             throw failure
         case .issued(let grant, let user, let refresh):
-            return try await credentials(grant: grant, user: user, access: access, refresh: refresh, issuedAt: issuedAt, request: request)
+            guard sessionTransfer else {
+                return try await credentials(grant: grant, user: user, access: access, refresh: refresh, issuedAt: issuedAt, request: request)
+            }
+            var body: [String: JSONValue] = [
+                "access_token": .string(access),
+                "issued_token_type": .string(Self.sessionTransferTokenType),
+                "token_type": "N_A",
+                "expires_in": .number(Self.sessionTransferLifetime),
+                "id_token": .string(try await idToken(grant: grant, user: user, issuedAt: issuedAt, request: request)),
+            ]
+            if let refresh { body["refresh_token"] = .string(refresh) }
+            return EmulatorResponse.json(.object(body), headers: [.cacheControl: "no-store"])
         }
     }
 
@@ -403,6 +429,26 @@ struct Auth0Service: Sendable {
         }
     }
 
+    /// `POST /mfa/challenge` `{client_id, mfa_token, challenge_type, authenticator_id?}`: for
+    /// `otp` (the only factor the emulator has) there is nothing to send, so it answers
+    /// `{"challenge_type":"otp"}`; out-of-band challenges are refused with `invalid_request`.
+    func challenge(_ request: Request) async -> Response {
+        await Self.guarded {
+            let parameters = try await Auth0Parameters.body(of: request)
+            let clientId = try parameters.required("client_id")
+            let transaction = try await mfaTransaction(try parameters.required("mfa_token"), clientId: clientId)
+            let types = Auth0Grant.scopes(parameters.string("challenge_type") ?? "otp")
+            guard types.contains("otp") else {
+                throw Auth0Failure.invalidRequest("The emulator supports only otp challenges.")
+            }
+            let enrolled = await state.get(Auth0Tenant.key).users[transaction.grant.userId]?.totp != nil
+            guard enrolled else {
+                throw Auth0Failure.oauth("unsupported_challenge_type", "User is not enrolled with an otp authenticator.", status: .badRequest)
+            }
+            return EmulatorResponse.json(["challenge_type": "otp"])
+        }
+    }
+
     private enum AssociateOutcome: Sendable {
         case associated(account: String, recoveryCode: String?)
         case refused(Auth0Failure)
@@ -418,8 +464,7 @@ struct Auth0Service: Sendable {
             let types = parameters["authenticator_types"]?.arrayValue?.compactMap(\.stringValue) ?? []
             guard !types.isEmpty else { throw Auth0Failure.missing("authenticator_types") }
             guard types == ["otp"] else {
-                throw Auth0Failure.oauth("unsupported_challenge_type", "The emulator supports only the otp authenticator type.",
-                                         status: .badRequest)
+                throw Auth0Failure.invalidRequest("The emulator supports only the otp authenticator type.")
             }
             let secret = environment.random.bytes(20)
             let totp = try TOTP(secret: Secret(secret))

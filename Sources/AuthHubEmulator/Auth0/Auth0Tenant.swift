@@ -37,15 +37,17 @@ struct Auth0User: Sendable {
     /// `email`/`email_verified` with `email`, the profile attributes with `profile`.
     func claims(scopes: Set<String>) -> [String: JSONValue] {
         var claims: [String: JSONValue] = ["sub": .string(userId)]
+        // Users of the `sms` connection have no email; they are named by their phone number.
+        let fallbackName = email.isEmpty ? (attributes["phone_number"]?.stringValue ?? userId) : email
         if scopes.contains("profile") {
-            claims["name"] = attributes["name"] ?? .string(email)
-            claims["nickname"] = attributes["nickname"] ?? .string(String(email.split(separator: "@").first ?? ""))
+            claims["name"] = attributes["name"] ?? .string(fallbackName)
+            claims["nickname"] = attributes["nickname"] ?? .string(String(fallbackName.split(separator: "@").first ?? ""))
             for key in ["given_name", "family_name", "middle_name", "picture", "locale", "zoneinfo", "website"] {
                 if let value = attributes[key] { claims[key] = value }
             }
             claims["updated_at"] = .string(Auth0Tenant.timestamp(updatedAt))
         }
-        if scopes.contains("email") {
+        if scopes.contains("email"), !email.isEmpty {
             claims["email"] = .string(email)
             claims["email_verified"] = .bool(emailVerified)
         }
@@ -176,6 +178,8 @@ struct Auth0Tenant: Sendable {
     var mfaTokens: [String: Auth0MFATransaction] = [:]
     var passwordlessCodes: [String: Auth0PasswordlessCode] = [:]
     var passkeySessions: [String: Auth0PasskeySession] = [:]
+    /// DB-connection OTP sessions (`/otp/challenge`) by digest of `auth_session`.
+    var otpSessions: [String: Auth0OTPSession] = [:]
 
     /// The user with `email` (case-insensitive) in `connection`.
     func user(email: String, connection: String) -> Auth0User? {
@@ -210,6 +214,7 @@ struct Auth0Tenant: Sendable {
         mfaTokens = mfaTokens.filter { $0.value.expiresAt > now.addingTimeInterval(-3600) }
         passwordlessCodes = passwordlessCodes.filter { $0.value.expiresAt > now }
         passkeySessions = passkeySessions.filter { $0.value.expiresAt > now }
+        otpSessions = otpSessions.filter { $0.value.expiresAt > now }
     }
 
     /// Revokes a whole refresh-token family.
@@ -249,5 +254,16 @@ struct Auth0PasskeySession: Sendable {
     var challenge: [UInt8]
     var clientId: String
     var connection: String
+    var expiresAt: Date
+}
+
+/// A DB-connection OTP login opened by `/otp/challenge` (spec §3.2).
+struct Auth0OTPSession: Sendable {
+    var clientId: String
+    var connection: String
+    /// The lower-cased email, or the phone number.
+    var identifier: String
+    var isEmail: Bool
+    var allowSignup: Bool
     var expiresAt: Date
 }

@@ -12,13 +12,16 @@ import enum AuthHub.JSONValue
 /// - `GET /auth0/.well-known/openid-configuration`, `GET /auth0/.well-known/jwks.json` (RS256 key
 ///   generated per emulator instance)
 /// - `GET /auth0/authorize` (authorization code + PKCE S256; HTML login page posting to
-///   `POST /auth0/u/login`)
+///   `POST /auth0/u/login`), `GET /auth0/v2/logout` (redirects to an allowed `returnTo`)
 /// - `POST /auth0/oauth/token`: `password`, `…/password-realm`, `authorization_code`,
-///   `refresh_token` (rotation with reuse detection), `…/mfa-otp`, `…/mfa-recovery-code`,
+///   `refresh_token` (rotation with reuse detection; SSO session transfer with the
+///   `urn:{host}:session_transfer` audience), `…/mfa-otp`, `…/mfa-recovery-code`,
 ///   `…/passwordless/otp`, `urn:okta:params:oauth:grant-type:webauthn`
 /// - `POST /auth0/dbconnections/signup`, `GET /auth0/userinfo`, `POST /auth0/oauth/revoke`
-/// - `GET /auth0/mfa/authenticators`, `POST /auth0/mfa/associate` (TOTP)
-/// - `POST /auth0/passwordless/start`
+/// - `POST /auth0/dbconnections/change_password` (no email is sent)
+/// - `GET /auth0/mfa/authenticators`, `POST /auth0/mfa/associate` (TOTP), `POST /auth0/mfa/challenge`
+///   (otp only)
+/// - `POST /auth0/passwordless/start`, `POST /auth0/otp/challenge` (DB-connection OTP)
 /// - `POST /auth0/passkey/challenge`, `POST /auth0/passkey/register` and the
 ///   `urn:okta:params:oauth:grant-type:webauthn` grant (RP ID `localhost`, origins
 ///   `https://localhost` / `http://localhost`)
@@ -31,11 +34,15 @@ import enum AuthHub.JSONValue
 ///   `authhub_emulator_user=<email>` skips the login page and redirects with a code at once;
 ///   `authhub_emulator_deny=1` redirects with `error=access_denied`.
 public struct Auth0EmulatorModule: EmulatorModule {
+    /// `auth0`.
     public let name = "auth0"
+    /// `["/auth0"]`: the Auth0 domain is `http://HOST:PORT/auth0`.
     public let pathPrefixes = ["/auth0"]
 
+    /// Creates the module; every emulator that registers it gets its own tenant and signing key.
     public init() {}
 
+    /// Registers the Auth0 routes and starts generating this instance's RS256 signing key.
     public func register(routes: EmulatorRouteBuilder, environment: EmulatorEnvironment) {
         let service = Auth0Service(environment: environment, signingKey: Auth0SigningKey())
         let p = Auth0Service.prefix
@@ -43,13 +50,17 @@ public struct Auth0EmulatorModule: EmulatorModule {
         routes.get("\(p)/.well-known/jwks.json") { _, _ in await service.jwks() }
         routes.get("\(p)/authorize") { request, _ in await service.authorize(request) }
         routes.post("\(p)/u/login") { request, _ in await service.loginForm(request) }
+        routes.get("\(p)/v2/logout") { request, _ in await service.logout(request) }
         routes.post("\(p)/oauth/token") { request, _ in await service.token(request) }
         routes.post("\(p)/oauth/revoke") { request, _ in await service.revoke(request) }
         routes.get("\(p)/userinfo") { request, _ in await service.userinfo(request) }
         routes.post("\(p)/dbconnections/signup") { request, _ in await service.signup(request) }
         routes.get("\(p)/mfa/authenticators") { request, _ in await service.listAuthenticators(request) }
         routes.post("\(p)/mfa/associate") { request, _ in await service.associate(request) }
+        routes.post("\(p)/mfa/challenge") { request, _ in await service.challenge(request) }
+        routes.post("\(p)/dbconnections/change_password") { request, _ in await service.changePassword(request) }
         routes.post("\(p)/passwordless/start") { request, _ in await service.passwordlessStart(request) }
+        routes.post("\(p)/otp/challenge") { request, _ in await service.otpChallenge(request) }
         routes.post("\(p)/passkey/challenge") { request, _ in await service.passkeyChallenge(request) }
         routes.post("\(p)/passkey/register") { request, _ in await service.passkeyRegister(request) }
         routes.post("\(p)/__emulator/users") { request, _ in await service.seedUser(request) }

@@ -98,6 +98,26 @@ import Testing
         #expect(noClient.json == ["error": "invalid_request", "error_description": "Missing required parameter: client_id"])
     }
 
+    @Test func logoutRedirectsOnlyToAnAllowedReturnTo() async throws {
+        let emulator = try await Emulator.start()
+        let wire = Auth0Wire(emulator: emulator)
+        _ = try await wire.post("/auth0/__emulator/clients", json: [
+            "client_id": .string(Auth0Wire.clientId), "callbacks": [.string(Auth0Wire.redirectURI)],
+        ])
+        let allowed = try await wire.get("/auth0/v2/logout?" + queryString([("returnTo", Auth0Wire.redirectURI), ("client_id", Auth0Wire.clientId)]))
+        let federated = try await wire.get("/auth0/v2/logout?federated&" + queryString([("returnTo", Auth0Wire.redirectURI), ("client_id", Auth0Wire.clientId)]))
+        let refused = try await wire.get("/auth0/v2/logout?" + queryString([("returnTo", "https://evil.example/"), ("client_id", Auth0Wire.clientId)]))
+        let bare = try await wire.get("/auth0/v2/logout")
+        await emulator.stop()
+
+        #expect(allowed.status == 302)
+        #expect(allowed.headers["Location"] == Auth0Wire.redirectURI)
+        #expect(federated.status == 302)
+        #expect(refused.status == 400)
+        #expect(refused.headers["Location"] == nil)
+        #expect(bare.status == 200)
+    }
+
     @Test func loginPageFormCompletesTheFlow() async throws {
         let emulator = try await Emulator.start()
         let wire = Auth0Wire(emulator: emulator)

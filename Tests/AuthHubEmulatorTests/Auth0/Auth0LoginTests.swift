@@ -181,6 +181,41 @@ import Testing
         #expect(bogus.headers["WWW-Authenticate"]?.hasPrefix("Bearer") == true)
     }
 
+    @Test func databaseOTPChallengeSignsInAnExistingUserOnly() async throws {
+        let emulator = try await Emulator.start()
+        let wire = Auth0Wire(emulator: emulator)
+        let user = try await wire.seed("dbotp@example.com")
+        func challenge(_ email: String) async throws -> String {
+            let reply = try await wire.post("/auth0/otp/challenge", json: [
+                "client_id": "authhub-test", "connection": "Username-Password-Authentication", "allow_signup": false,
+                "email": .string(email),
+            ])
+            return try #require(reply.json?["auth_session"]?.stringValue)
+        }
+        func code(_ email: String) async throws -> String {
+            try #require(try await wire.get(
+                "/auth0/__emulator/passwordless?email=\(email)&connection=Username-Password-Authentication"
+            ).json?["code"]?.stringValue)
+        }
+        func grant(_ session: String, _ otp: String) async throws -> Auth0Wire.Reply {
+            try await wire.post("/auth0/oauth/token", json: [
+                "client_id": "authhub-test", "grant_type": "http://auth0.com/oauth/grant-type/passwordless/otp",
+                "auth_session": .string(session), "otp": .string(otp), "scope": "openid email",
+            ])
+        }
+        let session = try await challenge("dbotp@example.com")
+        let ok = try await grant(session, try await code("dbotp@example.com"))
+        let claims = try await wire.verifiedClaims(try #require(ok.json?["id_token"]?.stringValue))
+        let strangerSession = try await challenge("stranger@example.com")
+        let stranger = try await grant(strangerSession, try await code("stranger@example.com"))
+        await emulator.stop()
+
+        #expect(ok.status == 200)
+        #expect(claims["sub"] == user["user_id"])
+        #expect(stranger.status == 403)
+        #expect(stranger.json == ["error": "invalid_grant", "error_description": "Wrong email or verification code."])
+    }
+
     @Test func passwordlessCodeReadThroughTheHookSignsIn() async throws {
         let emulator = try await Emulator.start()
         let wire = Auth0Wire(emulator: emulator)

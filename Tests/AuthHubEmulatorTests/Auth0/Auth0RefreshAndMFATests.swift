@@ -157,6 +157,58 @@ import Testing
         #expect(noBearer.status == 401)
     }
 
+    @Test func sessionTransferExchangeIsARefreshGrantWithASpecialAudience() async throws {
+        let emulator = try await Emulator.start()
+        let wire = Auth0Wire(emulator: emulator)
+        try await wire.seed("sso@example.com")
+        let r1 = try #require(try await wire.login("sso@example.com").json?["refresh_token"]?.stringValue)
+        let exchange = try await wire.post("/auth0/oauth/token", json: [
+            "client_id": .string(Auth0Wire.clientId), "grant_type": "refresh_token", "refresh_token": .string(r1),
+            "audience": "urn:127.0.0.1:session_transfer",
+        ])
+        let transferToken = try #require(exchange.json?["access_token"]?.stringValue)
+        let asAccessToken = try await wire.get("/auth0/userinfo", headers: ["Authorization": "Bearer \(transferToken)"])
+        let claims = try await wire.verifiedClaims(try #require(exchange.json?["id_token"]?.stringValue))
+        await emulator.stop()
+
+        #expect(exchange.status == 200)
+        #expect(exchange.json?["issued_token_type"] == "urn:auth0:params:oauth:token-type:session_transfer_token")
+        #expect(exchange.json?["expires_in"] == 60)
+        #expect(exchange.json?["refresh_token"] != nil)
+        #expect(claims["email"] == "sso@example.com")
+        #expect(asAccessToken.status == 401)
+    }
+
+    @Test func mfaChallengeAndChangePassword() async throws {
+        let emulator = try await Emulator.start()
+        let wire = Auth0Wire(emulator: emulator)
+        try await wire.seed("challenge@example.com", extra: ["totp_secret": "JBSWY3DPEHPK3PXP"])
+        let mfaToken = try #require(try await wire.login("challenge@example.com").json?["mfa_token"]?.stringValue)
+        let otp = try await wire.post("/auth0/mfa/challenge", json: [
+            "client_id": .string(Auth0Wire.clientId), "mfa_token": .string(mfaToken), "challenge_type": "otp",
+        ])
+        let oob = try await wire.post("/auth0/mfa/challenge", json: [
+            "client_id": .string(Auth0Wire.clientId), "mfa_token": .string(mfaToken), "challenge_type": "oob",
+            "authenticator_id": "sms|dev_1",
+        ])
+        let badToken = try await wire.post("/auth0/mfa/challenge", json: [
+            "client_id": .string(Auth0Wire.clientId), "mfa_token": "garbage", "challenge_type": "otp",
+        ])
+        let reset = try await wire.post("/auth0/dbconnections/change_password", json: [
+            "client_id": .string(Auth0Wire.clientId), "email": "challenge@example.com", "connection": "Username-Password-Authentication",
+        ])
+        await emulator.stop()
+
+        #expect(otp.status == 200)
+        #expect(otp.json == ["challenge_type": "otp"])
+        #expect(oob.status == 400)
+        #expect(oob.json?["error"] == "invalid_request")
+        #expect(badToken.status == 403)
+        #expect(badToken.json == ["error": "invalid_grant", "error_description": "Malformed mfa_token"])
+        #expect(reset.status == 200)
+        #expect(reset.text == "We've just sent you an email to reset your password.")
+    }
+
     @Test func resetClearsUsersButKeepsTheSigningKey() async throws {
         let emulator = try await Emulator.start()
         let wire = Auth0Wire(emulator: emulator)
