@@ -68,7 +68,8 @@ import Glibc
             #expect(e.code == .timeout, "\(e) \(String(describing: e.underlying))")
             #expect(ContinuousClock.now - started >= .milliseconds(350))
         }
-        #expect(ContinuousClock.now - started < .seconds(5))
+        // Far below URLSession's 60-second default, with room for a loaded 2-core machine.
+        #expect(ContinuousClock.now - started < .seconds(30))
         withExtendedLifetime(listener) {}
     }
 }
