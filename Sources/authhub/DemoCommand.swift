@@ -75,7 +75,8 @@ struct DemoCommand: AsyncParsableCommand {
             hub = try DemoConfiguration.hub(emulatorPort: emulator.port, transport: transport)
         }
         guard let hub else { return }
-        for id in hub.providerIDs {
+        await DemoAuth0Flows.run(hub: hub, emulator: emulator, transport: transport, into: &report)
+        for id in hub.providerIDs where id != "auth0" && id != "oidc" {
             guard let provider = try? hub.provider(id), provider.capabilities.isEmpty else { continue }
             report.add(DemoReport.Row(provider: id, flow: "sign-in flows", result: .skipped, timeMs: 0,
                                       detail: "not implemented yet: the \(provider.type) provider declares no capabilities"))

@@ -22,7 +22,8 @@ enum DemoConfiguration {
                 { "id": "turnkey", "type": "turnkey", "baseURL": "${AUTHHUB_EMULATOR_URL}/turnkey",
                   "organizationId": "00000000-0000-4000-8000-0000000000aa", "rpId": "localhost",
                   "proxyURL": "${AUTHHUB_EMULATOR_URL}/turnkey-proxy" },
-                { "id": "oidc", "type": "oidc", "issuer": "${AUTHHUB_EMULATOR_URL}/auth0/", "clientId": "authhub-demo" }
+                { "id": "oidc", "type": "oidc", "issuer": "${AUTHHUB_EMULATOR_URL}/auth0/", "clientId": "authhub-demo",
+                  "scopes": ["openid", "profile", "email", "offline_access"] }
               ]
             }
           }

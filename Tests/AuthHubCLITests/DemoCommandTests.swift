@@ -18,6 +18,11 @@ import Testing
             #expect(row(module, "emulator routes")?["result"] == "ok", "\(module)")
         }
         #expect(row("all", "load providers.json")?["result"] == "ok")
+        for flow in ["sign-up, then password sign-in", "user info", "refresh with rotation", "web auth (PKCE, loopback, ID token)",
+                     "MFA with a TOTP code", "passkey sign-up, then login", "sign out (revoke)"] {
+            #expect(row("auth0", flow)?["result"] == "ok", "auth0 \(flow): \(String(describing: row("auth0", flow)))")
+        }
+        #expect(row("oidc", "browser sign-in (discovery, PKCE, ID token), refresh")?["result"] == "ok")
         // Every built-in provider of the embedded configuration is accounted for.
         let providers = Set(rows.compactMap { $0["provider"]?.stringValue })
         #expect(providers.isSuperset(of: ["auth0", "firebase", "openfort", "turnkey", "oidc"]))

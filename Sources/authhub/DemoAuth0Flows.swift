@@ -1,0 +1,114 @@
+import AuthHub
+import AuthHubAuth0
+import AuthHubEmulator
+import AuthHubFactors
+import AuthHubOIDC
+import Foundation
+
+/// The Auth0 and generic-OIDC rows of `authhub demo`: each flow of the providers, through the
+/// libraries, against the in-process emulator. The demo plays the user (and the browser) through
+/// the emulator's test hooks; the libraries do the rest.
+enum DemoAuth0Flows {
+    static let password = "demo: correct horse battery staple"
+
+    static func run(hub: AuthHub, emulator: RunningEmulator, transport: any HTTPTransport, into report: inout DemoReport) async {
+        guard let auth0 = try? hub.provider("auth0", as: Auth0Provider.self) else { return }
+        let browser = URLSessionTransport(defaultTimeout: .seconds(10), followRedirects: false)
+        let email = "ada+\(UUID().uuidString.prefix(8).lowercased())@example.com"
+        var firstRefreshToken: Secret<String>?
+
+        await report.record(provider: "auth0", flow: "sign-up, then password sign-in") {
+            guard case .signedIn(let session) = try await hub.signUp(SignUpRequest(email: email, password: Secret(password)), provider: "auth0")
+            else { throw DemoFailure("sign-up asked for verification") }
+            guard session.claims["email"] == .string(email) else { throw DemoFailure("the ID token names another user") }
+            firstRefreshToken = session.refreshToken
+        }
+        await report.record(provider: "auth0", flow: "user info") {
+            let info = try await hub.userInfo(provider: "auth0")
+            guard info.email == email else { throw DemoFailure("userinfo names another user") }
+        }
+        await report.record(provider: "auth0", flow: "refresh with rotation") {
+            let renewed = try await hub.refresh(provider: "auth0")
+            guard let old = firstRefreshToken, renewed.refreshToken != old else { throw DemoFailure("the refresh token did not rotate") }
+            do {
+                _ = try await auth0.authentication.renew(refreshToken: old)
+                throw DemoFailure("the rotated-away refresh token was accepted again")
+            } catch let error as AuthError where error.code == .refreshTokenInvalid {}
+        }
+        await report.record(provider: "auth0", flow: "web auth (PKCE, loopback, ID token)") {
+            let session = try await auth0.webAuth.signIn(open: { url in try await actAsBrowser(url, user: email, browser: browser) },
+                                                         timeout: .seconds(30))
+            guard session.claims["email"] == .string(email) else { throw DemoFailure("the ID token names another user") }
+        }
+        await report.record(provider: "auth0", flow: "MFA with a TOTP code") {
+            let mfaEmail = "mfa+" + email
+            let secret = Base32.encode(SystemRandom().bytes(20))
+            try await seed(mfaEmail, extra: ["totp_secret": .string(secret)], emulator: emulator, transport: browser)
+            do {
+                _ = try await hub.signIn(.password(identifier: mfaEmail, password: Secret(password)), provider: "auth0", account: "mfa")
+                throw DemoFailure("no second factor was asked for")
+            } catch let error as AuthError where error.code == .mfaRequired {
+                let code = try TOTP(secret: Secret(try Base32.decode(secret))).code(at: Date())
+                let session = try await auth0.signIn(mfa: try error.mfa.orThrow("mfa_required without an MFA token"), .otp(code))
+                try await hub.manager(provider: "auth0", account: "mfa").store(session)
+            }
+        }
+        await report.record(provider: "auth0", flow: "passkey sign-up, then login") {
+            let authenticator = try SoftwarePasskeyAuthenticator(store: InMemoryPasskeyCredentialStore())
+            let api = auth0.authentication
+            let signup = try await api.passkeySignupChallenge(userProfile: ["email": .string("pk+" + email)])
+            _ = try await api.signup(passkey: try await authenticator.makeCredential(signup.options), challenge: signup)
+            let login = try await api.passkeyLoginChallenge()
+            let credentials = try await api.login(passkey: try await authenticator.getAssertion(login.options), challenge: login)
+            guard auth0.session(from: credentials).claims["email"] == .string("pk+" + email) else {
+                throw DemoFailure("the passkey signed in another user")
+            }
+        }
+        await report.record(provider: "auth0", flow: "sign out (revoke)") {
+            let session = try await hub.session(provider: "auth0")
+            if let error = try await hub.signOut(provider: "auth0") { throw error }
+            do {
+                _ = try await auth0.authentication.renew(refreshToken: try session.refreshToken.orThrow("no refresh token"))
+                throw DemoFailure("the revoked refresh token still works")
+            } catch let error as AuthError where error.code == .refreshTokenInvalid {}
+        }
+
+        guard let oidc = try? hub.provider("oidc", as: OIDCProvider.self) else { return }
+        await report.record(provider: "oidc", flow: "browser sign-in (discovery, PKCE, ID token), refresh") {
+            let session = try await oidc.signInWithBrowser(timeout: .seconds(30)) { url in
+                try await actAsBrowser(url, user: email, browser: browser)
+            }
+            guard session.claims["email"] == .string(email) else { throw DemoFailure("the ID token names another user") }
+            let renewed = try await oidc.refresh(session, scope: nil)
+            guard renewed.accessToken != session.accessToken else { throw DemoFailure("refresh returned the same access token") }
+        }
+    }
+
+    /// The browser's part: Universal Login finishes for `user` (the emulator's test hook), and the
+    /// redirect is delivered to the loopback receiver.
+    static func actAsBrowser(_ url: URL, user: String, browser: any HTTPTransport) async throws {
+        let authorize = try await browser.send(HTTPRequest(method: .get, url: url, headers: ["X-AuthHub-Emulator-User": user]))
+        guard authorize.status == 302, let location = authorize.headers["Location"].flatMap(URL.init(string:)) else {
+            throw DemoFailure("/authorize answered HTTP \(authorize.status) without a redirect")
+        }
+        Task.detached { _ = try? await browser.send(HTTPRequest(method: .get, url: location)) }
+    }
+
+    /// Creates a user through the emulator's `POST /auth0/__emulator/users` hook.
+    static func seed(_ email: String, extra: [String: JSONValue], emulator: RunningEmulator, transport: any HTTPTransport) async throws {
+        var body: [String: JSONValue] = ["email": .string(email), "password": .string(password)]
+        body.merge(extra) { _, new in new }
+        let reply = try await transport.send(HTTPRequest(method: .post, url: emulator.url("/auth0/__emulator/users"),
+                                                         headers: ["Content-Type": "application/json"],
+                                                         body: try JSONEncoder().encode(JSONValue.object(body))))
+        guard reply.status == 201 else { throw DemoFailure("seeding a user answered HTTP \(reply.status)") }
+    }
+}
+
+extension Optional {
+    /// The value, or a demo failure saying what was missing.
+    func orThrow(_ what: String) throws -> Wrapped {
+        guard let self else { throw DemoFailure(what) }
+        return self
+    }
+}
