@@ -16,9 +16,14 @@ public struct OIDCPlugin: ProviderPlugin {
     /// Creates the plugin; register it with ``ProviderRegistry/register(_:)`` or use `ProviderRegistry.builtIn`.
     public init() {}
 
+    /// `oidc`.
     public var type: String { Self.typeName }
+    /// One line for `authhub providers`.
     public var summary: String { "Generic OpenID Connect: discovery, authorization code + PKCE, ID-token validation" }
+    /// Empty for now, like ``OIDCProvider/capabilities`` (see there).
     public var capabilities: Set<AuthCapability> { [] }
+
+    /// The providers.json fields of an `oidc` entry.
 
     public var fields: [ConfigField] {
         [
@@ -57,6 +62,7 @@ public struct OIDCPlugin: ProviderPlugin {
         return problems
     }
 
+    /// Builds an ``OIDCProvider`` from a validated entry.
     public func makeProvider(_ configuration: ProviderConfiguration, context: ProviderContext) throws -> any AuthProvider {
         OIDCProvider(id: configuration.id, configuration: try OIDCConfiguration(configuration), context: context)
     }
