@@ -98,10 +98,9 @@ public struct IDTokenValidator: Sendable {
         guard alg == "RS256" else {
             throw IDTokenValidationFailure.invalidAlgorithm.error(details: ["actual": alg, "expected": "RS256"])
         }
-        guard let kid = header["kid"]?.stringValue, !kid.isEmpty else {
-            throw IDTokenValidationFailure.missingPublicKey.error()
-        }
-        let collection = try await keys.keys(containing: kid)
+        let kid = header["kid"]?.stringValue ?? ""
+        // No `kid`: only a JWKS with a single usable key can verify it (OIDC Core §10.1).
+        let collection = kid.isEmpty ? try await keys.soleKey() : try await keys.keys(containing: kid)
         do {
             _ = try await collection.verify(raw, as: UncheckedPayload.self)
         } catch {

@@ -26,6 +26,8 @@ public actor JWKSCache {
     struct KeySet: Sendable {
         var kids: Set<String>
         var collection: JWTKeyCollection
+        /// The document's only usable key, as the default of its own collection, when it has exactly one.
+        var sole: JWTKeyCollection?
     }
 
     /// Creates a cache; nothing is fetched until a key is needed.
@@ -65,6 +67,25 @@ public actor JWKSCache {
         return fresh.collection
     }
 
+    /// The keys for a token whose header names no `kid`: allowed only when the JWKS holds exactly
+    /// one usable key (OpenID Connect Core §10.1 requires a `kid` once there are several), as with
+    /// servers that publish a single key and omit `kid` from their tokens.
+    /// - Throws: the ``IDTokenValidationFailure/missingPublicKey`` error otherwise.
+    func soleKey() async throws -> JWTKeyCollection {
+        let set: KeySet
+        if let keySet {
+            set = keySet
+        } else {
+            do { set = try await fetch() } catch {
+                throw IDTokenValidationFailure.missingPublicKey.error(underlying: AuthError.wrap(error))
+            }
+        }
+        guard let sole = set.sole else {
+            throw IDTokenValidationFailure.missingPublicKey.error(details: ["kid": "", "keys": String(set.kids.count)])
+        }
+        return sole
+    }
+
     private static func missing(_ kid: String) -> AuthError {
         IDTokenValidationFailure.missingPublicKey.error(details: ["kid": kid])
     }
@@ -93,6 +114,7 @@ public actor JWKSCache {
         }
         let collection = JWTKeyCollection()
         var kids = Set<String>()
+        var usable: [Insecure.RSA.PublicKey] = []
         for key in keys {
             guard key["kty"]?.stringValue == "RSA",
                   let kid = key["kid"]?.stringValue, !kid.isEmpty,
@@ -102,7 +124,14 @@ public actor JWKSCache {
                   let publicKey = try? Insecure.RSA.PublicKey(modulus: n, exponent: e) else { continue }
             await collection.add(rsa: publicKey, digestAlgorithm: .sha256, kid: JWKIdentifier(string: kid))
             kids.insert(kid)
+            usable.append(publicKey)
         }
-        return KeySet(kids: kids, collection: collection)
+        var sole: JWTKeyCollection?
+        if usable.count == 1, let only = usable.first {
+            let single = JWTKeyCollection()
+            await single.add(rsa: only, digestAlgorithm: .sha256)
+            sole = single
+        }
+        return KeySet(kids: kids, collection: collection, sole: sole)
     }
 }

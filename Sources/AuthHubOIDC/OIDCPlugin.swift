@@ -20,8 +20,8 @@ public struct OIDCPlugin: ProviderPlugin {
     public var type: String { Self.typeName }
     /// One line for `authhub providers`.
     public var summary: String { "Generic OpenID Connect: discovery, authorization code + PKCE, ID-token validation" }
-    /// Empty for now, like ``OIDCProvider/capabilities`` (see there).
-    public var capabilities: Set<AuthCapability> { [] }
+    /// Browser sign-in (PKCE, loopback redirect) and refresh.
+    public var capabilities: Set<AuthCapability> { [.webAuth, .refresh] }
 
     /// The providers.json fields of an `oidc` entry.
 

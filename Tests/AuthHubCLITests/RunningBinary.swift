@@ -11,12 +11,14 @@ final class RunningBinary: Sendable {
     private let changes: AsyncStream<Void>
     private let changed: AsyncStream<Void>.Continuation
 
-    init(_ arguments: [String], in directory: URL) throws {
+    init(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws {
         process = Process()
         process.executableURL = try AuthHubBinary.url()
         process.arguments = arguments
         process.currentDirectoryURL = directory
-        process.environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+        var env = environment
+        env["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        process.environment = env
         input = Pipe()
         let out = Pipe(), err = Pipe()
         process.standardInput = input
