@@ -16,13 +16,12 @@ import Foundation
 /// Token requests are form-encoded (RFC 6749); a `clientSecret` is sent as HTTP Basic
 /// authentication. The discovery document and the JWKS are fetched once per provider value and
 /// kept (the JWKS is refetched, rate-limited, when a token names an unknown key).
-
 public struct OIDCProvider: AuthProvider {
     /// The id from providers.json.
     public let id: String
     /// Always `oidc`.
     public var type: String { OIDCPlugin.typeName }
-    /// What the provider advertises (see the type's discussion).
+    /// Browser sign-in and refresh.
     public var capabilities: Set<AuthCapability> { [.webAuth, .refresh] }
     /// The entry's settings.
     public let configuration: OIDCConfiguration
