@@ -62,14 +62,34 @@ public struct Auth0WebAuth: Sendable {
         return try request.makeTransaction(random: provider.context.random)
     }
 
+    /// The browser logout URL (spec §1.6): `/v2/logout?[federated&]returnTo=…&client_id=…`.
+    /// - Parameters:
+    ///   - returnTo: where Auth0 sends the browser afterwards (an Allowed Logout URL).
+    ///   - federated: also sign out of the upstream identity provider.
+    public func logoutURL(returnTo: URL?, federated: Bool = false) throws -> URL {
+        guard let endpoint = URL(string: "v2/logout", relativeTo: provider.configuration.baseURL)?.absoluteURL else {
+            throw AuthError(.invalidConfiguration, message: "Cannot build the logout URL of '\(provider.id)'.", provider: provider.id)
+        }
+        return try OIDCLogoutRequest(endpoint: endpoint, clientId: provider.configuration.clientId, returnTo: returnTo,
+                                     returnToParameter: "returnTo", federated: federated).url()
+    }
+
     /// Parses the callback (the `state` must match), exchanges the code and validates the ID token;
     /// returns the session (not yet stored: `AuthHub.manager(...).store(_:)` does that).
     /// - Throws: ``AuthErrorCode/stateMismatch``, the provider's mapped callback error (e.g.
     ///   ``AuthErrorCode/accessDenied``), the exchange's error, or an ID-token validation failure.
     public func finish(callback: URL, transaction: OIDCAuthorizationTransaction) async throws -> Session {
         let response = try transaction.parseCallback(callback)
-        let credentials = try await provider.authentication.exchange(code: response.code, codeVerifier: transaction.codeVerifier,
+        let credentials: Auth0Credentials
+        do {
+            credentials = try await provider.authentication.exchange(code: response.code, codeVerifier: transaction.codeVerifier,
                                                                      redirectURI: transaction.redirectURI)
+        } catch var error as AuthError where error.details["description"] == "Unauthorized" {
+            // Auth0 answers a PKCE exchange by a confidential application with just "Unauthorized".
+            error.message = "PKCE not allowed: the Auth0 application type must be Native and its Token Endpoint Auth Method None."
+            error.code = .invalidConfiguration
+            throw error
+        }
         let claims = try await provider.idTokenValidator.validate(
             credentials.idToken,
             expecting: IDTokenExpectations(issuer: issuer, transaction: transaction, leeway: provider.configuration.leeway))

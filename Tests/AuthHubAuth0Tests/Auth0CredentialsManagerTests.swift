@@ -47,6 +47,17 @@ import Testing
         #expect(renewed.scope == "openid profile", "a reply without scope keeps the stored one")
     }
 
+    /// `largeMinTTL`: the renewed token lives shorter than asked; AuthHub stores it anyway (its
+    /// refresh token may have rotated) and reports both numbers.
+    @Test func aMinTTLLongerThanTheRenewedLifetimeIsReported() async throws {
+        let m = try manager()
+        try await m.store(credentials(expiresIn: 0))
+        stubRefresh(["access_token": "at-2", "expires_in": 30, "refresh_token": "rt-2"])
+        let error = await #expect(throws: AuthError.self) { try await m.credentials(minTTL: 120) }
+        #expect(error?.details["minTTL"] == "120" && error?.details["lifetime"] == "30")
+        #expect(try await m.sessions.current()?.refreshToken?.revealed() == "rt-2", "the rotated refresh token is kept")
+    }
+
     @Test func aChangedScopeForcesRenewal() async throws {
         let m = try manager()
         try await m.store(credentials())

@@ -119,3 +119,27 @@ import Testing
         #expect(session.userID == "auth0|web")
     }
 }
+
+@Suite struct Auth0WebAuthLogoutAndPKCETests {
+    @Test func logoutURLPutsFederatedFirst() throws {
+        let provider = Auth0Provider(id: "auth0", configuration: try Auth0Configuration(domain: "tenant.auth0.com", clientId: "cid"))
+        let plain = try provider.webAuth.logoutURL(returnTo: URL(string: "http://127.0.0.1:5555/callback"))
+        #expect(plain.absoluteString == "https://tenant.auth0.com/v2/logout?returnTo=http%3A%2F%2F127.0.0.1%3A5555%2Fcallback&client_id=cid")
+        let federated = try provider.webAuth.logoutURL(returnTo: URL(string: "http://127.0.0.1:5555/callback"), federated: true)
+        #expect(federated.query?.hasPrefix("federated&returnTo=") == true)
+    }
+
+    @Test func unauthorizedExchangeExplainsPKCE() async throws {
+        let transport = StubTransport()
+        transport.on(.post, "/oauth/token") { _ in .json(401, ["error": "unauthorized_client", "error_description": "Unauthorized"]) }
+        let provider = Auth0Provider(id: "auth0", configuration: try Auth0Configuration(domain: "tenant.auth0.com", clientId: "cid"),
+                                     context: ProviderContext(transport: transport, clock: FakeClock()))
+        let transaction = try provider.webAuth.start(redirectURI: "http://127.0.0.1:5555/callback")
+        let error = await #expect(throws: AuthError.self) {
+            try await provider.webAuth.finish(callback: URL(string: "http://127.0.0.1:5555/callback?code=c&state=\(transaction.state.revealed())")!,
+                                              transaction: transaction)
+        }
+        #expect(error?.code == .invalidConfiguration && error?.message.contains("PKCE not allowed") == true)
+        #expect(error?.providerCode == "unauthorized_client")
+    }
+}
