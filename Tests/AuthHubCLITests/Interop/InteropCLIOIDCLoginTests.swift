@@ -29,21 +29,22 @@ struct InteropCLIOIDCLoginTests {
         #expect(query["code_challenge_method"] == "S256" && query["nonce"] != nil && query["state"] != nil)
 
         // The browser: the mock's login form posts the subject back to the authorization endpoint.
+        // (Its own subject: another interop suite revokes alice's tokens while this one runs.)
         let browser = URLSessionTransport(defaultTimeout: .seconds(10), followRedirects: false)
         let submit = try await browser.send(HTTPRequest(method: .post, url: url, headers: ["Content-Type": "application/x-www-form-urlencoded"],
-                                                        body: Data("sub=alice%40example.com".utf8)))
+                                                        body: Data("sub=carol%40example.com".utf8)))
         #expect(submit.status == 302, "\(String(decoding: submit.body, as: UTF8.self))")
         let callback = try #require(submit.headers["Location"].flatMap(URL.init(string:)))
         #expect(callback.host == "127.0.0.1")
         _ = try await browser.send(HTTPRequest(method: .get, url: callback))
         #expect(await login.finish() == 0, "\(login.stderr)")
-        #expect(login.stdout.contains("Signed in.") && login.stdout.contains("alice@example.com"), "\(login.stdout)")
+        #expect(login.stdout.contains("Signed in.") && login.stdout.contains("carol@example.com"), "\(login.stdout)")
         #expect(!login.stdout.contains("interop-secret") && !login.stderr.contains("interop-secret"))
 
         let session = try await AuthHubBinary.runDetached(["session", "--json"], in: directory, environment: environment)
         #expect(session.status == 0, "\(session.stderr)")
         let summary = try JSONValue.parse(Data(session.stdout.utf8))
-        #expect(summary["provider"] == "oidc" && summary["user"] == "alice@example.com" && summary["hasIDToken"] == true)
+        #expect(summary["provider"] == "oidc" && summary["user"] == "carol@example.com" && summary["hasIDToken"] == true)
 
         let refresh = try await AuthHubBinary.runDetached(["refresh", "--json"], in: directory, environment: environment)
         #expect(refresh.status == 0, "\(refresh.stderr)")
