@@ -59,9 +59,10 @@ import Testing
                     "module": "auth0", "prefixes": ["/auth0"],
                     "routes": [
                         "GET /auth0/.well-known/jwks.json", "GET /auth0/.well-known/openid-configuration",
-                        "GET /auth0/__emulator", "GET /auth0/__emulator/passwordless", "GET /auth0/__emulator/users",
+                        "GET /auth0/__emulator", "GET /auth0/__emulator/mfa-binding-code", "GET /auth0/__emulator/passwordless",
+                        "GET /auth0/__emulator/users",
                         "GET /auth0/authorize", "GET /auth0/mfa/authenticators", "GET /auth0/userinfo", "GET /auth0/v2/logout",
-                        "POST /auth0/__emulator/clients", "POST /auth0/__emulator/users",
+                        "POST /auth0/__emulator/clients", "POST /auth0/__emulator/token-exchange", "POST /auth0/__emulator/users",
                         "POST /auth0/dbconnections/change_password", "POST /auth0/dbconnections/signup",
                         "POST /auth0/mfa/associate", "POST /auth0/mfa/challenge", "POST /auth0/oauth/revoke", "POST /auth0/oauth/token",
                         "POST /auth0/otp/challenge",

@@ -36,6 +36,7 @@ struct Auth0Service: Sendable {
         static let mfaOTP = "http://auth0.com/oauth/grant-type/mfa-otp"
         static let mfaRecoveryCode = "http://auth0.com/oauth/grant-type/mfa-recovery-code"
         static let passwordlessOTP = "http://auth0.com/oauth/grant-type/passwordless/otp"
+        static let mfaOOB = "http://auth0.com/oauth/grant-type/mfa-oob"
     }
 
     let environment: EmulatorEnvironment
@@ -89,7 +90,8 @@ struct Auth0Service: Sendable {
             "grant_types_supported": [
                 .string(GrantType.authorizationCode), .string(GrantType.refreshToken), .string(GrantType.password),
                 .string(GrantType.passwordRealm), .string(GrantType.mfaOTP), .string(GrantType.mfaRecoveryCode),
-                .string(GrantType.passwordlessOTP), .string(Self.webAuthnGrant),
+                .string(GrantType.passwordlessOTP), .string(Self.webAuthnGrant), .string(GrantType.mfaOOB),
+                .string(Self.tokenExchangeGrant),
             ],
             "subject_types_supported": ["public"],
             "id_token_signing_alg_values_supported": ["RS256"],
@@ -110,11 +112,11 @@ struct Auth0Service: Sendable {
 
     // MARK: - Token issuance
 
-    /// Stores a new access token (and refresh token when `offline_access` was granted) for
-    /// `grant` and builds the Credentials reply (spec §8).
+    /// Stores a new access token (and refresh token when `offline_access` was granted and the
+    /// grant is not delegated to an actor) for `grant` and builds the Credentials reply (spec §8).
     func issue(_ grant: Auth0Grant, request: Request, extra: [String: JSONValue] = [:]) async throws -> Response {
         let access = randomToken()
-        let refresh = grant.scopes.contains("offline_access") ? randomToken() : nil
+        let refresh = grant.scopes.contains("offline_access") && !grant.delegated ? randomToken() : nil
         let familyId = randomToken(bytes: 12)
         let issuedAt = now
         let user: Auth0User? = await state.update(Auth0Tenant.key) { tenant in
@@ -154,7 +156,7 @@ struct Auth0Service: Sendable {
     }
 
     /// Signs the ID token: `iss`, `sub`, `aud` (the client id), `iat`, `exp`, `auth_time`, `nonce`
-    /// when the login request carried one, and the user's claims for the granted scopes.
+    /// when the login request carried one, `act` for a delegated token exchange, and the user's claims for the granted scopes.
     func idToken(grant: Auth0Grant, user: Auth0User, issuedAt: Date, request: Request) async throws -> String {
         let iat = issuedAt.timeIntervalSince1970.rounded(.down)
         var claims = user.claims(scopes: grant.scopeSet)
@@ -164,6 +166,7 @@ struct Auth0Service: Sendable {
         claims["exp"] = .number(iat + Self.idTokenLifetime)
         claims["auth_time"] = .number(grant.authTime.timeIntervalSince1970.rounded(.down))
         if let nonce = grant.nonce { claims["nonce"] = .string(nonce) }
+        if let actor = grant.actor { claims["act"] = actor }
         return try await signingKey.sign(claims)
     }
 
@@ -193,6 +196,10 @@ struct Auth0Service: Sendable {
                 return try await passwordlessGrant(parameters, clientId: clientId, request: request)
             case Self.webAuthnGrant:
                 return try await webAuthnGrant(parameters, clientId: clientId, request: request)
+            case GrantType.mfaOOB:
+                return try await mfaOOBGrant(parameters, clientId: clientId, request: request)
+            case Self.tokenExchangeGrant:
+                return try await tokenExchangeGrant(parameters, clientId: clientId, request: request)
             default:
                 throw Auth0Failure.oauth("unsupported_grant_type", "Unsupported grant type: \(grantType)", status: .badRequest)
             }
@@ -224,9 +231,11 @@ struct Auth0Service: Sendable {
         await state.update(Auth0Tenant.key) { tenant in
             tenant.mfaTokens[Auth0Tenant.digest(token)] = Auth0MFATransaction(grant: grant, expiresAt: expiresAt)
         }
-        let requirements: JSONValue = user.totp?.confirmed == true
-            ? ["challenge": [["type": "otp"]]]
-            : ["enroll": [["type": "otp"]]]
+        var challenges: [JSONValue] = user.totp?.confirmed == true ? [["type": "otp"]] : []
+        for type in ["phone", "email"] where user.oob.contains(where: { $0.confirmed && $0.factorType == type }) {
+            challenges.append(["type": .string(type)])
+        }
+        let requirements: JSONValue = challenges.isEmpty ? ["enroll": [["type": "otp"]]] : ["challenge": .array(challenges)]
         return Auth0Failure(status: .forbidden, body: [
             "error": "mfa_required",
             "error_description": "Multifactor authentication required",
@@ -412,8 +421,8 @@ struct Auth0Service: Sendable {
         return try await mfaTransaction(token, clientId: nil)
     }
 
-    /// `GET /mfa/authenticators`: the user's authenticators; `active` is false for an enrollment
-    /// not yet confirmed by a code.
+    /// `GET /mfa/authenticators`: the user's authenticators (TOTP, SMS/email OOB, recovery code);
+    /// `active` is false for an enrollment not yet confirmed by a code.
     func listAuthenticators(_ request: Request) async -> Response {
         await Self.guarded {
             let transaction = try await bearerMFATransaction(request)
@@ -422,6 +431,9 @@ struct Auth0Service: Sendable {
             if let totp = user?.totp {
                 list.append(["id": .string(totp.id), "authenticator_type": "otp", "type": "otp", "active": .bool(totp.confirmed)])
             }
+            for authenticator in user?.oob ?? [] {
+                list.append(Self.authenticatorJSON(authenticator))
+            }
             if let recovery = user?.recovery {
                 list.append(["id": .string(recovery.id), "authenticator_type": "recovery-code", "type": "recovery-code", "active": true])
             }
@@ -429,23 +441,39 @@ struct Auth0Service: Sendable {
         }
     }
 
-    /// `POST /mfa/challenge` `{client_id, mfa_token, challenge_type, authenticator_id?}`: for
-    /// `otp` (the only factor the emulator has) there is nothing to send, so it answers
-    /// `{"challenge_type":"otp"}`; out-of-band challenges are refused with `invalid_request`.
+    /// `POST /mfa/challenge` `{client_id, mfa_token, challenge_type, authenticator_id?}`
+    /// (`challenge_type` may list several types, space-separated, as v2 sent it).
+    ///
+    /// - `oob`: with the `authenticator_id` of a confirmed SMS or email authenticator (or, without
+    ///   one, the first such authenticator) it answers `{challenge_type:"oob", oob_code,
+    ///   binding_method:"prompt"}` and "sends" a 6-digit binding code (read it with
+    ///   `GET /auth0/__emulator/mfa-binding-code?oob_code=…`).
+    /// - `otp`: there is nothing to send, so it answers `{"challenge_type":"otp"}`.
+    ///
+    /// An `authenticator_id` the user does not have is `400 invalid_request`; a user without an
+    /// authenticator of a requested type gets `400 unsupported_challenge_type`.
     func challenge(_ request: Request) async -> Response {
         await Self.guarded {
             let parameters = try await Auth0Parameters.body(of: request)
             let clientId = try parameters.required("client_id")
-            let transaction = try await mfaTransaction(try parameters.required("mfa_token"), clientId: clientId)
+            let mfaToken = try parameters.required("mfa_token")
+            let transaction = try await mfaTransaction(mfaToken, clientId: clientId)
             let types = Auth0Grant.scopes(parameters.string("challenge_type") ?? "otp")
-            guard types.contains("otp") else {
-                throw Auth0Failure.invalidRequest("The emulator supports only otp challenges.")
+            let authenticatorId = parameters.string("authenticator_id")
+            guard let user = await state.get(Auth0Tenant.key).users[transaction.grant.userId] else { throw Auth0Failure.malformedMFAToken }
+            if types.contains("oob"),
+               let authenticator = user.oob.first(where: { $0.confirmed && (authenticatorId == nil || $0.id == authenticatorId) }) {
+                return await oobChallenge(mfaToken: mfaToken, user: user, authenticator: authenticator)
             }
-            let enrolled = await state.get(Auth0Tenant.key).users[transaction.grant.userId]?.totp != nil
-            guard enrolled else {
-                throw Auth0Failure.oauth("unsupported_challenge_type", "User is not enrolled with an otp authenticator.", status: .badRequest)
+            if types.contains("otp"), let totp = user.totp, authenticatorId == nil || authenticatorId == totp.id {
+                return EmulatorResponse.json(["challenge_type": "otp"])
             }
-            return EmulatorResponse.json(["challenge_type": "otp"])
+            guard types.contains("otp") || types.contains("oob") else {
+                throw Auth0Failure.invalidRequest("challenge_type must be otp or oob.")
+            }
+            if authenticatorId != nil { throw Auth0Failure.invalidRequest("Invalid authenticator_id.") }
+            throw Auth0Failure.oauth("unsupported_challenge_type", "User is not enrolled with an authenticator of the requested type.",
+                                     status: .badRequest)
         }
     }
 
@@ -456,15 +484,19 @@ struct Auth0Service: Sendable {
 
     /// `POST /mfa/associate` for `authenticator_types: ["otp"]`: a fresh TOTP secret (base32) and
     /// its `otpauth://` URI, plus a recovery code with the first enrollment. The authenticator
-    /// becomes active once an `mfa-otp` grant accepts a code. Other factor types are refused.
+    /// becomes active once an `mfa-otp` grant accepts a code. `["oob"]` enrolls an SMS or email
+    /// authenticator (``associateOOB(_:transaction:mfaToken:)``); other factor types are refused.
     func associate(_ request: Request) async -> Response {
         await Self.guarded {
             let transaction = try await bearerMFATransaction(request)
             let parameters = try await Auth0Parameters.body(of: request)
             let types = parameters["authenticator_types"]?.arrayValue?.compactMap(\.stringValue) ?? []
             guard !types.isEmpty else { throw Auth0Failure.missing("authenticator_types") }
+            if types == ["oob"], let mfaToken = request.bearerToken {
+                return try await associateOOB(parameters, transaction: transaction, mfaToken: mfaToken)
+            }
             guard types == ["otp"] else {
-                throw Auth0Failure.invalidRequest("The emulator supports only the otp authenticator type.")
+                throw Auth0Failure.invalidRequest("The emulator supports only the otp and oob authenticator types.")
             }
             let secret = environment.random.bytes(20)
             let totp = try TOTP(secret: Secret(secret))
@@ -473,7 +505,7 @@ struct Auth0Service: Sendable {
             let recovery = try RecoveryCodeSet.generate(count: 1, random: environment.random)
             let outcome: AssociateOutcome = await state.update(Auth0Tenant.key) { tenant in
                 guard let user = tenant.users[transaction.grant.userId] else { return .refused(.malformedMFAToken) }
-                if user.totp?.confirmed == true {
+                if user.totp?.confirmed == true || user.oob.contains(where: \.confirmed) {
                     return .refused(.oauth("access_denied", "User is already enrolled.", status: .forbidden))
                 }
                 tenant.users[user.userId]?.totp = Auth0TOTPAuthenticator(id: authenticatorId, totp: totp, confirmed: false, lastStep: nil)

@@ -27,6 +27,8 @@ struct Auth0User: Sendable {
     var userHandle: [UInt8]? = nil
     /// Registered passkeys.
     var passkeys: [WebAuthnCredentialRecord] = []
+    /// Out-of-band (SMS and email) authenticators, confirmed or pending.
+    var oob: [Auth0OOBAuthenticator] = []
     var createdAt: Date
     var updatedAt: Date
 
@@ -84,6 +86,11 @@ struct Auth0Grant: Sendable {
     var audience: String?
     var nonce: String?
     var authTime: Date
+    /// Whether the grant came from a token exchange with an actor token (delegation): such
+    /// grants get no refresh token (spec §3.5).
+    var delegated: Bool = false
+    /// The `act` claim of a delegated grant, when the actor token names a known user.
+    var actor: JSONValue? = nil
 
     var scope: String { scopes.joined(separator: " ") }
     var scopeSet: Set<String> { Set(scopes) }
@@ -180,6 +187,18 @@ struct Auth0Tenant: Sendable {
     var passkeySessions: [String: Auth0PasskeySession] = [:]
     /// DB-connection OTP sessions (`/otp/challenge`) by digest of `auth_session`.
     var otpSessions: [String: Auth0OTPSession] = [:]
+    /// Pending out-of-band MFA codes (`/mfa/associate` and `/mfa/challenge`) by digest of `oob_code`.
+    var oobCodes: [String: Auth0OOBCode] = [:]
+    /// Subject tokens accepted by the token-exchange grant, registered through
+    /// `POST /auth0/__emulator/token-exchange`, by ``exchangeKey(type:token:)``.
+    var exchangeSubjects: [String: Auth0ExchangeSubject] = [:]
+    /// Every `subject_token_type` a token was registered for.
+    var exchangeTypes: Set<String> = []
+
+    /// The key a registered subject token is kept under: its type and the digest of the token.
+    static func exchangeKey(type: String, token: String) -> String {
+        type + "\u{0}" + digest(token)
+    }
 
     /// The user with `email` (case-insensitive) in `connection`.
     func user(email: String, connection: String) -> Auth0User? {
@@ -215,6 +234,7 @@ struct Auth0Tenant: Sendable {
         passwordlessCodes = passwordlessCodes.filter { $0.value.expiresAt > now }
         passkeySessions = passkeySessions.filter { $0.value.expiresAt > now }
         otpSessions = otpSessions.filter { $0.value.expiresAt > now }
+        oobCodes = oobCodes.filter { $0.value.expiresAt > now }
     }
 
     /// Revokes a whole refresh-token family.
@@ -266,4 +286,53 @@ struct Auth0OTPSession: Sendable {
     var isEmail: Bool
     var allowSignup: Bool
     var expiresAt: Date
+}
+
+/// An out-of-band MFA authenticator (`authenticator_type: oob`) for the `sms` or `email` channel.
+struct Auth0OOBAuthenticator: Sendable {
+    /// `sms|dev_…` or `email|dev_…`.
+    var id: String
+    /// `sms` or `email`.
+    var channel: String
+    /// The phone number or email address the binding codes go to.
+    var target: String
+    /// False between `/mfa/associate` and the first accepted binding code.
+    var confirmed: Bool
+
+    /// The `type` of `/mfa/authenticators` and `mfa_requirements`: `phone` for SMS, `email` for email.
+    var factorType: String { channel == "sms" ? "phone" : "email" }
+
+    /// The masked target shown as `name`: `XXXXXXXX` and the last four digits of a phone number,
+    /// or the first letter, `***` and the domain of an email address.
+    var maskedName: String {
+        if channel == "sms" {
+            let digits = target.filter(\.isNumber)
+            return "XXXXXXXX" + String(digits.suffix(4))
+        }
+        let parts = target.split(separator: "@", maxSplits: 1)
+        guard parts.count == 2, let first = parts[0].first else { return "***" }
+        return "\(first)***@\(parts[1])"
+    }
+}
+
+/// An `oob_code` handed out by `/mfa/associate` or `/mfa/challenge`, waiting for the `mfa-oob`
+/// grant with its binding code.
+struct Auth0OOBCode: Sendable {
+    /// The digest of the MFA token the code belongs to.
+    var mfaTokenDigest: String
+    var userId: String
+    var authenticatorId: String
+    /// The 6-digit code "sent" to the phone or email (read with the emulator-only hook).
+    var bindingCode: String
+    /// Wrong binding codes so far; the code is dropped after ``Auth0Service/oobMaximumFailures``.
+    var failures: Int
+    var expiresAt: Date
+}
+
+/// A subject token registered for the token-exchange grant: who it signs in.
+struct Auth0ExchangeSubject: Sendable {
+    /// The lower-cased email of the user.
+    var email: String
+    /// The connection the user lives in (created there on first use).
+    var connection: String
 }

@@ -16,20 +16,46 @@ import enum AuthHub.JSONValue
 /// - `POST /auth0/oauth/token`: `password`, `…/password-realm`, `authorization_code`,
 ///   `refresh_token` (rotation with reuse detection; SSO session transfer with the
 ///   `urn:{host}:session_transfer` audience), `…/mfa-otp`, `…/mfa-recovery-code`,
-///   `…/passwordless/otp`, `urn:okta:params:oauth:grant-type:webauthn`
+///   `…/passwordless/otp`, `urn:okta:params:oauth:grant-type:webauthn`, `…/mfa-oob`,
+///   `urn:ietf:params:oauth:grant-type:token-exchange` (see below)
 /// - `POST /auth0/dbconnections/signup`, `GET /auth0/userinfo`, `POST /auth0/oauth/revoke`
 /// - `POST /auth0/dbconnections/change_password` (no email is sent)
-/// - `GET /auth0/mfa/authenticators`, `POST /auth0/mfa/associate` (TOTP), `POST /auth0/mfa/challenge`
-///   (otp only)
+/// - `GET /auth0/mfa/authenticators`, `POST /auth0/mfa/associate` (TOTP, or OOB with the `sms` or
+///   `email` channel), `POST /auth0/mfa/challenge` (`otp`, or `oob` with `binding_method: "prompt"`)
+///   and the `…/mfa-oob` grant `{mfa_token, oob_code, binding_code}`. Authenticators list as
+///   `{id, authenticator_type, oob_channel?, name?, active, type}` with `type` `otp`, `phone`
+///   (SMS), `email` or `recovery-code`; OOB names are masked (`XXXXXXXX0100`, `a***@example.com`);
+///   `mfa_requirements.challenge` names the same types. An `oob_code` is single-use and bound to
+///   its MFA token; five wrong binding codes drop it.
 /// - `POST /auth0/passwordless/start`, `POST /auth0/otp/challenge` (DB-connection OTP)
 /// - `POST /auth0/passkey/challenge`, `POST /auth0/passkey/register` and the
 ///   `urn:okta:params:oauth:grant-type:webauthn` grant (RP ID `localhost`, origins
 ///   `https://localhost` / `http://localhost`)
 ///
+/// Token exchange (spec §3.5), emulator conventions:
+/// - Apple (`http://auth0.com/oauth/token-type/apple-authz-code`) and Facebook
+///   (`http://auth0.com/oauth/token-type/facebook-info-session-access-token`): the subject token
+///   `emulator:<email>` signs in the user with that email in the `apple` or `facebook` connection
+///   (user id `apple|…`/`facebook|…`, created on first use, `email_verified` true); `user_profile`
+///   (a JSON-encoded string of an object, else `400 invalid_request`) sets `name`, `given_name`
+///   and `family_name` from Apple's `{"name":{"firstName","lastName"}}` or Facebook's `name`,
+///   `first_name`, `last_name`. Any other subject token is `403 invalid_grant` "Invalid subject_token.".
+/// - Any other `subject_token_type`: only tokens registered with the hook below; another token
+///   of a registered type is `403 invalid_grant`, a type never registered `400 invalid_request`.
+/// - `actor_token` and `actor_token_type` go together (else `400 invalid_request`); with them no
+///   refresh token is issued, and a registered actor token puts `act: {sub}` in the ID token.
+///   `organization` is accepted and ignored.
+///
 /// Emulator-only test hooks (not part of Auth0):
 /// - `POST /auth0/__emulator/users` seeds a user (body: the signup fields plus `email_verified`, `mfa_required`, `totp_secret`), `GET` lists them
 /// - `POST /auth0/__emulator/clients` registers a client's allowed callback URLs and rotation
 /// - `GET /auth0/__emulator/passwordless?email=…|phone_number=…` reads a pending passwordless code
+/// - `POST /auth0/__emulator/token-exchange` `{subject_token_type, subject_token, email, connection?}`
+///   makes the token-exchange grant accept that subject token (201 `{subject_token_type, email,
+///   connection}`; `connection` defaults to `apple`/`facebook` for those types, else
+///   `Username-Password-Authentication`; the user is created there on first use)
+/// - `GET /auth0/__emulator/mfa-binding-code?oob_code=…` reads the binding code "sent" with an
+///   `oob_code` of `/mfa/associate` or `/mfa/challenge`: `{binding_code, oob_channel}`, or 404
 /// - `GET /auth0/authorize` with header `X-AuthHub-Emulator-User: <email>` or query
 ///   `authhub_emulator_user=<email>` skips the login page and redirects with a code at once;
 ///   `authhub_emulator_deny=1` redirects with `error=access_denied`.
@@ -67,6 +93,8 @@ public struct Auth0EmulatorModule: EmulatorModule {
         routes.get("\(p)/__emulator/users") { _, _ in await service.listUsers() }
         routes.post("\(p)/__emulator/clients") { request, _ in await service.registerClient(request) }
         routes.get("\(p)/__emulator/passwordless") { request, _ in await service.passwordlessCode(request) }
+        routes.post("\(p)/__emulator/token-exchange") { request, _ in await service.registerExchangeToken(request) }
+        routes.get("\(p)/__emulator/mfa-binding-code") { request, _ in await service.mfaBindingCode(request) }
     }
 
     /// Auth0's 404 for an unknown path, in the `{statusCode, error, message}` shape its APIs use
