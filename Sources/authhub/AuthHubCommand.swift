@@ -1,6 +1,7 @@
 import ArgumentParser
 import AuthHub
 import Foundation
+import Logging
 
 /// `authhub`: the command-line face of AuthHub. Business logic lives in the libraries; commands
 /// parse arguments, call them and print.
@@ -9,9 +10,34 @@ struct AuthHubCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "authhub",
         abstract: "One authentication API over many identity providers.",
+        discussion: "Library log lines go to standard error at level warning; set AUTHHUB_LOG_LEVEL (trace … critical) for more.",
         subcommands: [ValidateCommand.self, ProvidersCommand.self, SchemaCommand.self, LoginCommand.self, SessionCommand.self,
                       RefreshCommand.self, LogoutCommand.self, EmulatorCommand.self, DemoCommand.self]
     )
+}
+
+extension AuthHubCommand {
+    /// Quiets the libraries' informational log lines (a failing command prints one line), then runs
+    /// the command as ArgumentParser would.
+    static func main() async {
+        let level = ProcessInfo.processInfo.environment["AUTHHUB_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0.lowercased()) }
+            ?? .warning
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
 
 /// Options every command takes.
