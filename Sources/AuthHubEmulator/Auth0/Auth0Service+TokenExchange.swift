@@ -95,7 +95,8 @@ extension Auth0Service {
                 }
                 return .user(user, actor: actor)
             }
-            let prefix = social ?? (subject.connection == Auth0Tenant.defaultConnection ? "auth0" : subject.connection)
+            // Social users are `apple|…`/`facebook|…`; everyone else is a database user, `auth0|…`.
+            let prefix = ["apple", "facebook"].contains(subject.connection) ? subject.connection : "auth0"
             let user = Auth0User(
                 userId: prefix + "|" + newUserId, connection: subject.connection, email: subject.email, username: nil,
                 passwordHash: nil, emailVerified: true, attributes: exchange.profile, userMetadata: [:],

@@ -122,7 +122,8 @@ import Testing
         let oobCode = try #require(challenge.json?["oob_code"]?.stringValue)
         let code = try #require(try await bindingCode(wire, oobCode: oobCode).json?["binding_code"]?.stringValue)
         let ok = try await verify(wire, token: loginToken, oobCode: oobCode, bindingCode: code)
-        // The oob_code is spent: a new login's MFA token cannot reuse it, nor can the spent token.
+        let spentHook = try await bindingCode(wire, oobCode: oobCode)
+        // The oob_code is spent with its MFA token (the hook no longer knows it): neither a new login's MFA token nor the spent one can reuse it.
         let otherToken = try await mfaToken(wire, "email@example.com")
         let reused = try await verify(wire, token: otherToken, oobCode: oobCode, bindingCode: code)
         let spentToken = try await verify(wire, token: loginToken, oobCode: oobCode, bindingCode: code)
@@ -147,6 +148,7 @@ import Testing
         #expect(email["name"] == "e***@example.com")
         #expect(challenge.status == 200)
         #expect(ok.status == 200)
+        #expect(spentHook.status == 404)
         #expect(reused.status == 403)
         #expect(reused.json == ["error": "invalid_grant", "error_description": "Invalid oob_code."])
         #expect(spentToken.status == 403)

@@ -189,4 +189,30 @@ import Testing
         #expect(unknownActor.json?["refresh_token"] == nil)
         #expect(unknownActorClaims["act"] == nil)
     }
+
+    @Test func exchangedUsersWhoNeedMFAGetMFARequiredAndNewUsersAreCreated() async throws {
+        let emulator = try await Emulator.start()
+        let wire = Auth0Wire(emulator: emulator)
+        try await wire.seed("guarded@example.com", extra: ["mfa_required": true])
+        for (token, email) in [("guarded-1", "guarded@example.com"), ("newcomer-1", "newcomer@example.com")] {
+            let hook = try await wire.post("/auth0/__emulator/token-exchange", json: [
+                "subject_token_type": .string(Self.custom), "subject_token": .string(token), "email": .string(email),
+            ])
+            #expect(hook.status == 201)
+        }
+        let guarded = try await exchange(wire, type: Self.custom, token: "guarded-1")
+        let newcomer = try await exchange(wire, type: Self.custom, token: "newcomer-1")
+        let claims = try await wire.verifiedClaims(try #require(newcomer.json?["id_token"]?.stringValue))
+        let users = try #require(try await wire.get("/auth0/__emulator/users").json?["users"]?.arrayValue)
+        await emulator.stop()
+
+        #expect(guarded.status == 403)
+        #expect(guarded.json?["error"] == "mfa_required")
+        #expect(guarded.json?["mfa_token"]?.stringValue?.isEmpty == false)
+        #expect(newcomer.status == 200)
+        #expect(claims["sub"]?.stringValue?.hasPrefix("auth0|") == true)
+        #expect(claims["email"] == "newcomer@example.com")
+        #expect(users.count == 2)
+        #expect(users.contains { $0["email"] == "newcomer@example.com" && $0["connection"] == "Username-Password-Authentication" })
+    }
 }
