@@ -5,8 +5,8 @@ import Testing
 /// `authhub demo` as a user runs it: an in-process emulator on an ephemeral port, the embedded
 /// providers.json loaded against it, a result table, exit status 0.
 @Suite struct DemoCommandTests {
-    @Test func demoRunsAgainstTheInProcessEmulator() throws {
-        let result = try AuthHubBinary.run(["demo", "--json"])
+    @Test func demoRunsAgainstTheInProcessEmulator() async throws {
+        let result = try await AuthHubBinary.runDetached(["demo", "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let document = try JSONValue.parse(Data(result.stdout.utf8))
         #expect(document["ok"] == true)
@@ -28,8 +28,8 @@ import Testing
         #expect(providers.isSuperset(of: ["auth0", "firebase", "openfort", "turnkey", "oidc"]))
     }
 
-    @Test func demoTableIsReadable() throws {
-        let result = try AuthHubBinary.run(["demo"])
+    @Test func demoTableIsReadable() async throws {
+        let result = try await AuthHubBinary.runDetached(["demo"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("provider | flow"))
         #expect(result.stdout.contains("0 failed"))

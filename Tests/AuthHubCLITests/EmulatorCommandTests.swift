@@ -52,10 +52,10 @@ import Glibc
         }
     }
 
-    @Test func aTakenPortIsAOneLineError() throws {
+    @Test func aTakenPortIsAOneLineError() async throws {
         let (process, url, _) = try startEmulator()
         defer { process.terminate(); process.waitUntilExit() }
-        let result = try AuthHubBinary.run(["emulator", "--port", String(url.port ?? 0)])
+        let result = try await AuthHubBinary.runDetached(["emulator", "--port", String(url.port ?? 0)])
         #expect(result.status == 1)
         let lines = result.stderr.split(separator: "\n")
         #expect(lines.count == 1, "\(result.stderr)")

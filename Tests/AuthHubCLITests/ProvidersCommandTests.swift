@@ -4,8 +4,8 @@ import Testing
 @Suite struct ProvidersCommandTests {
     static var config: String { AuthHubBinary.packageRoot.appendingPathComponent("providers.json").path }
 
-    @Test func listsTheFiveBuiltInProviders() throws {
-        let result = try AuthHubBinary.run(["providers", "--config", Self.config])
+    @Test func listsTheFiveBuiltInProviders() async throws {
+        let result = try await AuthHubBinary.runDetached(["providers", "--config", Self.config])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.first == "Environment 'development' (\(Self.config))")
@@ -19,8 +19,8 @@ import Testing
         #expect(!result.stdout.contains("dev-key"), "secret values are never printed")
     }
 
-    @Test func jsonListing() throws {
-        let result = try AuthHubBinary.run(["providers", "--config", Self.config, "--json"])
+    @Test func jsonListing() async throws {
+        let result = try await AuthHubBinary.runDetached(["providers", "--config", Self.config, "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(object["environment"] as? String == "development")
@@ -34,21 +34,21 @@ import Testing
         #expect(Set(auth0).isSuperset(of: ["passwordSignIn", "signUp", "passwordReset", "emailCode", "refresh", "mfa"]))
     }
 
-    @Test func invalidConfigurationFailsWithOneLine() throws {
+    @Test func invalidConfigurationFailsWithOneLine() async throws {
         let directory = try AuthHubBinary.directory(withConfig: ValidateCommandTests.bad)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try AuthHubBinary.run(["providers"], in: directory)
+        let result = try await AuthHubBinary.runDetached(["providers"], in: directory)
         #expect(result.status == 1)
         #expect(result.stderr == "error: providers.json: 5 problems; run `authhub validate` to list them\n")
-        let missing = try AuthHubBinary.run(["providers", "--config", "/nonexistent/p.json"])
+        let missing = try await AuthHubBinary.runDetached(["providers", "--config", "/nonexistent/p.json"])
         #expect(missing.status == 1)
         #expect(missing.stderr == "error: /nonexistent/p.json: file not found\n")
     }
 }
 
 @Suite struct SchemaCommandTests {
-    @Test func printsTheCommittedSchema() throws {
-        let result = try AuthHubBinary.run(["schema"])
+    @Test func printsTheCommittedSchema() async throws {
+        let result = try await AuthHubBinary.runDetached(["schema"])
         #expect(result.status == 0, "\(result.stderr)")
         let committed = try String(contentsOf: AuthHubBinary.packageRoot.appendingPathComponent("providers.schema.json"), encoding: .utf8)
         #expect(result.stdout == committed)

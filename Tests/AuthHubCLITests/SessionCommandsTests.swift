@@ -9,16 +9,16 @@ import Testing
       "providers": [{"id": "auth0", "type": "auth0", "domain": "http://127.0.0.1:9/auth0", "clientId": "cli"}]}}}
     """#
 
-    @Test func signedOutSessionAndRefreshFailWithOneLine() throws {
+    @Test func signedOutSessionAndRefreshFailWithOneLine() async throws {
         let directory = try AuthHubBinary.directory(withConfig: Self.config)
         defer { try? FileManager.default.removeItem(at: directory) }
         for command in ["session", "refresh"] {
-            let result = try AuthHubBinary.run([command], in: directory)
+            let result = try await AuthHubBinary.runDetached([command], in: directory)
             #expect(result.status != 0, "\(command)")
             #expect(result.stderr.split(separator: "\n").count == 1, "\(command): \(result.stderr)")
             #expect(result.stderr.lowercased().contains("not signed in") || result.stderr.contains("sign in first"), "\(command): \(result.stderr)")
         }
-        let logout = try AuthHubBinary.run(["logout"], in: directory)
+        let logout = try await AuthHubBinary.runDetached(["logout"], in: directory)
         #expect(logout.status == 0 && logout.stdout.contains("Signed out."), "\(logout.stderr)")
     }
 
@@ -29,18 +29,18 @@ import Testing
         (["login", "--email", "a@b.c", "--password", "x", "--password-stdin"], "not both"),
         (["login", "--email", "a@b.c", "--otp", "1", "--recovery-code", "2"], "not both"),
     ])
-    func loginArgumentsAreChecked(arguments: [String], message: String) throws {
+    func loginArgumentsAreChecked(arguments: [String], message: String) async throws {
         let directory = try AuthHubBinary.directory(withConfig: Self.config)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try AuthHubBinary.run(arguments, in: directory)
+        let result = try await AuthHubBinary.runDetached(arguments, in: directory)
         #expect(result.status != 0)
         #expect(result.stderr.contains(message), "\(result.stderr)")
     }
 
-    @Test func unreachableProviderIsOneLineAndPrintsNoPassword() throws {
+    @Test func unreachableProviderIsOneLineAndPrintsNoPassword() async throws {
         let directory = try AuthHubBinary.directory(withConfig: Self.config)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try AuthHubBinary.run(["login", "--email", "ada@example.com", "--password-stdin"], in: directory,
+        let result = try await AuthHubBinary.runDetached(["login", "--email", "ada@example.com", "--password-stdin"], in: directory,
                                            stdin: "hunter2-secret\n")
         #expect(result.status != 0)
         #expect(result.stderr.hasPrefix("error: ") && result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")

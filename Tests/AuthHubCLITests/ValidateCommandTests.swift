@@ -26,48 +26,48 @@ import Testing
         "environments.dev.providers[1].id: duplicate provider id 'a' (also at providers[0])",
     ]
 
-    @Test func validFileExitsZeroWithOneLine() throws {
+    @Test func validFileExitsZeroWithOneLine() async throws {
         let directory = try AuthHubBinary.directory(withConfig: Self.good)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try AuthHubBinary.run(["validate"], in: directory)
+        let result = try await AuthHubBinary.runDetached(["validate"], in: directory)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == "providers.json: environment 'development' OK (1 provider)\n")
         #expect(result.stderr.isEmpty)
 
-        let env = try AuthHubBinary.run(["validate", "--env", "production"], in: directory, environment: ["FIREBASE_API_KEY": "k"])
+        let env = try await AuthHubBinary.runDetached(["validate", "--env", "production"], in: directory, environment: ["FIREBASE_API_KEY": "k"])
         #expect(env.status == 0, "\(env.stderr)")
         #expect(env.stdout == "providers.json: environment 'production' OK (2 providers)\n")
     }
 
-    @Test func allEnvironmentsResolvesEveryVariable() throws {
+    @Test func allEnvironmentsResolvesEveryVariable() async throws {
         let directory = try AuthHubBinary.directory(withConfig: Self.good)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let missing = try AuthHubBinary.run(["validate", "--all-environments"], in: directory)
+        let missing = try await AuthHubBinary.runDetached(["validate", "--all-environments"], in: directory)
         #expect(missing.status == 1)
         #expect(missing.stderr == """
             environments.production.providers[0].apiKey: environment variable FIREBASE_API_KEY is not set
             error: providers.json: 1 problem found
 
             """)
-        let set = try AuthHubBinary.run(["validate", "--all-environments"], in: directory, environment: ["FIREBASE_API_KEY": "k"])
+        let set = try await AuthHubBinary.runDetached(["validate", "--all-environments"], in: directory, environment: ["FIREBASE_API_KEY": "k"])
         #expect(set.status == 0, "\(set.stderr)")
         #expect(set.stdout == "providers.json: 2 environments OK (development: 1 provider, production: 2 providers)\n")
     }
 
-    @Test func badFileExitsOneWithEveryProblemAndNoValues() throws {
+    @Test func badFileExitsOneWithEveryProblemAndNoValues() async throws {
         let directory = try AuthHubBinary.directory(withConfig: Self.bad)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try AuthHubBinary.run(["validate"], in: directory)
+        let result = try await AuthHubBinary.runDetached(["validate"], in: directory)
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr == (Self.badProblems + ["error: providers.json: 5 problems found"]).joined(separator: "\n") + "\n")
         #expect(!result.stderr.contains("SECRET-VALUE"))
     }
 
-    @Test func jsonOutputShape() throws {
+    @Test func jsonOutputShape() async throws {
         let directory = try AuthHubBinary.directory(withConfig: Self.bad)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try AuthHubBinary.run(["validate", "--json"], in: directory)
+        let result = try await AuthHubBinary.runDetached(["validate", "--json"], in: directory)
         #expect(result.status == 1)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(object["ok"] as? Bool == false)
@@ -77,7 +77,7 @@ import Testing
 
         let good = try AuthHubBinary.directory(withConfig: Self.good)
         defer { try? FileManager.default.removeItem(at: good) }
-        let ok = try AuthHubBinary.run(["validate", "--json"], in: good)
+        let ok = try await AuthHubBinary.runDetached(["validate", "--json"], in: good)
         #expect(ok.status == 0)
         let okObject = try #require(try JSONSerialization.jsonObject(with: Data(ok.stdout.utf8)) as? [String: Any])
         #expect(okObject["ok"] as? Bool == true)
@@ -85,38 +85,38 @@ import Testing
         #expect((okObject["environments"] as? [[String: Any]])?.first?["name"] as? String == "development")
     }
 
-    @Test func malformedJSONNamesLineAndColumn() throws {
+    @Test func malformedJSONNamesLineAndColumn() async throws {
         let directory = try AuthHubBinary.directory(withConfig: "{\n  \"environments\": {\n    \"dev\": {} \"x\"\n  }\n}")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try AuthHubBinary.run(["validate"], in: directory)
+        let result = try await AuthHubBinary.runDetached(["validate"], in: directory)
         #expect(result.status == 1)
         #expect(result.stderr == "error: providers.json: malformed JSON at line 3, column 15: expected ',' or '}'\n")
     }
 
-    @Test func missingConfigFileIsOneLineAndExitOne() throws {
-        let result = try AuthHubBinary.run(["validate", "--config", "/nonexistent/authhub/providers.json"])
+    @Test func missingConfigFileIsOneLineAndExitOne() async throws {
+        let result = try await AuthHubBinary.runDetached(["validate", "--config", "/nonexistent/authhub/providers.json"])
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr == "error: /nonexistent/authhub/providers.json: file not found\n")
 
-        let json = try AuthHubBinary.run(["validate", "--json", "--config", "/nonexistent/authhub/providers.json"])
+        let json = try await AuthHubBinary.runDetached(["validate", "--json", "--config", "/nonexistent/authhub/providers.json"])
         #expect(json.status == 1)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect(object["ok"] as? Bool == false)
         #expect(object["problems"] as? [[String: String]] == [["path": "", "message": "file not found"]])
     }
 
-    @Test func unknownEnvironmentListsTheKnownOnes() throws {
+    @Test func unknownEnvironmentListsTheKnownOnes() async throws {
         let directory = try AuthHubBinary.directory(withConfig: Self.good)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let result = try AuthHubBinary.run(["validate"], in: directory, environment: ["AUTHHUB_ENV": "qa"])
+        let result = try await AuthHubBinary.runDetached(["validate"], in: directory, environment: ["AUTHHUB_ENV": "qa"])
         #expect(result.status == 1)
         #expect(result.stderr == "error: providers.json: unknown environment 'qa' selected by AUTHHUB_ENV (known: development, production)\n")
     }
 
-    @Test func repositoryProvidersJSONValidates() throws {
+    @Test func repositoryProvidersJSONValidates() async throws {
         let config = AuthHubBinary.packageRoot.appendingPathComponent("providers.json").path
-        let result = try AuthHubBinary.run(["validate", "--config", config])
+        let result = try await AuthHubBinary.runDetached(["validate", "--config", config])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == "\(config): environment 'development' OK (5 providers)\n")
     }

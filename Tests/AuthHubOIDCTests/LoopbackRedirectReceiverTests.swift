@@ -6,7 +6,7 @@ import Testing
 
 /// These tests talk to the receiver over real loopback HTTP with the core URLSessionTransport.
 @Suite struct LoopbackRedirectReceiverTests {
-    let client = URLSessionTransport(defaultTimeout: .seconds(10), followRedirects: false)
+    let client = URLSessionTransport(defaultTimeout: .seconds(60), followRedirects: false)
 
     func get(_ url: String) async throws -> HTTPResponse {
         try await client.send(HTTPRequest(method: .get, url: try #require(URL(string: url))))
