@@ -1,0 +1,162 @@
+import AuthHub
+import Foundation
+
+/// Auth0's My Account API (spec/auth0.md §6): the signed-in user's authentication methods and
+/// factors, and enrollment of new ones.
+///
+/// Every call asks ``tokenProvider`` for an access token with the scope its endpoint needs
+/// (§6.2): by default ``Auth0CredentialsManager/apiCredentials(forAudience:scope:minTTL:)`` for
+/// the audience `https://<domain>/me/`, so tokens are exchanged and cached per scope.
+public struct Auth0MyAccountAPI: Sendable {
+    /// Supplies an access token for the My Account audience with `scope`.
+    public typealias TokenProvider = @Sendable (_ scope: String) async throws -> Auth0APICredentials
+
+    /// Scopes per endpoint (§6.2).
+    public enum Scope {
+        public static let create = "create:me:authentication_methods"
+        public static let read = "read:me:authentication_methods"
+        public static let update = "update:me:authentication_methods"
+        public static let delete = "delete:me:authentication_methods"
+        public static let readFactors = "read:me:factors"
+    }
+
+    /// The audience of My Account tokens: `https://<domain>/me/`.
+    public let audience: String
+    /// Where tokens come from.
+    public let tokenProvider: TokenProvider
+    let api: APIClient
+
+    /// Creates a client with your own token source.
+    public init(provider: Auth0Provider, tokenProvider: @escaping TokenProvider) {
+        self.audience = provider.configuration.baseURL.absoluteString + "me/"
+        self.tokenProvider = tokenProvider
+        var api = provider.authentication.api
+        api.errorMapper = Auth0MyAccountErrorMapper()
+        self.api = api
+    }
+
+    /// Creates a client whose tokens come from a credentials manager (exchanged with the refresh token).
+    public init(provider: Auth0Provider, credentials: Auth0CredentialsManager) {
+        let audience = provider.configuration.baseURL.absoluteString + "me/"
+        self.init(provider: provider) { scope in try await credentials.apiCredentials(forAudience: audience, scope: scope) }
+    }
+
+    private func send(_ method: HTTPMethod, _ path: String, scope: String, body: JSONValue? = nil,
+                      query: [(String, String)] = []) async throws -> HTTPResponse {
+        let token = try await tokenProvider(scope)
+        var request = try body.map { try APIRequest.json(method, path, $0, query: query, retry: .never) }
+            ?? APIRequest(method, path, query: query)
+        request.headers["Authorization"] = "\(token.tokenType.isEmpty ? "Bearer" : token.tokenType) \(token.accessToken.revealed())"
+        return try await api.send(request)
+    }
+
+    private func object(_ reply: HTTPResponse) throws -> JSONValue {
+        guard let json = try? JSONValue.parse(reply.body), json.objectValue != nil else {
+            throw AuthError(.invalidRequest, message: "The My Account API reply is not a JSON object.", provider: api.provider,
+                            statusCode: reply.status)
+        }
+        return json
+    }
+
+    static func methodPath(_ id: String) -> String {
+        "me/v1/authentication-methods/" + FormEncoding.escape(id)
+    }
+
+    // MARK: - Methods and factors (§6.3)
+
+    /// The user's authentication methods, optionally of one `type`.
+    public func authenticationMethods(type: String? = nil) async throws -> [Auth0AuthenticationMethod] {
+        let reply = try object(try await send(.get, "me/v1/authentication-methods", scope: Scope.read,
+                                              query: type.map { [("type", $0)] } ?? []))
+        return try (reply["authentication_methods"]?.arrayValue ?? []).map(Auth0AuthenticationMethod.init(json:))
+    }
+
+    /// One authentication method.
+    public func authenticationMethod(id: String) async throws -> Auth0AuthenticationMethod {
+        try Auth0AuthenticationMethod(json: try object(try await send(.get, Self.methodPath(id), scope: Scope.read)))
+    }
+
+    /// Renames a method or changes a phone's preferred method (`sms` or `voice`).
+    public func updateAuthenticationMethod(id: String, name: String? = nil,
+                                           preferredAuthenticationMethod: String? = nil) async throws -> Auth0AuthenticationMethod {
+        let body = Auth0AuthenticationAPI.body(["name": name.map(JSONValue.string),
+                                                "preferred_authentication_method": preferredAuthenticationMethod.map(JSONValue.string)])
+        return try Auth0AuthenticationMethod(json: try object(try await send(.patch, Self.methodPath(id), scope: Scope.update,
+                                                                             body: .object(body))))
+    }
+
+    /// Deletes a method (204).
+    public func deleteAuthenticationMethod(id: String) async throws {
+        _ = try await send(.delete, Self.methodPath(id), scope: Scope.delete)
+    }
+
+    /// The factor types enabled for the tenant: `[(type, usage)]`.
+    public func factors() async throws -> [(type: String, usage: [String])] {
+        let reply = try object(try await send(.get, "me/v1/factors", scope: Scope.readFactors))
+        return (reply["factors"]?.arrayValue ?? []).compactMap { entry in
+            entry["type"]?.stringValue.map { ($0, entry["usage"]?.arrayValue?.compactMap(\.stringValue) ?? []) }
+        }
+    }
+
+    // MARK: - Enrollment (§6.4, §6.5)
+
+    /// Starts an enrollment. The method id comes from the `Location` header (required).
+    /// - Parameter origin: for passkeys, the client origin (defaults to `https://<rp id>`).
+    /// - Throws: ``AuthErrorCode/invalidRequest`` for a reply without `Location` or `auth_session`.
+    public func startEnrollment(_ request: Auth0EnrollmentRequest, origin: String? = nil) async throws -> Auth0EnrollmentChallenge {
+        if case .passkey(_, let connection?) = request { try Self.checkConnection(connection) }
+        if case .password(_, let connection?) = request { try Self.checkConnection(connection) }
+        let reply = try await send(.post, "me/v1/authentication-methods", scope: Scope.create, body: .object(request.body))
+        guard let location = reply.headers["Location"], let last = location.split(separator: "/").last,
+              let methodID = String(last).removingPercentEncoding, !methodID.isEmpty else {
+            throw AuthError(.invalidRequest, message: "The enrollment reply has no Location header.", provider: api.provider)
+        }
+        let json = try object(reply)
+        guard let session = json["auth_session"]?.stringValue else {
+            throw AuthError(.invalidRequest, message: "The enrollment reply has no auth_session.", provider: api.provider)
+        }
+        let prompt: Auth0EnrollmentChallenge.Prompt
+        switch request {
+        case .passkey:
+            guard let options = json["authn_params_public_key"] else {
+                throw AuthError(.invalidRequest, message: "The passkey enrollment reply has no authn_params_public_key.", provider: api.provider)
+            }
+            prompt = .passkey(try PasskeyRegistrationOptions(json: options, origin: origin))
+        case .totp, .pushNotification:
+            guard let uri = json["barcode_uri"]?.stringValue else {
+                throw AuthError(.invalidRequest, message: "The enrollment reply has no barcode_uri.", provider: api.provider)
+            }
+            prompt = .qrCode(uri: Secret(uri), manualInputCode: json["manual_input_code"]?.stringValue.map(Secret.init))
+        case .email, .phone: prompt = .codeSent
+        case .recoveryCode:
+            guard let code = json["recovery_code"]?.stringValue else {
+                throw AuthError(.invalidRequest, message: "The enrollment reply has no recovery_code.", provider: api.provider)
+            }
+            prompt = .recoveryCode(Secret(code))
+        case .password: prompt = .password(policy: json["policy"])
+        }
+        return Auth0EnrollmentChallenge(methodID: methodID, authSession: Secret(session), prompt: prompt)
+    }
+
+    /// Confirms an enrollment with the user's response and returns the new method.
+    public func confirmEnrollment(_ challenge: Auth0EnrollmentChallenge,
+                                  response: Auth0EnrollmentResponse) async throws -> Auth0AuthenticationMethod {
+        var body: [String: JSONValue] = ["auth_session": .string(challenge.authSession.revealed())]
+        switch response {
+        case .code(let code): body["otp_code"] = .string(code.revealed())
+        case .passkey(let registration): body["authn_response"] = registration.json
+        case .password(let password): body["new_password"] = .string(password.revealed())
+        case .none: break
+        }
+        let reply = try await send(.post, Self.methodPath(challenge.methodID) + "/verify", scope: Scope.create, body: .object(body))
+        return try Auth0AuthenticationMethod(json: try object(reply))
+    }
+
+    /// `connection` must match `^[a-zA-Z0-9-]+$` and be 1–128 characters (§6.4).
+    static func checkConnection(_ connection: String) throws {
+        let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-"))
+        guard (1...128).contains(connection.count), connection.unicodeScalars.allSatisfy({ $0.isASCII && allowed.contains($0) }) else {
+            throw AuthError(.invalidRequest, message: "A connection name is 1 to 128 letters, digits or hyphens.")
+        }
+    }
+}
