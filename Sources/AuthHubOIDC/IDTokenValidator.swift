@@ -83,15 +83,23 @@ public struct IDTokenValidator: Sendable {
     /// - Returns: the claims.
     /// - Throws: an ``AuthErrorCode/invalidToken`` error whose ``AuthError/idTokenFailure`` names the
     ///   failed check.
+    /// The header and payload objects of a compact JWS, NOT verified; nil when the token is not
+    /// three base64url parts holding JSON objects. For reading claims that describe (a profile),
+    /// never for deciding trust: ``validate(_:expecting:)`` does that.
+    public static func decode(_ token: Secret<String>) -> (header: [String: JSONValue], payload: [String: JSONValue])? {
+        let parts = token.revealed().split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3,
+              let headerData = Base64URL.decode(String(parts[0])), let header = (try? JSONValue.parse(headerData))?.objectValue,
+              let payloadData = Base64URL.decode(String(parts[1])), let payload = (try? JSONValue.parse(payloadData))?.objectValue
+        else { return nil }
+        return (header, payload)
+    }
+
     public func validate(_ token: Secret<String>, expecting expectations: IDTokenExpectations) async throws -> IDTokenClaims {
         let raw = token.revealed()
         // 1. Decode.
         guard !raw.isEmpty else { throw IDTokenValidationFailure.missingIDToken.error() }
-        let parts = raw.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3,
-              let headerData = Base64URL.decode(String(parts[0])), let header = (try? JSONValue.parse(headerData))?.objectValue,
-              let payloadData = Base64URL.decode(String(parts[1])), let payload = (try? JSONValue.parse(payloadData))?.objectValue
-        else { throw IDTokenValidationFailure.cannotDecode.error() }
+        guard let (header, payload) = Self.decode(token) else { throw IDTokenValidationFailure.cannotDecode.error() }
 
         // 2. Signature.
         let alg = header["alg"]?.stringValue ?? ""

@@ -34,10 +34,7 @@ struct ProvidersCommand: AsyncParsableCommand {
         do {
             environment = try loader.load(contentsOf: options.config, environment: options.env)
         } catch let error as ConfigurationError {
-            if error.problems.count == 1, let only = error.problems.first {
-                CLI.fail("\(options.config): \(only)")
-            }
-            CLI.fail("\(options.config): \(error.problems.count) problems; run `authhub validate` to list them")
+            HubLoader.fail(error, config: options.config)
         }
         // An in-memory store: listing providers must not create session directories.
         let hub: AuthHub

@@ -59,16 +59,18 @@ enum HubLoader {
         do {
             return try AuthHub.load(configPath: options.config, environment: options.env, registry: .builtIn)
         } catch let error as AuthError {
-            if let configuration = error.underlying as? ConfigurationError {
-                if configuration.problems.count == 1, let only = configuration.problems.first {
-                    CLI.fail("\(options.config): \(only)")
-                }
-                CLI.fail("\(options.config): \(configuration.problems.count) problems; run `authhub validate` to list them")
-            }
+            if let configuration = error.underlying as? ConfigurationError { fail(configuration, config: options.config) }
             CLI.fail(error.message)
         } catch {
             CLI.fail(AuthError.wrap(error).message)
         }
+    }
+
+    /// Fails with one line for a providers.json that does not load: the problem when there is one,
+    /// else their count and where to see them.
+    static func fail(_ error: ConfigurationError, config: String) -> Never {
+        if error.problems.count == 1, let only = error.problems.first { CLI.fail("\(config): \(only)") }
+        CLI.fail("\(config): \(error.problems.count) problems; run `authhub validate` to list them")
     }
 
     /// Reads one line from standard input (a password or code piped or typed), without its newline.

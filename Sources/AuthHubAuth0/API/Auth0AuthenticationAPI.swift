@@ -1,4 +1,5 @@
 import AuthHub
+import AuthHubOIDC
 import Foundation
 
 /// Auth0's Authentication API (spec/auth0.md §0 and §3), request for request as Auth0.swift sends
@@ -73,10 +74,10 @@ public struct Auth0AuthenticationAPI: Sendable {
                              defaultHeaders: headers)
     }
 
-    /// `"openid " + scope` when `scope` lacks the `openid` token; nil stays nil.
+    /// `"openid " + scope` when `scope` lacks the `openid` token; nil stays nil (spec §0, the OIDC
+    /// core's rule).
     public static func includeRequiredScope(_ scope: String?) -> String? {
-        guard let scope else { return nil }
-        return scope.split(separator: " ").contains("openid") ? scope : "openid " + scope
+        scope.map(OIDCAuthorizationRequest.includingOpenID)
     }
 
     // MARK: - Sending

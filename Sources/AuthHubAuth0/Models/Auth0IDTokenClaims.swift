@@ -1,13 +1,11 @@
 import AuthHub
-import Foundation
+import AuthHubOIDC
 
 /// Reads the claims of an ID token without verifying it — for describing the user (profile,
 /// `sub`), never for deciding trust. Web Auth verifies ID tokens before they get here.
 enum Auth0IDTokenClaims {
     /// The payload of a compact JWS, or nil when the token is empty or not a JWT.
     static func decode(_ token: Secret<String>) -> [String: JSONValue]? {
-        let parts = token.revealed().split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, let payload = Base64URL.decode(String(parts[1])) else { return nil }
-        return (try? JSONValue.parse(payload))?.objectValue
+        IDTokenValidator.decode(token)?.payload
     }
 }
