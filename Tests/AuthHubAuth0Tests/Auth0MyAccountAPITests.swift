@@ -118,9 +118,26 @@ import Testing
         }
         let api = try api
         let forbidden = await #expect(throws: AuthError.self) { try await api.authenticationMethods() }
-        #expect(forbidden?.code == .accessDenied && forbidden?.providerCode == "https://auth0.com/api-errors/A0E-403-0001")
+        #expect(forbidden?.code == .insufficientScope && forbidden?.providerCode == "https://auth0.com/api-errors/A0E-403-0001")
+        #expect(forbidden?.details["requiredScope"] == "read:me:authentication_methods" && forbidden?.requiresReauthentication == true)
         #expect(forbidden?.message.contains("Insufficient scope") == true && forbidden?.details["title"] == "Forbidden")
         let invalid = await #expect(throws: AuthError.self) { try await api.startEnrollment(.email("nope")) }
         #expect(invalid?.code == .invalidRequest && invalid?.details["validation.email"] == "must be an email")
+    }
+
+    @Test func otherRefusalsKeepTheirStatusMeaning() {
+        let mapper = Auth0MyAccountErrorMapper()
+        func map(_ status: Int, _ body: JSONValue) -> AuthError {
+            mapper.map(HTTPResponse(status: status, headers: [:], body: (try? JSONEncoder().encode(body)) ?? Data()), provider: "auth0")
+        }
+        #expect(map(403, ["type": "t", "status": 403, "title": "Forbidden", "detail": "The user is blocked"]).code == .accessDenied)
+        #expect(map(400, ["type": "t", "status": 400, "title": "Bad Request", "detail": "Invalid otp_code."]).code == .invalidMFACode)
+        #expect(map(400, ["type": "t", "status": 400, "title": "Bad Request", "detail": "auth_session expired"]).code == .invalidRequest)
+        #expect(map(404, ["type": "t", "status": 404, "title": "Not Found", "detail": "No such method"]).code == .invalidRequest)
+        #expect(map(401, ["type": "t", "status": 401, "title": "Unauthorized", "detail": "Invalid token"]).code == .invalidToken)
+        let noExpected = map(403, ["type": "t", "status": 403, "title": "Forbidden", "detail": "Insufficient scope"])
+        #expect(noExpected.code == .insufficientScope && noExpected.details["requiredScope"] == nil)
+        // A body that is not JSON still maps by status.
+        #expect(mapper.map(HTTPResponse(status: 503, headers: [:], body: Data("<html>".utf8)), provider: "auth0").code == .providerUnavailable)
     }
 }

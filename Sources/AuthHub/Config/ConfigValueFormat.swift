@@ -93,5 +93,6 @@ public enum ConfigValueFormat {
 }
 
 extension Character {
-    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
+    /// `0`…`9` only (not other scripts' digits).
+    package var isASCIIDigit: Bool { isASCII && isNumber }
 }

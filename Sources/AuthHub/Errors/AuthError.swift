@@ -91,6 +91,17 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible, Lo
                          underlying: error)
     }
 
+    /// Whether signing in again (or stepping up with a second factor) is the way past this error:
+    /// `mfaRequired`, `requiresRecentLogin`, `insufficientScope`, `sessionExpired`,
+    /// `refreshTokenInvalid` and `noSession`. Flows move to a re-authentication state on these
+    /// instead of failing.
+    public var requiresReauthentication: Bool {
+        switch code {
+        case .mfaRequired, .requiresRecentLogin, .insufficientScope, .sessionExpired, .refreshTokenInvalid, .noSession: true
+        default: false
+        }
+    }
+
     static func defaultMessage(for code: AuthErrorCode) -> String {
         switch code {
         case .invalidCredentials: "Wrong email, username or password."
@@ -111,6 +122,7 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible, Lo
         case .invalidToken: "A token failed validation."
         case .stateMismatch: "The sign-in response does not belong to this sign-in attempt."
         case .accessDenied: "Access was denied."
+        case .insufficientScope: "The session lacks a permission this operation needs; sign in again to grant it."
         case .userCancelled: "The operation was cancelled."
         case .rateLimited: "Too many requests; try again later."
         case .network: "The identity provider could not be reached."

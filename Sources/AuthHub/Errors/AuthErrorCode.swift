@@ -57,6 +57,9 @@ public struct AuthErrorCode: RawRepresentable, Hashable, Sendable, Codable, Expr
     public static let timeout: AuthErrorCode = "timeout"
     /// The provider answered with a server error or is in maintenance.
     public static let providerUnavailable: AuthErrorCode = "providerUnavailable"
+    /// The access token lacks a scope the operation needs (`details["requiredScope"]` names it when
+    /// the provider said). Getting a token with that scope — often by signing in again — fixes it.
+    public static let insufficientScope: AuthErrorCode = "insufficientScope"
     /// The request was malformed or the provider's reply could not be understood.
     public static let invalidRequest: AuthErrorCode = "invalidRequest"
     /// The configuration (providers.json, plugin settings, keys) is invalid.

@@ -34,7 +34,10 @@ public protocol Factor: Sendable {
     func confirm(_ challenge: Challenge, response: Response) async throws -> Output
 }
 
-/// The state of a headless flow: `idle → loading → challenge → confirming → completed | failed`.
+/// The state of a headless flow: `idle → loading → challenge → confirming → completed | failed`,
+/// with a side state for step-up: when an operation is refused in a way that signing in again fixes
+/// (``AuthError/requiresReauthentication``), the flow waits in `reauthenticationRequired` instead
+/// of failing.
 public enum FlowState<Challenge: Sendable, Output: Sendable>: Sendable {
     case idle
     case loading
@@ -42,6 +45,9 @@ public enum FlowState<Challenge: Sendable, Output: Sendable>: Sendable {
     case confirming(Challenge)
     case completed(Output)
     case failed(AuthError)
+    /// The provider wants the user to sign in again (or pass a second factor) first; after that,
+    /// ``FactorFlow/resume()`` repeats the refused step.
+    case reauthenticationRequired(AuthError)
 
     /// A short name of the state (`idle`, `loading`, …).
     public var name: String {
@@ -52,25 +58,60 @@ public enum FlowState<Challenge: Sendable, Output: Sendable>: Sendable {
         case .confirming: "confirming"
         case .completed: "completed"
         case .failed: "failed"
+        case .reauthenticationRequired: "reauthenticationRequired"
+        }
+    }
+
+    /// The error of a `failed` or `reauthenticationRequired` state.
+    public var error: AuthError? {
+        switch self {
+        case .failed(let error), .reauthenticationRequired(let error): error
+        default: nil
         }
     }
 }
+
+/// Signs the user in again after a step-up refusal (prompting for a password or a second factor,
+/// opening a browser, …) so that the refused step can be repeated. Throwing ends the flow as failed.
+public typealias ReauthenticationHandler = @Sendable (AuthError) async throws -> Void
 
 /// Drives a ``Factor`` through ``FlowState``: any UI (the CLI, SwiftUI) observes ``states()`` and calls
 /// ``start()``, ``confirm(_:)`` and ``retry()``.
 ///
 /// A failed confirmation returns to the challenge on ``retry()`` (the user may retype a code); a
 /// failed start restarts from idle.
+///
+/// Step-up: when a step fails with an error for which ``AuthError/requiresReauthentication`` holds
+/// (an MFA requirement, a missing scope, an expired session), the flow moves to
+/// `reauthenticationRequired`. With a ``ReauthenticationHandler`` it calls the handler at once and
+/// repeats the step once; without one it waits until the UI has signed the user in again and calls
+/// ``resume()``.
 public actor FactorFlow<F: Factor> {
     public typealias State = FlowState<F.Challenge, F.Output>
 
+    /// The step a re-authentication interrupted.
+    private enum Step {
+        case start
+        case confirm(F.Challenge, F.Response)
+    }
+
     private let factor: F
+    private let reauthenticate: ReauthenticationHandler?
     public private(set) var state: State = .idle
     private var lastChallenge: F.Challenge?
+    private var interrupted: Step?
     private var continuations: [UInt64: AsyncStream<State>.Continuation] = [:]
     private var nextID: UInt64 = 0
 
-    public init(_ factor: F) { self.factor = factor }
+    /// Creates a flow in `idle`.
+    /// - Parameters:
+    ///   - factor: the factor to drive.
+    ///   - reauthenticate: called when a step needs the user to sign in again; without it the flow
+    ///     waits in `reauthenticationRequired` for ``resume()``.
+    public init(_ factor: F, reauthenticate: ReauthenticationHandler? = nil) {
+        self.factor = factor
+        self.reauthenticate = reauthenticate
+    }
 
     /// A stream of states, starting with the current one.
     public func states() -> AsyncStream<State> {
@@ -99,14 +140,7 @@ public actor FactorFlow<F: Factor> {
         case .idle, .failed: break
         default: return state
         }
-        transition(.loading)
-        do {
-            let challenge = try await factor.start()
-            lastChallenge = challenge
-            transition(.challenge(challenge))
-        } catch {
-            transition(.failed(AuthError.wrap(error)))
-        }
+        await run(.start, handlerAllowed: true)
         return state
     }
 
@@ -126,24 +160,61 @@ public actor FactorFlow<F: Factor> {
             transition(.failed(AuthError(.invalidRequest, message: "There is no challenge to confirm (state: \(state.name)).")))
             return state
         }
-        transition(.confirming(challenge))
-        do {
-            let output = try await factor.confirm(challenge, response: response)
-            transition(.completed(output))
-        } catch {
-            transition(.failed(AuthError.wrap(error)))
-        }
+        await run(.confirm(challenge, response), handlerAllowed: true)
         return state
     }
 
-    /// After a failure: back to the last challenge if there was one (retype the code), else start again.
+    /// After a failure: back to the last challenge if there was one (retype the code), else start
+    /// again. In `reauthenticationRequired` it is ``resume()``.
     @discardableResult
     public func retry() async -> State {
+        if case .reauthenticationRequired = state { return await resume() }
         guard case .failed = state else { return state }
         if let lastChallenge {
             transition(.challenge(lastChallenge))
             return state
         }
         return await start()
+    }
+
+    /// Repeats the step a re-authentication interrupted, once the user has signed in again; valid
+    /// in `reauthenticationRequired`.
+    @discardableResult
+    public func resume() async -> State {
+        guard case .reauthenticationRequired = state, let step = interrupted else { return state }
+        interrupted = nil
+        await run(step, handlerAllowed: false)
+        return state
+    }
+
+    private func run(_ step: Step, handlerAllowed: Bool) async {
+        switch step {
+        case .start: transition(.loading)
+        case .confirm(let challenge, _): transition(.confirming(challenge))
+        }
+        do {
+            switch step {
+            case .start:
+                let challenge = try await factor.start()
+                lastChallenge = challenge
+                transition(.challenge(challenge))
+            case .confirm(let challenge, let response):
+                transition(.completed(try await factor.confirm(challenge, response: response)))
+            }
+        } catch {
+            let error = AuthError.wrap(error)
+            guard error.requiresReauthentication else { return transition(.failed(error)) }
+            interrupted = step
+            transition(.reauthenticationRequired(error))
+            guard handlerAllowed, let reauthenticate else { return }
+            do {
+                try await reauthenticate(error)
+            } catch {
+                interrupted = nil
+                return transition(.failed(AuthError.wrap(error)))
+            }
+            interrupted = nil
+            await run(step, handlerAllowed: false)
+        }
     }
 }
