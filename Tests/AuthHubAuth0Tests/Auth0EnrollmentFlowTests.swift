@@ -126,6 +126,7 @@ import Testing
         }
         let push = FactorFlow(Auth0EnrollmentFactor.pushNotification(try api()))
         guard case .challenge(let challenge) = await push.start(), case .qrCode = challenge.prompt else { Issue.record("no QR"); return }
+        #expect(transport.requests.last?.jsonBody == ["type": "push-notification"])
         let wrongAnswer = await push.confirm(.code(Secret("123456")))
         #expect(wrongAnswer.error?.code == .invalidRequest)
         await push.retry()
@@ -164,6 +165,12 @@ import Testing
         guard case .challenge(let challenge) = await flow.start(), case .passkey(let creation) = challenge.prompt else { Issue.record("no options"); return }
         #expect(creation.relyingParty.id == "tenant.auth0.com" && creation.user.name == "ada@example.com")
         guard case .completed(let method) = await flow.confirm(.none) else { Issue.record("not completed"); return }
+        // §6.5: {auth_session, authn_response:{id, rawId, type, response:{clientDataJSON, attestationObject}}}.
+        let verify = try #require(transport.requests.last?.jsonBody)
+        #expect(verify["auth_session"] == "s5" && verify["authn_response"]?["type"] == "public-key")
+        #expect(verify["authn_response"]?["id"] == verify["authn_response"]?["rawId"] && verify["authn_response"]?["id"] != nil)
+        #expect(verify["authn_response"]?["response"]?["clientDataJSON"]?.stringValue != nil
+                && verify["authn_response"]?["response"]?["attestationObject"]?.stringValue != nil)
         let stored = try await store.credentials(relyingPartyID: "tenant.auth0.com")
         #expect(stored.count == 1 && method.json["key_id"]?.stringValue == Base64URL.encode(stored[0].id))
 
