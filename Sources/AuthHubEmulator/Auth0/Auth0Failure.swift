@@ -16,12 +16,17 @@ struct Auth0Failure: Error, Sendable {
     var body: JSONValue
     /// Extra header fields (e.g. `WWW-Authenticate`).
     var headers: HTTPFields = [:]
+    /// The content type of the body when it is not plain `application/json` (the My Account
+    /// API's `application/problem+json`).
+    var contentType: String? = nil
 
     /// The reply for this failure, with `Cache-Control: no-store` like every token endpoint reply.
     var response: Response {
         var fields = headers
         fields[.cacheControl] = "no-store"
-        return EmulatorResponse.json(body, status: status, headers: fields)
+        var reply = EmulatorResponse.json(body, status: status, headers: fields)
+        if let contentType { reply.headers[.contentType] = contentType }
+        return reply
     }
 
     /// An OAuth error: `{"error":…, "error_description":…}`.
@@ -78,5 +83,63 @@ struct Auth0Failure: Error, Sendable {
             body: ["error": "invalid_token", "error_description": .string(description)],
             headers: [.wwwAuthenticate: "Bearer error=\"invalid_token\""]
         )
+    }
+
+    // MARK: - My Account API (spec §6.7)
+
+    /// A My Account API error: the RFC 7807 body `{type, status, title, detail,
+    /// validation_errors?}` as `application/problem+json`. `type` is
+    /// `https://auth0.com/api-errors/A0E-<status>-0001` (emulator choice: one problem type per status).
+    static func problem(
+        _ status: HTTPResponse.Status, title: String, detail: String, validationErrors: [(field: String, detail: String)] = []
+    ) -> Auth0Failure {
+        var body: [String: JSONValue] = [
+            "type": .string("https://auth0.com/api-errors/A0E-\(status.code)-0001"),
+            "status": .number(Double(status.code)),
+            "title": .string(title),
+            "detail": .string(detail),
+        ]
+        if !validationErrors.isEmpty {
+            body["validation_errors"] = .array(validationErrors.map { ["detail": .string($0.detail), "field": .string($0.field)] })
+        }
+        var headers: HTTPFields = [:]
+        if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer error=\"invalid_token\"" }
+        return Auth0Failure(status: status, body: .object(body), headers: headers, contentType: "application/problem+json")
+    }
+
+    /// `401 Unauthorized` of the My Account API.
+    static func problemUnauthorized(_ detail: String) -> Auth0Failure {
+        problem(.unauthorized, title: "Unauthorized", detail: detail)
+    }
+
+    /// `403 Forbidden` for a token without `scope`: detail `Insufficient scope; expected <scope>.`.
+    static func insufficientScope(_ scope: String) -> Auth0Failure {
+        problem(.forbidden, title: "Forbidden", detail: "Insufficient scope; expected \(scope).")
+    }
+
+    /// `400 Bad Request` with one validation error naming `field`.
+    static func badRequest(field: String, _ detail: String) -> Auth0Failure {
+        problem(.badRequest, title: "Bad Request", detail: "Invalid request payload input.", validationErrors: [(field, detail)])
+    }
+
+    /// `400 Bad Request` with only a detail.
+    static func badRequest(_ detail: String) -> Auth0Failure {
+        problem(.badRequest, title: "Bad Request", detail: detail)
+    }
+
+    /// `404 Not Found` for an unknown authentication method id.
+    static let methodNotFound = problem(.notFound, title: "Not Found", detail: "The authentication method does not exist.")
+
+    // MARK: - Management API (spec §7)
+
+    /// A Management API error: `{statusCode, error, message, errorCode}`, where `error` is the
+    /// status's reason phrase.
+    static func management(_ status: HTTPResponse.Status, _ message: String, errorCode: String) -> Auth0Failure {
+        Auth0Failure(status: status, body: [
+            "statusCode": .number(Double(status.code)),
+            "error": .string(status.reasonPhrase),
+            "message": .string(message),
+            "errorCode": .string(errorCode),
+        ])
     }
 }

@@ -115,7 +115,7 @@ extension Auth0Service {
             )
             grant.delegated = exchange.actorToken != nil
             grant.actor = actor
-            if user.mfaRequired { throw await mfaRequired(grant: grant, user: user) }
+            if user.requiresSecondFactor { throw await mfaRequired(grant: grant, user: user) }
             return try await issue(grant, request: request)
         }
     }

@@ -187,21 +187,36 @@ extension Auth0Service {
     }
 
     /// `POST /auth0/__emulator/clients` (emulator only): registers a client with its allowed
-    /// callback URLs. Body `{client_id, callbacks:[url], refresh_token_rotation?: Bool}` (rotation
-    /// defaults to true). Unregistered clients accept any absolute redirect URI without a fragment.
+    /// callback URLs. Body `{client_id, callbacks:[url], refresh_token_rotation?: Bool,
+    /// api_scopes?: [String]}` (rotation defaults to true). Unregistered clients accept any
+    /// absolute redirect URI without a fragment. `api_scopes`, when present, lists the only API
+    /// scopes (``Auth0API``: the five My Account and three Management scopes) the client's
+    /// tokens may be granted; another value there is `400 invalid_request`.
     func registerClient(_ request: Request) async -> Response {
         await Self.guarded {
             let parameters = try await Auth0Parameters.body(of: request)
             let clientId = try parameters.required("client_id")
             let callbacks = parameters["callbacks"]?.arrayValue?.compactMap(\.stringValue) ?? []
             let rotation = parameters["refresh_token_rotation"]?.boolValue ?? true
-            let settings = Auth0ClientSettings(clientId: clientId, callbacks: callbacks, rotateRefreshTokens: rotation)
+            var apiScopes: [String]?
+            if let value = parameters["api_scopes"], value != .null {
+                guard let list = value.arrayValue?.compactMap(\.stringValue), list.count == value.arrayValue?.count else {
+                    throw Auth0Failure.invalidRequest("api_scopes must be an array of strings.")
+                }
+                if let unknown = list.first(where: { !Auth0API.allScopes.contains($0) }) {
+                    throw Auth0Failure.invalidRequest("api_scopes: unknown API scope \(unknown).")
+                }
+                apiScopes = list
+            }
+            let settings = Auth0ClientSettings(clientId: clientId, callbacks: callbacks, rotateRefreshTokens: rotation,
+                                               apiScopes: apiScopes)
             await state.update(Auth0Tenant.key) { tenant in tenant.clients[clientId] = settings }
-            return EmulatorResponse.json(
-                ["client_id": .string(clientId), "callbacks": .array(callbacks.map(JSONValue.string)),
-                 "refresh_token_rotation": .bool(rotation)],
-                status: .created
-            )
+            var body: [String: JSONValue] = [
+                "client_id": .string(clientId), "callbacks": .array(callbacks.map(JSONValue.string)),
+                "refresh_token_rotation": .bool(rotation),
+            ]
+            if let apiScopes { body["api_scopes"] = .array(apiScopes.map(JSONValue.string)) }
+            return EmulatorResponse.json(.object(body), status: .created)
         }
     }
 }

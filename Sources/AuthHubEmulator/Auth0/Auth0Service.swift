@@ -114,13 +114,20 @@ struct Auth0Service: Sendable {
 
     /// Stores a new access token (and refresh token when `offline_access` was granted and the
     /// grant is not delegated to an actor) for `grant` and builds the Credentials reply (spec §8).
-    func issue(_ grant: Auth0Grant, request: Request, extra: [String: JSONValue] = [:]) async throws -> Response {
+    ///
+    /// API scopes (``Auth0API``) are granted only for their API's audience and when the client
+    /// may receive them; other requested scopes are granted as asked (logins do not restrict them).
+    func issue(_ requestedGrant: Auth0Grant, request: Request, extra: [String: JSONValue] = [:]) async throws -> Response {
         let access = randomToken()
-        let refresh = grant.scopes.contains("offline_access") && !grant.delegated ? randomToken() : nil
         let familyId = randomToken(bytes: 12)
         let issuedAt = now
-        let user: Auth0User? = await state.update(Auth0Tenant.key) { tenant in
-            guard let user = tenant.users[grant.userId] else { return nil }
+        let issuer = await issuer(for: request)
+        let refreshCandidate = randomToken()
+        let issued: (Auth0User, Auth0Grant, String?)? = await state.update(Auth0Tenant.key) { tenant in
+            guard let user = tenant.users[requestedGrant.userId] else { return nil }
+            var grant = requestedGrant
+            grant.scopes = tenant.grantedScopes(grant.scopes, audience: grant.audience, issuer: issuer, clientId: grant.clientId)
+            let refresh = grant.scopes.contains("offline_access") && !grant.delegated ? refreshCandidate : nil
             tenant.purge(now: issuedAt)
             tenant.accessTokens[Auth0Tenant.digest(access)] = Auth0AccessGrant(
                 grant: grant, expiresAt: issuedAt.addingTimeInterval(Self.accessTokenLifetime)
@@ -129,9 +136,9 @@ struct Auth0Service: Sendable {
                 tenant.families[familyId] = Auth0RefreshFamily(grant: grant, revoked: false)
                 tenant.refreshTokens[Auth0Tenant.digest(refresh)] = Auth0RefreshRecord(familyId: familyId, rotated: false)
             }
-            return user
+            return (user, grant, refresh)
         }
-        guard let user else { throw Auth0Failure.invalidGrant("The user does not exist.") }
+        guard let (user, grant, refresh) = issued else { throw Auth0Failure.invalidGrant("The user does not exist.") }
         return try await credentials(grant: grant, user: user, access: access, refresh: refresh, issuedAt: issuedAt,
                                      request: request, extra: extra)
     }
@@ -220,7 +227,7 @@ struct Auth0Service: Sendable {
             scopes: Auth0Grant.scopes(parameters.string("scope") ?? Self.defaultScope),
             audience: parameters.string("audience"), nonce: parameters.string("nonce"), authTime: now
         )
-        if user.mfaRequired { throw await mfaRequired(grant: grant, user: user) }
+        if user.requiresSecondFactor { throw await mfaRequired(grant: grant, user: user) }
         return try await issue(grant, request: request)
     }
 
@@ -287,6 +294,12 @@ struct Auth0Service: Sendable {
     /// is not an access token for `/userinfo`): each use retires the presented token and
     /// returns a new one in the same family; presenting a retired token revokes the whole family
     /// (every token descending from the same login) and fails with `invalid_grant`.
+    ///
+    /// A requested `scope` must lie within the family's scopes, except for the API scopes the
+    /// `audience` makes grantable (``Auth0API``: the My Account audience `<issuer>me/` and the
+    /// Management audience `<issuer>api/v2/`, restricted by the client's `api_scopes`); a
+    /// requested API scope that is not grantable is left out. The new access token records
+    /// exactly the granted scopes and the audience.
     func refreshGrant(_ parameters: Auth0Parameters, clientId: String, request: Request) async throws -> Response {
         let presented = try parameters.required("refresh_token")
         let requestedScopes = parameters.string("scope").map(Auth0Grant.scopes)
@@ -295,6 +308,7 @@ struct Auth0Service: Sendable {
         let access = randomToken()
         let fresh = randomToken()
         let issuedAt = now
+        let issuer = await issuer(for: request)
         let outcome: RefreshOutcome = await state.update(Auth0Tenant.key) { tenant in
             let digest = Auth0Tenant.digest(presented)
             guard let record = tenant.refreshTokens[digest], let family = tenant.families[record.familyId],
@@ -309,14 +323,18 @@ struct Auth0Service: Sendable {
             }
             var grant = family.grant
             grant.nonce = nil
+            if let audience { grant.audience = audience }
             if let requestedScopes {
-                guard Set(requestedScopes).isSubset(of: family.grant.scopeSet) else {
+                let grantable = tenant.grantableAPIScopes(audience: grant.audience, issuer: issuer, clientId: clientId)
+                let granted = tenant.grantedScopes(requestedScopes, audience: grant.audience, issuer: issuer, clientId: clientId)
+                guard Set(granted).subtracting(grantable).isSubset(of: family.grant.scopeSet) else {
                     return .refused(.oauth("invalid_scope", "The requested scope exceeds the scope granted by the refresh token.",
                                            status: .forbidden))
                 }
-                grant.scopes = requestedScopes
+                grant.scopes = granted
+            } else {
+                grant.scopes = tenant.grantedScopes(grant.scopes, audience: grant.audience, issuer: issuer, clientId: clientId)
             }
-            if let audience { grant.audience = audience }
             tenant.purge(now: issuedAt)
             if !sessionTransfer {
                 tenant.accessTokens[Auth0Tenant.digest(access)] = Auth0AccessGrant(
@@ -401,10 +419,11 @@ struct Auth0Service: Sendable {
             guard var recovery = tenant.users[transaction.grant.userId]?.recovery else {
                 return .refused(.invalidGrant("Invalid recovery_code."))
             }
-            guard (try? recovery.codes.consume(Secret(code))) != nil else {
+            guard recovery.consume(code) else {
                 return .refused(.invalidGrant("Invalid recovery_code."))
             }
             recovery.codes = replacement.set
+            recovery.codeDigests = []
             tenant.users[transaction.grant.userId]?.recovery = recovery
             tenant.mfaTokens[Auth0Tenant.digest(mfaToken)] = nil
             return .verified(extra: ["recovery_code": .string(replacement.codes.first?.revealed() ?? "")])
@@ -421,8 +440,10 @@ struct Auth0Service: Sendable {
         return try await mfaTransaction(token, clientId: nil)
     }
 
-    /// `GET /mfa/authenticators`: the user's authenticators (TOTP, SMS/email OOB, recovery code);
-    /// `active` is false for an enrollment not yet confirmed by a code.
+    /// `GET /mfa/authenticators`: the user's authenticators (TOTP, SMS/email OOB, recovery code,
+    /// and push authenticators enrolled through the My Account API as `{authenticator_type:"oob",
+    /// oob_channel:"auth0", type:"push-notification"}`); `active` is false for an enrollment not
+    /// yet confirmed by a code.
     func listAuthenticators(_ request: Request) async -> Response {
         await Self.guarded {
             let transaction = try await bearerMFATransaction(request)
@@ -433,6 +454,12 @@ struct Auth0Service: Sendable {
             }
             for authenticator in user?.oob ?? [] {
                 list.append(Self.authenticatorJSON(authenticator))
+            }
+            for push in user?.push ?? [] {
+                list.append([
+                    "id": .string(push.id), "authenticator_type": "oob", "oob_channel": "auth0", "type": "push-notification",
+                    "active": true,
+                ])
             }
             if let recovery = user?.recovery {
                 list.append(["id": .string(recovery.id), "authenticator_type": "recovery-code", "type": "recovery-code", "active": true])

@@ -69,6 +69,16 @@ actor Auth0SigningKey {
     }
 }
 
+extension Auth0SigningKey {
+    /// The claims of a compact JWT whose RS256 signature this key made, or nil for anything else
+    /// (malformed, another algorithm or key, tampered). Claims such as `exp` and `aud` are left to
+    /// the caller, who knows the emulator's clock and what to expect.
+    func verifiedClaims(_ token: String) async -> [String: JSONValue]? {
+        guard let material = try? await material() else { return nil }
+        return try? await material.keys.verify(token, as: Auth0Claims.self).claims
+    }
+}
+
 /// An open set of JWT claims; the emulator decides every claim itself, so there is nothing to verify.
 struct Auth0Claims: JWTPayload {
     var claims: [String: JSONValue]

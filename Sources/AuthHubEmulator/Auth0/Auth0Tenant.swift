@@ -31,6 +31,27 @@ struct Auth0User: Sendable {
     var oob: [Auth0OOBAuthenticator] = []
     var createdAt: Date
     var updatedAt: Date
+    /// Push-notification authenticators enrolled through the My Account API (confirmed only).
+    var push: [Auth0PushAuthenticator] = []
+    /// What the My Account API keeps about the user's authentication methods (name, creation
+    /// time, the credential of a passkey method), by method id.
+    var methodDetails: [String: Auth0MethodDetails] = [:]
+    /// `app_metadata` of the Management API (read-only for user-scoped tokens).
+    var appMetadata: [String: JSONValue] = [:]
+    /// Users linked into this one as secondary identities (Management API account linking),
+    /// kept whole so that unlinking makes them users of their own again.
+    var linked: [Auth0User] = []
+
+    /// Whether a password login must pass a second factor: the seeded `mfa_required` flag, or a
+    /// confirmed TOTP, SMS/voice or email authenticator (emulator convention: enrolling a second
+    /// factor through the My Account API turns MFA on for the user, as an "always" policy would,
+    /// and deleting the last one turns it off again unless the flag was seeded).
+    var requiresSecondFactor: Bool {
+        mfaRequired || totp?.confirmed == true || oob.contains(where: \.confirmed)
+    }
+
+    /// The identity provider of the user id, the part before `|` (`auth0`, `apple`, `email`, …).
+    var provider: String { String(userId.split(separator: "|", maxSplits: 1).first ?? Substring(userId)) }
 
     /// The part of `user_id` after `auth0|`, which signup returns as `_id`.
     var shortId: String { String(userId.split(separator: "|", maxSplits: 1).last ?? Substring(userId)) }
@@ -74,6 +95,26 @@ struct Auth0TOTPAuthenticator: Sendable {
 struct Auth0RecoveryAuthenticator: Sendable {
     var id: String
     var codes: RecoveryCodeSet
+    /// SHA-256 digests (``Auth0Tenant/digest(_:)``) of Auth0-style 24-character codes handed out
+    /// by the My Account API, upper-cased without separators. Random 120-bit codes need no salt.
+    var codeDigests: [String] = []
+
+    /// Spends `code` when it is one of the unused codes (either form).
+    /// - Returns: whether the code was accepted.
+    mutating func consume(_ code: String) -> Bool {
+        let normalized = Self.normalized(code)
+        let digest = Auth0Tenant.digest(normalized)
+        if let index = codeDigests.firstIndex(of: digest) {
+            codeDigests.remove(at: index)
+            return true
+        }
+        return (try? codes.consume(Secret(code))) != nil
+    }
+
+    /// Upper-cased, without spaces and hyphens.
+    static func normalized(_ code: String) -> String {
+        code.uppercased().filter { $0 != " " && $0 != "-" }
+    }
 }
 
 /// What a token grant is for: the user, client, scopes and the request values carried into the
@@ -110,6 +151,8 @@ struct Auth0ClientSettings: Sendable {
     var callbacks: [String]
     /// Whether refresh tokens rotate on use (default true).
     var rotateRefreshTokens: Bool
+    /// The API scopes (of ``Auth0API/allScopes``) the client may be granted; nil: all of them.
+    var apiScopes: [String]? = nil
 }
 
 /// An issued authorization code.
@@ -194,6 +237,12 @@ struct Auth0Tenant: Sendable {
     var exchangeSubjects: [String: Auth0ExchangeSubject] = [:]
     /// Every `subject_token_type` a token was registered for.
     var exchangeTypes: Set<String> = []
+    /// Pending My Account enrollments by digest of `auth_session`.
+    var enrollments: [String: Auth0Enrollment] = [:]
+    /// Every code the My Account email and phone enrollments "sent", oldest first.
+    var outbox: [Auth0OutboxMessage] = []
+    /// The largest number of outbox messages kept; older ones are dropped.
+    static let outboxLimit = 1_000
 
     /// The key a registered subject token is kept under: its type and the digest of the token.
     static func exchangeKey(type: String, token: String) -> String {
@@ -225,6 +274,28 @@ struct Auth0Tenant: Sendable {
     /// Whether refresh tokens of `clientId` rotate.
     func rotates(_ clientId: String) -> Bool { clients[clientId]?.rotateRefreshTokens ?? true }
 
+    /// The API scopes a grant for `audience` may receive for `clientId`: the scopes of the API the
+    /// audience names, restricted to the client's registered `api_scopes` when it has some.
+    func grantableAPIScopes(audience: String?, issuer: String, clientId: String) -> Set<String> {
+        guard let api = Auth0API.named(by: audience, issuer: issuer) else { return [] }
+        let scopes = Set(api.scopes)
+        guard let allowed = clients[clientId]?.apiScopes else { return scopes }
+        return scopes.intersection(allowed)
+    }
+
+    /// `requested` without the API scopes that are not grantable for `audience` and `clientId`
+    /// (left out silently, as Auth0 does); other scopes are kept in order.
+    func grantedScopes(_ requested: [String], audience: String?, issuer: String, clientId: String) -> [String] {
+        let grantable = grantableAPIScopes(audience: audience, issuer: issuer, clientId: clientId)
+        return requested.filter { !Auth0API.allScopes.contains($0) || grantable.contains($0) }
+    }
+
+    /// Adds a message to the outbox, dropping the oldest beyond ``outboxLimit``.
+    mutating func send(_ message: Auth0OutboxMessage) {
+        outbox.append(message)
+        if outbox.count > Self.outboxLimit { outbox.removeFirst(outbox.count - Self.outboxLimit) }
+    }
+
     /// Removes expired codes, logins, access and MFA tokens.
     mutating func purge(now: Date) {
         codes = codes.filter { $0.value.expiresAt > now }
@@ -235,6 +306,7 @@ struct Auth0Tenant: Sendable {
         passkeySessions = passkeySessions.filter { $0.value.expiresAt > now }
         otpSessions = otpSessions.filter { $0.value.expiresAt > now }
         oobCodes = oobCodes.filter { $0.value.expiresAt > now }
+        enrollments = enrollments.filter { $0.value.expiresAt > now }
     }
 
     /// Revokes a whole refresh-token family.
@@ -298,6 +370,8 @@ struct Auth0OOBAuthenticator: Sendable {
     var target: String
     /// False between `/mfa/associate` and the first accepted binding code.
     var confirmed: Bool
+    /// For SMS authenticators enrolled through the My Account API: `sms` or `voice`.
+    var preferredMethod: String? = nil
 
     /// The `type` of `/mfa/authenticators` and `mfa_requirements`: `phone` for SMS, `email` for email.
     var factorType: String { channel == "sms" ? "phone" : "email" }
@@ -335,4 +409,35 @@ struct Auth0ExchangeSubject: Sendable {
     var email: String
     /// The connection the user lives in (created there on first use).
     var connection: String
+}
+
+/// A push-notification authenticator (Guardian-style, `oob_channel: auth0`) enrolled through the
+/// My Account API. The emulator cannot send pushes, so it never challenges one; it lists it.
+struct Auth0PushAuthenticator: Sendable {
+    /// `push|dev_…`.
+    var id: String
+}
+
+/// My Account attributes of one authentication method.
+struct Auth0MethodDetails: Sendable {
+    /// The name set with `PATCH /me/v1/authentication-methods/{id}`.
+    var name: String?
+    var createdAt: Date
+    /// For a passkey method: the credential ID of the passkey in ``Auth0User/passkeys``.
+    var credentialID: [UInt8]? = nil
+    /// For a passkey method: the `User-Agent` of the enrolling request.
+    var userAgent: String? = nil
+}
+
+/// A code the emulator "sent" for a My Account email or phone enrollment, read back with
+/// `GET /auth0/__emulator/outbox?to=…`.
+struct Auth0OutboxMessage: Sendable {
+    /// The email address (lower-cased) or phone number.
+    var to: String
+    /// `email`, `sms` or `voice`.
+    var channel: String
+    var code: String
+    /// Always `enrollment` for now.
+    var purpose: String
+    var sentAt: Date
 }

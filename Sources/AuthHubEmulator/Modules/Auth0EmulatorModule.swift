@@ -32,6 +32,34 @@ import enum AuthHub.JSONValue
 ///   `urn:okta:params:oauth:grant-type:webauthn` grant (RP ID `localhost`, origins
 ///   `https://localhost` / `http://localhost`)
 ///
+/// Token scope policy for the APIs below (``Auth0API``): a login or refresh-token grant whose
+/// `audience` is the My Account audience `<issuer>me/` may be granted
+/// `create:me:authentication_methods read:me:authentication_methods update:me:authentication_methods
+/// delete:me:authentication_methods read:me:factors`, one with the Management audience
+/// `<issuer>api/v2/` `read:current_user update:current_user_metadata update:current_user_identities`,
+/// on top of the refresh-token family's scopes; a client registered with `api_scopes` gets only
+/// those; a requested API scope that is not grantable is left out of the granted `scope`.
+///
+/// My Account API (spec §6), bearer token for `<issuer>me/`, RFC 7807 errors
+/// (`application/problem+json`; 401 "Unauthorized", 403 "Forbidden" with detail
+/// `Insufficient scope; expected <scope>.`, 400 "Bad Request" with `validation_errors`, 404 "Not Found"):
+/// - `GET /auth0/me/v1/authentication-methods[?type=…]`, `POST /auth0/me/v1/authentication-methods`
+///   (201 + `Location: <issuer>me/v1/authentication-methods/<percent-encoded id>`; totp,
+///   push-notification, email, phone, recovery-code, password, passkey)
+/// - `GET`/`PATCH`/`DELETE /auth0/me/v1/authentication-methods/{id}` (ids percent-encoded, `%7C`)
+/// - `POST /auth0/me/v1/authentication-methods/{id}/verify` (a wrong `otp_code` is 400 detail
+///   `Invalid otp_code.`; an unknown or expired `auth_session` is 400 naming `auth_session`)
+/// - `GET /auth0/me/v1/factors`
+/// Enrolled methods are the Authentication API's own authenticators (TOTP for `mfa-otp`, OOB
+/// email/SMS for `mfa-oob`, the recovery code, passkeys for the webauthn grant, the password).
+///
+/// Management API users (spec §7), bearer token for `<issuer>api/v2/`, errors
+/// `{statusCode, error, message, errorCode}`, a token reaches only its own user:
+/// - `GET /auth0/api/v2/users/{id}` (`fields`, `include_fields`), `PATCH /auth0/api/v2/users/{id}`
+///   (`user_metadata` only, merged; `null` removes a key)
+/// - `POST /auth0/api/v2/users/{id}/identities` (`{link_with}` or `{provider, user_id}`; 201),
+///   `DELETE /auth0/api/v2/users/{id}/identities/{provider}/{secondaryUserId}`
+///
 /// Token exchange (spec §3.5), emulator conventions:
 /// - Apple (`http://auth0.com/oauth/token-type/apple-authz-code`) and Facebook
 ///   (`http://auth0.com/oauth/token-type/facebook-info-session-access-token`): the subject token
@@ -48,7 +76,8 @@ import enum AuthHub.JSONValue
 ///
 /// Emulator-only test hooks (not part of Auth0):
 /// - `POST /auth0/__emulator/users` seeds a user (body: the signup fields plus `email_verified`, `mfa_required`, `totp_secret`), `GET` lists them
-/// - `POST /auth0/__emulator/clients` registers a client's allowed callback URLs and rotation
+/// - `POST /auth0/__emulator/clients` registers a client's allowed callback URLs and rotation, and
+///   with `api_scopes: [String]` the only API scopes its tokens may be granted
 /// - `GET /auth0/__emulator/passwordless?email=…|phone_number=…` reads a pending passwordless code
 /// - `POST /auth0/__emulator/token-exchange` `{subject_token_type, subject_token, email, connection?}`
 ///   makes the token-exchange grant accept that subject token (201 `{subject_token_type, email,
@@ -56,6 +85,11 @@ import enum AuthHub.JSONValue
 ///   `Username-Password-Authentication`; the user is created there on first use)
 /// - `GET /auth0/__emulator/mfa-binding-code?oob_code=…` reads the binding code "sent" with an
 ///   `oob_code` of `/mfa/associate` or `/mfa/challenge`: `{binding_code, oob_channel}`, or 404
+/// - `GET /auth0/__emulator/outbox?to=<email or phone number>` lists the codes the My Account email
+///   and phone enrollments "sent" there, oldest first: `{messages:[{to, channel:"email"|"sms"|"voice",
+///   code, purpose:"enrollment", sent_at}]}` (`to` required, else 400)
+/// - `POST /auth0/__emulator/push/accept` `{id}` accepts a pending My Account push-notification
+///   enrollment "on the device" → `{id, accepted:true}`, or 404
 /// - `GET /auth0/authorize` with header `X-AuthHub-Emulator-User: <email>` or query
 ///   `authhub_emulator_user=<email>` skips the login page and redirects with a code at once;
 ///   `authhub_emulator_deny=1` redirects with `error=access_denied`.
@@ -95,6 +129,23 @@ public struct Auth0EmulatorModule: EmulatorModule {
         routes.get("\(p)/__emulator/passwordless") { request, _ in await service.passwordlessCode(request) }
         routes.post("\(p)/__emulator/token-exchange") { request, _ in await service.registerExchangeToken(request) }
         routes.get("\(p)/__emulator/mfa-binding-code") { request, _ in await service.mfaBindingCode(request) }
+        routes.get("\(p)/__emulator/outbox") { request, _ in await service.outbox(request) }
+        routes.post("\(p)/__emulator/push/accept") { request, _ in await service.acceptPush(request) }
+        let methods = "\(p)/me/v1/authentication-methods"
+        routes.get(methods) { request, _ in await service.listMethods(request) }
+        routes.post(methods) { request, _ in await service.startEnrollment(request) }
+        routes.get("\(methods)/:id") { request, context in await service.getMethod(request, context: context) }
+        routes.patch("\(methods)/:id") { request, context in await service.updateMethod(request, context: context) }
+        routes.delete("\(methods)/:id") { request, context in await service.deleteMethod(request, context: context) }
+        routes.post("\(methods)/:id/verify") { request, context in await service.verifyEnrollment(request, context: context) }
+        routes.get("\(p)/me/v1/factors") { request, _ in await service.listFactors(request) }
+        let users = "\(p)/api/v2/users"
+        routes.get("\(users)/:id") { request, context in await service.getUser(request, context: context) }
+        routes.patch("\(users)/:id") { request, context in await service.patchUser(request, context: context) }
+        routes.post("\(users)/:id/identities") { request, context in await service.linkIdentity(request, context: context) }
+        routes.delete("\(users)/:id/identities/:provider/:secondary") { request, context in
+            await service.unlinkIdentity(request, context: context)
+        }
     }
 
     /// Auth0's 404 for an unknown path, in the `{statusCode, error, message}` shape its APIs use
