@@ -1,5 +1,6 @@
 import AuthHub
 import AuthHubEmulator
+import AuthHubTesting
 import Foundation
 import Testing
 
@@ -140,5 +141,39 @@ import Testing
         ])
         #expect(noLinkScope.json?["message"] == "Insufficient scope, expected any of: update:current_user_identities")
         #expect(ownUser.status == 200)
+    }
+
+    @Test func expiredSessionsLinkTokensAndAccessTokensAreRefused() async throws {
+        let clock = FakeClock()
+        let emulator = try await Emulator.start(EmulatorConfiguration(clock: clock))
+        let wire = Auth0Wire(emulator: emulator)
+        let primaryId = try #require(try await wire.seed("late@example.com")["user_id"]?.stringValue)
+        try await wire.seed("later@example.com")
+        let meToken = try await wire.apiToken("late@example.com", audience: wire.myAccountAudience, scope: Auth0Wire.myAccountScopes)
+        let token = try await wire.apiToken("late@example.com", audience: wire.managementAudience, scope: Auth0Wire.managementScopes)
+        let idToken = try #require(try await wire.login("later@example.com", clientId: Auth0Wire.clientId).json?["id_token"]?.stringValue)
+        let start = try await wire.call(.post, "/auth0/me/v1/authentication-methods", token: meToken, json: ["type": "recovery-code"])
+        let id = try #require(start.json?["id"]?.stringValue)
+
+        clock.advance(by: 301)  // the enrollment (5 minutes) is over
+        let lateVerify = try await wire.call(.post, "/auth0/me/v1/authentication-methods/\(pathEncoded(id))/verify", token: meToken,
+                                             json: ["auth_session": .string(try #require(start.json?["auth_session"]?.stringValue))])
+        clock.advance(by: 36_000)  // the ID token (10 hours) has expired, the access token (24 hours) has not
+        let lateLink = try await wire.call(.post, userPath(primaryId) + "/identities", token: token, json: ["link_with": .string(idToken)])
+        clock.advance(by: 60_000)  // the access tokens (issued 96 301 s ago) have expired
+        let lateMe = try await wire.call(.get, "/auth0/me/v1/factors", token: meToken)
+        let lateManagement = try await wire.call(.get, userPath(primaryId), token: token)
+        await emulator.stop()
+
+        #expect(start.status == 201)
+        #expect(lateVerify.status == 400)
+        #expect(lateVerify.json?["detail"]?.stringValue?.contains("auth_session") == true)
+        #expect(lateLink.status == 400)
+        #expect(lateLink.json?["errorCode"] == "invalid_body")
+        #expect(lateMe.status == 401)
+        #expect(lateMe.json?["title"] == "Unauthorized")
+        #expect(lateManagement.status == 401)
+        #expect(lateManagement.json?["message"] == "Invalid token")
+        #expect(lateManagement.json?["errorCode"] == "invalid_token")
     }
 }
