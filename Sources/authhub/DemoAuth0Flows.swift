@@ -15,6 +15,7 @@ enum DemoAuth0Flows {
         guard let auth0 = try? hub.provider("auth0", as: Auth0Provider.self) else { return }
         let browser = URLSessionTransport(defaultTimeout: .seconds(10), followRedirects: false)
         let email = "ada+\(UUID().uuidString.prefix(8).lowercased())@example.com"
+        let mfaEmail = "mfa+" + email
         var firstRefreshToken: Secret<String>?
 
         await report.record(provider: "auth0", flow: "sign-up, then password sign-in") {
@@ -41,7 +42,6 @@ enum DemoAuth0Flows {
             guard session.claims["email"] == .string(email) else { throw DemoFailure("the ID token names another user") }
         }
         await report.record(provider: "auth0", flow: "MFA with a TOTP code") {
-            let mfaEmail = "mfa+" + email
             let secret = Base32.encode(SystemRandom().bytes(20))
             try await seed(mfaEmail, extra: ["totp_secret": .string(secret)], emulator: emulator, transport: browser)
             do {
@@ -62,6 +62,44 @@ enum DemoAuth0Flows {
             let credentials = try await api.login(passkey: try await authenticator.getAssertion(login.options), challenge: login)
             guard auth0.session(from: credentials).claims["email"] == .string("pk+" + email) else {
                 throw DemoFailure("the passkey signed in another user")
+            }
+        }
+        // A user of its own (the default account's refresh-token family was revoked on purpose by the
+        // reuse check above, and the MFA user already has a TOTP authenticator).
+        let accountEmail = "me+" + email
+        let myAccount = auth0.myAccount(credentials: Auth0CredentialsManager(provider: auth0, store: hub.store, account: "me"))
+        await report.record(provider: "auth0", flow: "My Account: enroll TOTP (QR code), list, delete") {
+            try await seed(accountEmail, extra: [:], emulator: emulator, transport: browser)
+            _ = try await hub.signIn(.password(identifier: accountEmail, password: Secret(password)), provider: "auth0", account: "me")
+            let flow = FactorFlow(Auth0EnrollmentFactor.totp(myAccount))
+            guard case .challenge(let challenge) = await flow.start(), case .qrCode(let uri, _) = challenge.prompt else {
+                throw failure(await flow.state.error, "no QR code")
+            }
+            _ = try QRCode(encoding: uri.revealed())
+            let code = try OTPAuthURI(parsing: uri).totp().code(at: Date())
+            guard case .completed(let method) = await flow.confirm(.code(code)) else {
+                throw failure(await flow.state.error, "the TOTP enrollment did not complete")
+            }
+            guard try await myAccount.authenticationMethods().contains(where: { $0.id == method.id }) else {
+                throw DemoFailure("the new TOTP method is not listed")
+            }
+            try await myAccount.deleteAuthenticationMethod(id: method.id)
+            guard try await !myAccount.authenticationMethods().contains(where: { $0.id == method.id }) else {
+                throw DemoFailure("the deleted TOTP method is still listed")
+            }
+        }
+        await report.record(provider: "auth0", flow: "My Account: enroll a passkey, sign in with it") {
+            let authenticator = try SoftwarePasskeyAuthenticator(store: InMemoryPasskeyCredentialStore())
+            let flow = FactorFlow(Auth0EnrollmentFactor.passkey(myAccount, authenticator: authenticator))
+            guard case .challenge = await flow.start() else { throw failure(await flow.state.error, "no passkey options") }
+            guard case .completed = await flow.confirm(.none) else {
+                throw failure(await flow.state.error, "the passkey enrollment did not complete")
+            }
+            let api = auth0.authentication
+            let login = try await api.passkeyLoginChallenge()
+            let credentials = try await api.login(passkey: try await authenticator.getAssertion(login.options), challenge: login)
+            guard auth0.session(from: credentials).claims["email"] == .string(accountEmail) else {
+                throw DemoFailure("the enrolled passkey signed in another user")
             }
         }
         await report.record(provider: "auth0", flow: "sign out (revoke)") {
@@ -86,6 +124,11 @@ enum DemoAuth0Flows {
 
     /// The browser's part: Universal Login finishes for `user` (the emulator's test hook), and the
     /// redirect is delivered to the loopback receiver.
+    /// The flow's own error when it has one, else a demo failure saying what did not happen.
+    static func failure(_ error: AuthError?, _ otherwise: String) -> any Error {
+        error.map { $0 as any Error } ?? DemoFailure(otherwise)
+    }
+
     static func actAsBrowser(_ url: URL, user: String, browser: any HTTPTransport) async throws {
         let authorize = try await browser.send(HTTPRequest(method: .get, url: url, headers: ["X-AuthHub-Emulator-User": user]))
         guard authorize.status == 302, let location = authorize.headers["Location"].flatMap(URL.init(string:)) else {

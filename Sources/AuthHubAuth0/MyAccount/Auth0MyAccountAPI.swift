@@ -160,3 +160,10 @@ public struct Auth0MyAccountAPI: Sendable {
         }
     }
 }
+
+extension Auth0Provider {
+    /// The My Account API of this tenant, with tokens exchanged by `credentials` per scope.
+    public func myAccount(credentials: Auth0CredentialsManager) -> Auth0MyAccountAPI {
+        Auth0MyAccountAPI(provider: self, credentials: credentials)
+    }
+}
