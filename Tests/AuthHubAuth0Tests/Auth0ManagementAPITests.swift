@@ -198,7 +198,7 @@ import Testing
         (401, errorBody(401, "Unauthorized", "Expired token received for JSON Web Token validation", "invalid_token"),
          .invalidToken, "invalid_token", "Expired token received for JSON Web Token validation"),
         (403, errorBody(403, "Forbidden", "Insufficient scope, expected any of: read:users,read:current_user", "insufficient_scope"),
-         AuthErrorCode(rawValue: "insufficientScope"), "insufficient_scope", "Insufficient scope, expected any of: read:users,read:current_user"),
+         .insufficientScope, "insufficient_scope", "Insufficient scope, expected any of: read:users,read:current_user"),
         (403, errorBody(403, "Forbidden", "You cannot update the user's metadata of another user.", "operation_not_supported"),
          .accessDenied, "operation_not_supported", "You cannot update the user's metadata of another user."),
         (404, errorBody(404, "Not Found", "The user does not exist.", "inexistent_user"), .userNotFound, "inexistent_user", "The user does not exist."),
@@ -262,7 +262,7 @@ import Testing
         let missing = await #expect(throws: AuthError.self) { try await api.user(id: "auth0|gone") }
         #expect(missing?.code == .userNotFound && missing?.provider == "auth0" && missing?.statusCode == 404)
         let scope = await #expect(throws: AuthError.self) { try await api.updateUserMetadata(id: "auth0|1", ["a": 1]) }
-        #expect(scope?.code == AuthErrorCode(rawValue: "insufficientScope") && scope?.providerCode == "insufficient_scope")
+        #expect(scope?.code == .insufficientScope && scope?.providerCode == "insufficient_scope")
         let limited = await #expect(throws: AuthError.self) { try await api.link(userID: "auth0|1", withToken: Secret("t")) }
         #expect(limited?.code == .rateLimited && limited?.retryAfter == .seconds(120) && limited?.isRetryable == true)
         #expect(transport.requests(to: "/api/v2/users/auth0|1/identities").count == 1)

@@ -34,8 +34,7 @@ public struct Auth0ManagementErrorMapper: ErrorMapper {
         switch response.status {
         case 401: canonical = .invalidToken
         case 403:
-            // TODO: use .insufficientScope once the core defines it.
-            canonical = errorCode == "insufficient_scope" ? AuthErrorCode(rawValue: "insufficientScope") : .accessDenied
+            canonical = errorCode == "insufficient_scope" ? .insufficientScope : .accessDenied
         case 404: canonical = errorCode == "inexistent_user" ? .userNotFound : .invalidRequest
         case 400: canonical = .invalidRequest
         case 409: canonical = .conflict
