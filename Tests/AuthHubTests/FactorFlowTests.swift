@@ -90,6 +90,51 @@ import Testing
         #expect(factor.attempts.withLock { $0 } == 2)
     }
 
+    /// A factor whose first start is refused for a missing scope.
+    struct StepUpFactor: Factor {
+        let kind: FactorKind = .totp
+        let starts = Mutex(0)
+        func start() async throws -> String {
+            let n = starts.withLock { $0 += 1; return $0 }
+            if n == 1 { throw AuthError(.insufficientScope, details: ["requiredScope": "create:factors"]) }
+            return "scan"
+        }
+        func confirm(_ challenge: String, response: Secret<String>) async throws -> String { "enrolled" }
+    }
+
+    @Test func aStepUpRefusalWaitsForResumeWithoutAHandler() async throws {
+        let factor = StepUpFactor()
+        let flow = FactorFlow(factor)
+        let refused = await flow.start()
+        #expect(refused.name == "reauthenticationRequired" && refused.error?.details["requiredScope"] == "create:factors")
+        #expect(await flow.confirm(Secret("1")).name == "failed", "no challenge to confirm while interrupted")
+        let flow2 = FactorFlow(StepUpFactor())
+        await flow2.start()
+        #expect(await flow2.resume().name == "challenge")
+        #expect(await flow2.resume().name == "challenge", "resume outside the interruption changes nothing")
+    }
+
+    @Test func theHandlerRunsOnceAndAFailingHandlerFailsTheFlow() async throws {
+        let calls = Mutex(0)
+        let flow = FactorFlow(StepUpFactor()) { _ in calls.withLock { $0 += 1 } }
+        #expect(await flow.start().name == "challenge" && calls.withLock { $0 } == 1)
+        let failing = FactorFlow(StepUpFactor()) { _ in throw AuthError(.userCancelled) }
+        let state = await failing.start()
+        #expect(state.name == "failed" && state.error?.code == .userCancelled)
+        #expect(await failing.retry().name == "challenge", "a retry after the failed step-up starts again")
+    }
+
+    @Test func observersThatWentAwayAreDropped() async throws {
+        let flow = FactorFlow(CodeFactor(failStartFirst: false))
+        do { _ = await flow.states() }   // dropped at once
+        let kept = await flow.states()
+        await flow.start()
+        var iterator = kept.makeAsyncIterator()
+        #expect(await iterator.next()?.name == "idle")
+        #expect(await iterator.next()?.name == "loading")
+        #expect(await iterator.next()?.name == "challenge")
+    }
+
     @Test func confirmWithoutChallengeIsAnError() async throws {
         let flow = FactorFlow(CodeFactor(failStartFirst: false))
         let state = await flow.confirm(Secret("123456"))

@@ -100,8 +100,7 @@ public actor FactorFlow<F: Factor> {
     public private(set) var state: State = .idle
     private var lastChallenge: F.Challenge?
     private var interrupted: Step?
-    private var continuations: [UInt64: AsyncStream<State>.Continuation] = [:]
-    private var nextID: UInt64 = 0
+    private var observers = FlowObservers<State>()
 
     /// Creates a flow in `idle`.
     /// - Parameters:
@@ -114,23 +113,11 @@ public actor FactorFlow<F: Factor> {
     }
 
     /// A stream of states, starting with the current one.
-    public func states() -> AsyncStream<State> {
-        let (stream, continuation) = AsyncStream<State>.makeStream(bufferingPolicy: .bufferingNewest(64))
-        nextID += 1
-        let id = nextID
-        continuation.yield(state)
-        continuations[id] = continuation
-        continuation.onTermination = { [weak self] _ in
-            Task { await self?.unsubscribe(id) }
-        }
-        return stream
-    }
-
-    private func unsubscribe(_ id: UInt64) { continuations[id] = nil }
+    public func states() -> AsyncStream<State> { observers.stream(startingWith: state) }
 
     private func transition(_ newState: State) {
         state = newState
-        for c in continuations.values { c.yield(newState) }
+        observers.publish(newState)
     }
 
     /// Starts the ceremony; valid from `idle` or `failed`.
@@ -188,33 +175,23 @@ public actor FactorFlow<F: Factor> {
     }
 
     private func run(_ step: Step, handlerAllowed: Bool) async {
-        switch step {
-        case .start: transition(.loading)
-        case .confirm(let challenge, _): transition(.confirming(challenge))
-        }
-        do {
+        await runFlowStep(handler: reauthenticate, handlerAllowed: handlerAllowed) {
             switch step {
             case .start:
+                transition(.loading)
                 let challenge = try await factor.start()
                 lastChallenge = challenge
                 transition(.challenge(challenge))
             case .confirm(let challenge, let response):
+                transition(.confirming(challenge))
                 transition(.completed(try await factor.confirm(challenge, response: response)))
             }
-        } catch {
-            let error = AuthError.wrap(error)
-            guard error.requiresReauthentication else { return transition(.failed(error)) }
+        } interrupted: { error in
             interrupted = step
             transition(.reauthenticationRequired(error))
-            guard handlerAllowed, let reauthenticate else { return }
-            do {
-                try await reauthenticate(error)
-            } catch {
-                interrupted = nil
-                return transition(.failed(AuthError.wrap(error)))
-            }
+        } failed: { error in
             interrupted = nil
-            await run(step, handlerAllowed: false)
+            transition(.failed(error))
         }
     }
 }

@@ -76,8 +76,7 @@ public actor Auth0AuthenticationMethodsFlow {
     public private(set) var state: State = .idle
     private var last: Auth0AuthenticationMethodsOverview?
     private var pending: Step?
-    private var continuations: [UInt64: AsyncStream<State>.Continuation] = [:]
-    private var nextID: UInt64 = 0
+    private var observers = FlowObservers<State>()
 
     /// Creates the flow in `idle`.
     public init(api: Auth0MyAccountAPI, reauthenticate: ReauthenticationHandler? = nil) {
@@ -86,21 +85,11 @@ public actor Auth0AuthenticationMethodsFlow {
     }
 
     /// A stream of states, starting with the current one.
-    public func states() -> AsyncStream<State> {
-        let (stream, continuation) = AsyncStream<State>.makeStream(bufferingPolicy: .bufferingNewest(64))
-        nextID += 1
-        let id = nextID
-        continuation.yield(state)
-        continuations[id] = continuation
-        continuation.onTermination = { [weak self] _ in Task { await self?.unsubscribe(id) } }
-        return stream
-    }
-
-    private func unsubscribe(_ id: UInt64) { continuations[id] = nil }
+    public func states() -> AsyncStream<State> { observers.stream(startingWith: state) }
 
     private func transition(_ newState: State) {
         state = newState
-        for continuation in continuations.values { continuation.yield(newState) }
+        observers.publish(newState)
     }
 
     /// Loads (or reloads) the methods and factors.
@@ -154,8 +143,8 @@ public actor Auth0AuthenticationMethodsFlow {
     }
 
     private func run(_ step: Step, handlerAllowed: Bool) async {
-        if case .load = step { transition(.loading) } else if let last { transition(.updating(last)) }
-        do {
+        await runFlowStep(handler: reauthenticate, handlerAllowed: handlerAllowed) {
+            if case .load = step { transition(.loading) } else if let last { transition(.updating(last)) }
             switch step {
             case .load: break
             case .delete(let id): try await api.deleteAuthenticationMethod(id: id)
@@ -164,20 +153,12 @@ public actor Auth0AuthenticationMethodsFlow {
             let overview = Auth0AuthenticationMethodsOverview(methods: try await api.authenticationMethods(), factors: try await api.factors())
             last = overview
             transition(.loaded(overview))
-        } catch {
-            let error = AuthError.wrap(error)
-            guard error.requiresReauthentication else { return transition(.failed(error)) }
+        } interrupted: { error in
             pending = step
             transition(.reauthenticationRequired(error))
-            guard handlerAllowed, let reauthenticate else { return }
-            do {
-                try await reauthenticate(error)
-            } catch {
-                pending = nil
-                return transition(.failed(AuthError.wrap(error)))
-            }
+        } failed: { error in
             pending = nil
-            await run(step, handlerAllowed: false)
+            transition(.failed(error))
         }
     }
 }
