@@ -16,7 +16,7 @@ import Foundation
 /// throws ``AuthErrorCode/invalidRequest``.
 public struct Auth0ManagementAPI: Sendable {
     /// Supplies an access token for the Management API audience with `scope`.
-    public typealias TokenProvider = @Sendable (_ scope: String) async throws -> Auth0APICredentials
+    public typealias TokenProvider = Auth0APITokenProvider
 
     /// The scope each endpoint asks for (§7).
     public enum Scope {
@@ -31,24 +31,22 @@ public struct Auth0ManagementAPI: Sendable {
     }
 
     /// The audience of Management API tokens: `https://<domain>/api/v2/`.
-    public let audience: String
+    public var audience: String { client.audience }
     /// Where tokens come from.
-    public let tokenProvider: TokenProvider
-    let api: APIClient
+    public var tokenProvider: TokenProvider { client.tokenProvider }
+    let client: Auth0BearerClient
+    var api: APIClient { client.api }
 
     /// Creates a client with your own token source.
     public init(provider: Auth0Provider, tokenProvider: @escaping TokenProvider) {
-        self.audience = provider.configuration.baseURL.absoluteString + "api/v2/"
-        self.tokenProvider = tokenProvider
-        var api = provider.authentication.api
-        api.errorMapper = Auth0ManagementErrorMapper()
-        self.api = api
+        client = Auth0BearerClient(provider: provider, audiencePath: "api/v2/", errorMapper: Auth0ManagementErrorMapper(),
+                                   tokenProvider: tokenProvider)
     }
 
     /// Creates a client whose tokens come from a credentials manager (exchanged with the refresh token).
     public init(provider: Auth0Provider, credentials: Auth0CredentialsManager) {
-        let audience = provider.configuration.baseURL.absoluteString + "api/v2/"
-        self.init(provider: provider) { scope in try await credentials.apiCredentials(forAudience: audience, scope: scope) }
+        self.init(provider: provider,
+                  tokenProvider: Auth0BearerClient.tokens(from: credentials, audience: Auth0BearerClient.audience(provider, "api/v2/")))
     }
 
     // MARK: - Users
@@ -142,18 +140,11 @@ public struct Auth0ManagementAPI: Sendable {
 
     private func send(_ method: HTTPMethod, _ path: String, scope: String, body: [String: JSONValue]? = nil,
                       query: [(String, String)] = []) async throws -> HTTPResponse {
-        let token = try await tokenProvider(scope)
-        var request = try body.map { try APIRequest.json(method, path, JSONValue.object($0), query: query, retry: .never) }
-            ?? APIRequest(method, path, query: query)
-        request.headers["Authorization"] = "\(token.tokenType.isEmpty ? "Bearer" : token.tokenType) \(token.accessToken.revealed())"
-        return try await api.send(request)
+        try await client.send(method, path, scope: scope, body: body.map(JSONValue.object), query: query)
     }
 
     private func user(from reply: HTTPResponse) throws -> Auth0ManagementUser {
-        guard let json = try? JSONValue.parse(reply.body), json.objectValue != nil else {
-            throw AuthError(.invalidRequest, message: "The Management API reply is not a JSON object.", provider: api.provider,
-                            statusCode: reply.status)
-        }
+        let json = try client.json(reply, expecting: "a JSON object from the Management API") { $0.objectValue != nil }
         do {
             return try Auth0ManagementUser(json: json)
         } catch let error as AuthError {
@@ -162,10 +153,7 @@ public struct Auth0ManagementAPI: Sendable {
     }
 
     private func identities(from reply: HTTPResponse) throws -> [Auth0UserIdentity] {
-        guard let array = (try? JSONValue.parse(reply.body))?.arrayValue else {
-            throw AuthError(.invalidRequest, message: "The Management API reply is not a JSON array of identities.",
-                            provider: api.provider, statusCode: reply.status)
-        }
+        let array = try client.json(reply, expecting: "a JSON array of identities from the Management API") { $0.arrayValue != nil }.arrayValue ?? []
         do {
             return try array.map(Auth0UserIdentity.init(json:))
         } catch let error as AuthError {

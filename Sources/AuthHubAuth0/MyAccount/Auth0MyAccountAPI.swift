@@ -9,7 +9,7 @@ import Foundation
 /// the audience `https://<domain>/me/`, so tokens are exchanged and cached per scope.
 public struct Auth0MyAccountAPI: Sendable {
     /// Supplies an access token for the My Account audience with `scope`.
-    public typealias TokenProvider = @Sendable (_ scope: String) async throws -> Auth0APICredentials
+    public typealias TokenProvider = Auth0APITokenProvider
 
     /// Scopes per endpoint (§6.2).
     public enum Scope {
@@ -21,41 +21,30 @@ public struct Auth0MyAccountAPI: Sendable {
     }
 
     /// The audience of My Account tokens: `https://<domain>/me/`.
-    public let audience: String
+    public var audience: String { client.audience }
     /// Where tokens come from.
-    public let tokenProvider: TokenProvider
-    let api: APIClient
+    public var tokenProvider: TokenProvider { client.tokenProvider }
+    let client: Auth0BearerClient
+    var api: APIClient { client.api }
 
     /// Creates a client with your own token source.
     public init(provider: Auth0Provider, tokenProvider: @escaping TokenProvider) {
-        self.audience = provider.configuration.baseURL.absoluteString + "me/"
-        self.tokenProvider = tokenProvider
-        var api = provider.authentication.api
-        api.errorMapper = Auth0MyAccountErrorMapper()
-        self.api = api
+        client = Auth0BearerClient(provider: provider, audiencePath: "me/", errorMapper: Auth0MyAccountErrorMapper(),
+                                   tokenProvider: tokenProvider)
     }
 
     /// Creates a client whose tokens come from a credentials manager (exchanged with the refresh token).
     public init(provider: Auth0Provider, credentials: Auth0CredentialsManager) {
-        let audience = provider.configuration.baseURL.absoluteString + "me/"
-        self.init(provider: provider) { scope in try await credentials.apiCredentials(forAudience: audience, scope: scope) }
+        self.init(provider: provider, tokenProvider: Auth0BearerClient.tokens(from: credentials, audience: Auth0BearerClient.audience(provider, "me/")))
     }
 
     private func send(_ method: HTTPMethod, _ path: String, scope: String, body: JSONValue? = nil,
                       query: [(String, String)] = []) async throws -> HTTPResponse {
-        let token = try await tokenProvider(scope)
-        var request = try body.map { try APIRequest.json(method, path, $0, query: query, retry: .never) }
-            ?? APIRequest(method, path, query: query)
-        request.headers["Authorization"] = "\(token.tokenType.isEmpty ? "Bearer" : token.tokenType) \(token.accessToken.revealed())"
-        return try await api.send(request)
+        try await client.send(method, path, scope: scope, body: body, query: query)
     }
 
     private func object(_ reply: HTTPResponse) throws -> JSONValue {
-        guard let json = try? JSONValue.parse(reply.body), json.objectValue != nil else {
-            throw AuthError(.invalidRequest, message: "The My Account API reply is not a JSON object.", provider: api.provider,
-                            statusCode: reply.status)
-        }
-        return json
+        try client.json(reply, expecting: "a JSON object from the My Account API") { $0.objectValue != nil }
     }
 
     static func methodPath(_ id: String) -> String {
