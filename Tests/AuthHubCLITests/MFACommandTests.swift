@@ -63,6 +63,17 @@ import Testing
         await f.stop()
     }
 
+    @Test func passkeyEnrollmentKeepsTheCredentialInTheStoreDirectory() async throws {
+        let f = try await signedIn("pia@example.com")
+        let enroll = try await f.run(["mfa", "enroll", "passkey", "--passkey-store", "keys", "--json"])
+        #expect(enroll.status == 0, "\(enroll.stderr)")
+        let method = try JSONValue.parse(Data(enroll.stdout.utf8))
+        #expect(method["type"] == "passkey" && method["relying_party_id"] == "localhost")
+        let files = try FileManager.default.contentsOfDirectory(atPath: f.directory.appendingPathComponent("keys").path)
+        #expect(!files.isEmpty)
+        await f.stop()
+    }
+
     @Test func withoutASessionItSaysToSignInFirst() async throws {
         let f = try await Fixture.start()
         let list = try await f.run(["mfa", "list"])
