@@ -103,7 +103,8 @@ enum DemoAuth0Flows {
             }
         }
         await report.record(provider: "auth0", flow: "sign out (revoke)") {
-            let session = try await hub.session(provider: "auth0")
+            // A live session first: the reuse check above revoked the stored one's whole family.
+            let session = try await hub.signIn(.password(identifier: email, password: Secret(password)), provider: "auth0")
             if let error = try await hub.signOut(provider: "auth0") { throw error }
             do {
                 _ = try await auth0.authentication.renew(refreshToken: try session.refreshToken.orThrow("no refresh token"))
