@@ -17,8 +17,9 @@ struct FirebaseRequestBody: Sendable {
         self.values = Self.camelCased(.object(values)).objectValue ?? [:]
     }
 
-    /// Reads the body of `request`: form-urlencoded when the content type says so, JSON otherwise.
-    /// An empty body is an empty object.
+    /// Reads the body of `request`. An empty body is an empty object. A body starting with `{` or
+    /// `[` is JSON whatever the content type claims (HTTP stacks label bodies without a declared
+    /// type as a form); otherwise a body declared JSON is JSON and anything else a form.
     /// - Throws: ``FirebaseFailure/parseError(_:)`` for a body that is too large, not JSON or not
     ///   a JSON object.
     static func read(_ request: Request) async throws -> FirebaseRequestBody {
@@ -31,7 +32,9 @@ struct FirebaseRequestBody: Sendable {
         let data = Data(buffer.readableBytesView)
         if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return FirebaseRequestBody() }
         let contentType = request.headers[.contentType]?.lowercased() ?? ""
-        if contentType.hasPrefix("application/x-www-form-urlencoded") {
+        let first = data.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
+        let looksLikeJSON = first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+        if !looksLikeJSON && !contentType.hasPrefix("application/json") {
             return FirebaseRequestBody(form: String(decoding: data, as: UTF8.self))
         }
         guard let value = try? JSONValue.parse(data) else {

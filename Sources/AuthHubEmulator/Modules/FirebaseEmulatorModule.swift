@@ -56,6 +56,11 @@ import Hummingbird
 ///   mfaPendingCredential, mfaInfo}` and no tokens from password sign-in. Finishing that sign-in
 ///   (Identity Platform v2 `mfaSignIn:finalize`) is not served; no `/v2/…` route is.
 /// - Anonymous sign-up (a body without email and password) is `ADMIN_ONLY_OPERATION`.
+/// - Never raised, because nothing here switches them on: `OPERATION_NOT_ALLOWED` at sign-up,
+///   `PASSWORD_LOGIN_DISABLED`, `TOO_MANY_ATTEMPTS_TRY_LATER`, `CREDENTIAL_TOO_OLD_LOGIN_AGAIN`,
+///   `PASSWORD_DOES_NOT_MEET_REQUIREMENTS` (no sign-in switch, rate limit or password policy).
+/// - Lookups report `passwordHash` as the opaque `UkVEQUNURUQ=`; passwords are kept only as
+///   PBKDF2 hashes. Nothing is logged but method, path and status.
 ///
 /// Emulator-only helpers (no key, no auth; another project id than ``projectId`` is a 404):
 /// - `DELETE /emulator/v1/projects/{projectId}/accounts` → `{}` (every account and oob code)

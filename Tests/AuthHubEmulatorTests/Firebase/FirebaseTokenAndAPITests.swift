@@ -41,12 +41,17 @@ import Testing
         let path = "/securetoken.googleapis.com/v1/token?key=\(FirebaseWire.key)"
         let camel = try await wire.postJSON(path, ["grantType": "refresh_token", "refreshToken": .string(refreshToken)])
         let snake = try await wire.postJSON(path, ["grant_type": "refresh_token", "refresh_token": .string(refreshToken)])
+        let mislabelled = try await wire.send(
+            .post, path, headers: ["Content-Type": "application/x-www-form-urlencoded"],
+            body: try JSONEncoder().encode(["grantType": "refresh_token", "refreshToken": refreshToken])
+        )
         await emulator.stop()
 
         #expect(camel.status == 200)
         #expect(camel["user_id"] == .string(localId))
         #expect(snake.status == 200)
         #expect(snake["user_id"] == .string(localId))
+        #expect(mislabelled["user_id"] == .string(localId), "a JSON body labelled as a form is still JSON")
     }
 
     @Test func refreshErrors() async throws {
