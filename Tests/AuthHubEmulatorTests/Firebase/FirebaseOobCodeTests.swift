@@ -145,4 +145,48 @@ import Testing
         #expect(lookup.json?["users"]?.arrayValue?.first?["emailVerified"] == true)
         #expect(unknown.json == FirebaseWire.envelope("INVALID_OOB_CODE"))
     }
+
+    @Test func verifyAndChangeEmailIsTheWayToChangeAnEmailWithPrivacyOn() async throws {
+        let clock = FakeClock()
+        let emulator = try await Emulator.start(EmulatorConfiguration(clock: clock))
+        let wire = FirebaseWire(emulator: emulator)
+        try await wire.seed("taken@example.com")
+        let (localId, idToken, _) = try await wire.signUp("before@example.com")
+        try await wire.setPrivacy(true)
+        let direct = try await wire.accounts("update", ["idToken": .string(idToken), "email": "after@example.com"])
+        let missing = try await wire.accounts("sendOobCode", ["requestType": "VERIFY_AND_CHANGE_EMAIL", "idToken": .string(idToken)])
+        let taken = try await wire.accounts("sendOobCode", [
+            "requestType": "VERIFY_AND_CHANGE_EMAIL", "idToken": .string(idToken), "newEmail": "taken@example.com",
+        ])
+        let send = try await wire.accounts("sendOobCode", [
+            "requestType": "VERIFY_AND_CHANGE_EMAIL", "idToken": .string(idToken), "newEmail": "After@Example.com",
+        ])
+        let codes = try await wire.oobCodes()
+        let code = try #require(codes.first?["oobCode"]?.stringValue)
+        clock.advance(by: 5)
+        let apply = try await wire.accounts("update", ["oobCode": .string(code)])
+        let old = try await wire.lookup(idToken)
+        let signIn = try await wire.signIn("after@example.com")
+        let adminLink = try await wire.admin("sendOobCode", [
+            "requestType": "PASSWORD_RESET", "email": "after@example.com", "returnOobLink": true,
+        ])
+        await emulator.stop()
+
+        #expect(direct.json == FirebaseWire.envelope("OPERATION_NOT_ALLOWED"))
+        #expect(missing.json == FirebaseWire.envelope("MISSING_NEW_EMAIL"))
+        #expect(taken.json == FirebaseWire.envelope("EMAIL_EXISTS"))
+        #expect(send["email"] == "after@example.com")
+        #expect(codes.count == 1)
+        #expect(codes.first?["requestType"] == "VERIFY_AND_CHANGE_EMAIL")
+        #expect(codes.first?["email"] == "after@example.com")
+        #expect(codes.first?["oobLink"]?.stringValue?.contains("mode=verifyAndChangeEmail&") == true)
+        #expect(apply["localId"] == .string(localId))
+        #expect(apply["email"] == "after@example.com")
+        #expect(apply["emailVerified"] == true)
+        #expect(old.json == FirebaseWire.envelope("TOKEN_EXPIRED"), "moving the account to another address revokes its tokens")
+        #expect(signIn["localId"] == .string(localId))
+        let link = try #require(adminLink.string("oobLink"))
+        let adminCode = try #require(adminLink.string("oobCode"))
+        #expect(link.hasSuffix("mode=resetPassword&lang=en&oobCode=\(adminCode)&apiKey=fake-api-key"))
+    }
 }
