@@ -86,7 +86,35 @@ import Testing
                         "/identitytoolkit.googleapis.com", "/securetoken.googleapis.com",
                         "/www.googleapis.com/identitytoolkit", "/emulator",
                     ],
-                    "routes": ["GET /identitytoolkit.googleapis.com/__emulator"],
+                    "routes": [
+                        "DELETE /emulator/v1/projects/:projectId/accounts",
+                        "GET /emulator/action", "GET /emulator/v1/projects/:projectId/config",
+                        "GET /emulator/v1/projects/:projectId/oobCodes", "GET /identitytoolkit.googleapis.com/__emulator",
+                        "PATCH /emulator/v1/projects/:projectId/config", "POST /emulator/v1/projects/:projectId/accounts",
+                        "POST /identitytoolkit.googleapis.com/v1/accounts:createAuthUri",
+                        "POST /identitytoolkit.googleapis.com/v1/accounts:delete",
+                        "POST /identitytoolkit.googleapis.com/v1/accounts:lookup",
+                        "POST /identitytoolkit.googleapis.com/v1/accounts:resetPassword",
+                        "POST /identitytoolkit.googleapis.com/v1/accounts:sendOobCode",
+                        "POST /identitytoolkit.googleapis.com/v1/accounts:signInWithCustomToken",
+                        "POST /identitytoolkit.googleapis.com/v1/accounts:signInWithEmailLink",
+                        "POST /identitytoolkit.googleapis.com/v1/accounts:signInWithIdp",
+                        "POST /identitytoolkit.googleapis.com/v1/accounts:signInWithPassword",
+                        "POST /identitytoolkit.googleapis.com/v1/accounts:signUp",
+                        "POST /identitytoolkit.googleapis.com/v1/accounts:update",
+                        "POST /securetoken.googleapis.com/v1/token",
+                        "POST /www.googleapis.com/identitytoolkit/v3/relyingparty/createAuthUri",
+                        "POST /www.googleapis.com/identitytoolkit/v3/relyingparty/deleteAccount",
+                        "POST /www.googleapis.com/identitytoolkit/v3/relyingparty/emailLinkSignin",
+                        "POST /www.googleapis.com/identitytoolkit/v3/relyingparty/getAccountInfo",
+                        "POST /www.googleapis.com/identitytoolkit/v3/relyingparty/getOobConfirmationCode",
+                        "POST /www.googleapis.com/identitytoolkit/v3/relyingparty/resetPassword",
+                        "POST /www.googleapis.com/identitytoolkit/v3/relyingparty/setAccountInfo",
+                        "POST /www.googleapis.com/identitytoolkit/v3/relyingparty/signupNewUser",
+                        "POST /www.googleapis.com/identitytoolkit/v3/relyingparty/verifyAssertion",
+                        "POST /www.googleapis.com/identitytoolkit/v3/relyingparty/verifyCustomToken",
+                        "POST /www.googleapis.com/identitytoolkit/v3/relyingparty/verifyPassword",
+                    ],
                 ]
             ),
             ("/openfort/__emulator", ["module": "openfort", "prefixes": ["/openfort"], "routes": ["GET /openfort/__emulator"]]),
@@ -174,7 +202,7 @@ import Testing
         let requestLines = lines.filter { $0.contains("request") && $0.contains("method=") }
         #expect(requestLines.contains { $0.contains("path=/auth0/__emulator") && $0.contains("status=200") })
         #expect(requestLines.contains {
-            $0.contains("path=/identitytoolkit.googleapis.com/v1/accounts:signUp") && $0.contains("status=404")
+            $0.contains("path=/identitytoolkit.googleapis.com/v1/accounts:signUp") && $0.contains("status=400")
         })
         for secret in ["query-secret-123", "key-secret-456", "body-secret-789"] {
             #expect(!lines.contains { $0.contains(secret) }, "\(secret) leaked into the log")

@@ -1,27 +1,145 @@
 import enum AuthHub.JSONValue
+import Hummingbird
 
-/// The Firebase Authentication share of the emulator, in the Firebase Auth Emulator URL form
-/// (spec/firebase.md §2): the production URL with `https://` replaced by `http://HOST:PORT/`.
+/// The Firebase Authentication (email/password) share of the emulator, in the Firebase Auth
+/// Emulator URL form (spec/firebase.md §2): the production URL with `https://` replaced by
+/// `http://HOST:PORT/`. With `"emulatorHost": "127.0.0.1:PORT"` in providers.json a Firebase
+/// client talks to these routes.
 ///
-/// - `/identitytoolkit.googleapis.com/v1/accounts:<op>?key=…` (Identity Toolkit v1, and `/v2/…`)
-/// - `/securetoken.googleapis.com/v1/token?key=…` (refresh)
-/// - `/www.googleapis.com/identitytoolkit/v3/relyingparty/<rpc>?key=…` (legacy v3)
-/// - `/emulator/v1/projects/{projectId}/…` (emulator-only helpers) and `/emulator/action?…`
+/// One project: its id is ``projectId`` (`authhub-dev` by default, the id of the DESIGN's
+/// providers.json example); every API key maps to it. ID tokens have `aud` = the project id and
+/// `iss` = `https://securetoken.google.com/<projectId>`.
 ///
-/// With `"emulatorHost": "127.0.0.1:PORT"` in providers.json a Firebase client talks to these.
-/// This skeleton serves only the info route (at `/identitytoolkit.googleapis.com/__emulator`).
+/// Identity Toolkit v1, `POST /identitytoolkit.googleapis.com/v1/accounts:<op>?key=…` (spec §3):
+/// `signUp`, `signInWithPassword`, `sendOobCode`, `resetPassword`, `update`, `lookup`, `delete`.
+/// `createAuthUri`, `signInWithIdp`, `signInWithCustomToken` and `signInWithEmailLink` answer
+/// `501 NOT_IMPLEMENTED`; any other op is a 404. The error checks run in the Auth Emulator's
+/// orders of §3 (listed on each handler of `FirebaseService`).
+///
+/// Secure Token: `POST /securetoken.googleapis.com/v1/token?key=…` (form or JSON, snake_case or
+/// camelCase) → the snake_case reply of §3.8.
+///
+/// Legacy v3, `POST /www.googleapis.com/identitytoolkit/v3/relyingparty/<rpc>?key=…`, mapped per
+/// §1: `signupNewUser`, `verifyPassword`, `getOobConfirmationCode`, `resetPassword`,
+/// `setAccountInfo`, `getAccountInfo`, `deleteAccount` (same handlers and fields); `createAuthUri`,
+/// `verifyAssertion`, `verifyCustomToken`, `emailLinkSignin` are 501.
+///
+/// Conventions:
+/// - API key: the `key` query parameter or the `x-goog-api-key` header; any non-empty key is
+///   accepted. Missing → `403 PERMISSION_DENIED` "The request is missing a valid API key.".
+///   `Authorization: Bearer owner` marks a request privileged (admin): no key needed, `lookup` by
+///   `localId[]`/`email[]`, `delete`/`update` by `localId`, `update` of `emailVerified`/`disableUser`,
+///   `sendOobCode` with `returnOobLink`.
+/// - Bodies: JSON (or a form); every key is converted to camelCase first. A body that is not a
+///   JSON object → `400 INVALID_ARGUMENT` with reason `parseError`; a field of the wrong JSON type
+///   → `400 INVALID_ARGUMENT`.
+/// - Errors: `{"error":{"code":400,"message":"CODE" or "CODE : detail","errors":[{"message",
+///   "reason":"invalid","domain":"global"}]}}` (§5), no `status` on plain 400s.
+/// - Emails are lower-cased; valid means one `@` with text on both sides; passwords need 6
+///   characters (`WEAK_PASSWORD : Password should be at least 6 characters`).
+/// - Tokens (§4, §7): ID tokens are unsigned JWTs (`{"alg":"none","typ":"JWT"}`, empty signature)
+///   with `iss`, `aud`, `sub` = `user_id` = localId, `iat`, `exp` = `iat` + 3600, `auth_time`
+///   (kept across refreshes and credential changes), `email`, `email_verified`, `name`/`picture`
+///   when set, `firebase: {identities: {email: [...]}, sign_in_provider: "password"}`. Received ID
+///   tokens are decoded (not verified) and refused when undecodable or for another `aud`
+///   (`INVALID_ID_TOKEN`), the account is gone (`USER_NOT_FOUND`), issued before its
+///   `validSince` (`TOKEN_EXPIRED`) or disabled (`USER_DISABLED`); `exp` is not checked.
+///   Refresh tokens are standard base64 of `{"_AuthEmulatorRefreshToken":"DO NOT MODIFY",
+///   "localId","provider","extraClaims","projectId"}` plus AuthHub's `issuedAt` and `authTime`,
+///   so a token issued before a password/email change or reset is `TOKEN_EXPIRED` at `/v1/token`
+///   (as in production). `/v1/token` returns the same refresh token.
+/// - `validSince` (epoch seconds) is bumped by a password or email change and by a password
+///   reset; tokens issued in that same second stay valid.
+/// - Email privacy (`enableImprovedEmailPrivacy`) is off by default; the config helper turns it on.
+/// - oob codes expire after one hour (`EXPIRED_OOB_CODE`); used codes are deleted.
+/// - Second factors: accounts seeded with `mfaInfo` get `{kind, localId, email,
+///   mfaPendingCredential, mfaInfo}` and no tokens from password sign-in. Finishing that sign-in
+///   (Identity Platform v2 `mfaSignIn:finalize`) is not served; no `/v2/…` route is.
+/// - Anonymous sign-up (a body without email and password) is `ADMIN_ONLY_OPERATION`.
+/// - Never raised, because nothing here switches them on: `OPERATION_NOT_ALLOWED` at sign-up,
+///   `PASSWORD_LOGIN_DISABLED`, `TOO_MANY_ATTEMPTS_TRY_LATER`, `CREDENTIAL_TOO_OLD_LOGIN_AGAIN`,
+///   `PASSWORD_DOES_NOT_MEET_REQUIREMENTS` (no sign-in switch, rate limit or password policy).
+/// - Lookups report `passwordHash` as the opaque `UkVEQUNURUQ=`; passwords are kept only as
+///   PBKDF2 hashes. Nothing is logged but method, path and status.
+///
+/// Emulator-only helpers (no key, no auth; another project id than ``projectId`` is a 404):
+/// - `DELETE /emulator/v1/projects/{projectId}/accounts` → `{}` (every account and oob code)
+/// - `GET /emulator/v1/projects/{projectId}/oobCodes` → `{"oobCodes":[{email, oobCode, oobLink,
+///   requestType}]}`, links `http://HOST:PORT/emulator/action?mode=…&lang=en&oobCode=…&apiKey=fake-api-key[&continueUrl=…]`
+/// - `GET|PATCH /emulator/v1/projects/{projectId}/config` → `{"signIn":{"allowDuplicateEmails"},
+///   "emailPrivacyConfig":{"enableImprovedEmailPrivacy"}}`
+/// - `GET /emulator/action?mode=…&oobCode=…[&newPassword=…]` applies a code as following its link
+///   would, answering JSON instead of Firebase's HTML page.
+/// - Not part of Firebase (AuthHub's seeding hook): `POST /emulator/v1/projects/{projectId}/accounts`
+///   `{email, password, displayName?, photoUrl?, emailVerified?, disabled?, mfaInfo?}` → `{localId}`.
 public struct FirebaseEmulatorModule: EmulatorModule {
+    /// `firebase`.
     public let name = "firebase"
+    /// The production hosts as path prefixes, plus the emulator's own `/emulator`.
     public let pathPrefixes = [
         "/identitytoolkit.googleapis.com",
         "/securetoken.googleapis.com",
         "/www.googleapis.com/identitytoolkit",
         "/emulator",
     ]
+    /// The project every API key maps to.
+    public let projectId: String
 
-    public init() {}
+    /// The emulated project's default id, `authhub-dev`.
+    public static let defaultProjectId = "authhub-dev"
 
-    public func register(routes: EmulatorRouteBuilder, environment: EmulatorEnvironment) {}
+    /// Creates the module.
+    /// - Parameter projectId: the id of the one project served (default `authhub-dev`).
+    public init(projectId: String = FirebaseEmulatorModule.defaultProjectId) {
+        self.projectId = projectId
+    }
+
+    /// Identity Toolkit v1 ops served, with their legacy v3 names (spec §1).
+    static let operations: [(v1: String, v3: String)] = [
+        ("signUp", "signupNewUser"), ("signInWithPassword", "verifyPassword"), ("sendOobCode", "getOobConfirmationCode"),
+        ("resetPassword", "resetPassword"), ("update", "setAccountInfo"), ("lookup", "getAccountInfo"),
+        ("delete", "deleteAccount"),
+    ]
+
+    /// Ops Firebase has that answer 501 here, with their legacy v3 names.
+    static let unimplemented: [(v1: String, v3: String)] = [
+        ("createAuthUri", "createAuthUri"), ("signInWithIdp", "verifyAssertion"),
+        ("signInWithCustomToken", "verifyCustomToken"), ("signInWithEmailLink", "emailLinkSignin"),
+    ]
+
+    /// Registers the Firebase routes.
+    public func register(routes: EmulatorRouteBuilder, environment: EmulatorEnvironment) {
+        let service = FirebaseService(environment: environment, projectId: projectId)
+        let v1 = "/identitytoolkit.googleapis.com/v1/accounts:"
+        let v3 = "/www.googleapis.com/identitytoolkit/v3/relyingparty/"
+        for (op, legacy) in Self.operations {
+            let handler: @Sendable (FirebaseService.Call, Request) async throws -> JSONValue = { call, request in
+                switch op {
+                case "signUp": try await service.signUp(call)
+                case "signInWithPassword": try await service.signInWithPassword(call)
+                case "sendOobCode": try await service.sendOobCode(call, request: request)
+                case "resetPassword": try await service.resetPassword(call)
+                case "update": try await service.update(call)
+                case "lookup": try await service.lookup(call)
+                default: try await service.delete(call)
+                }
+            }
+            routes.post(v1 + op) { request, _ in await service.api(request) { try await handler($0, request) } }
+            routes.post(v3 + legacy) { request, _ in await service.api(request) { try await handler($0, request) } }
+        }
+        for (op, legacy) in Self.unimplemented {
+            routes.post(v1 + op) { request, _ in await service.notImplemented(request, operation: "accounts:\(op)") }
+            routes.post(v3 + legacy) { request, _ in await service.notImplemented(request, operation: legacy) }
+        }
+        routes.post("/securetoken.googleapis.com/v1/token") { request, _ in await service.api(request) { try await service.token($0) } }
+        let project = "/emulator/v1/projects/:projectId"
+        routes.delete("\(project)/accounts") { request, context in await service.wipeAccounts(request, context: context) }
+        routes.post("\(project)/accounts") { request, context in await service.seedAccount(request, context: context) }
+        routes.get("\(project)/oobCodes") { request, context in await service.listOobCodes(request, context: context) }
+        routes.get("\(project)/config") { request, context in await service.getConfig(request, context: context) }
+        routes.patch("\(project)/config") { request, context in await service.patchConfig(request, context: context) }
+        routes.get("/emulator/action") { request, _ in await service.action(request) }
+    }
 
     /// The Google API error envelope (spec/firebase.md §5) with code 404 and status `NOT_FOUND`.
     public func notFoundBody() -> JSONValue {

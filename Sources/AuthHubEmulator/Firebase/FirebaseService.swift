@@ -1,0 +1,118 @@
+import enum AuthHub.Base64URL
+import enum AuthHub.JSONValue
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// The Firebase Authentication API of the emulator: the handlers behind
+/// ``FirebaseEmulatorModule``'s routes, written from spec/firebase.md §2–§5 and §7 (conventions
+/// are listed on the module).
+struct FirebaseService: Sendable {
+    /// How long an oob code stays usable: 1 hour (emulator convention, production's lifetime for
+    /// reset codes); a later use is `EXPIRED_OOB_CODE`.
+    static let oobCodeLifetime: TimeInterval = 3_600
+    /// The minimum password length (`WEAK_PASSWORD` below it).
+    static let minimumPasswordLength = 6
+    static let weakPasswordDetail = "Password should be at least 6 characters"
+
+    let environment: EmulatorEnvironment
+    /// The project every API key maps to.
+    let projectId: String
+
+    var state: EmulatorState { environment.state }
+    var now: Date { environment.clock.now }
+    var nowSeconds: Int { FirebaseUser.seconds(now) }
+
+    /// One request as the handlers see it: its body fields and whether it is privileged.
+    struct Call: Sendable {
+        var body: FirebaseRequestBody
+        /// `Authorization: Bearer owner` (spec §2): admin lookups, deletes and updates by `localId`.
+        var privileged: Bool
+    }
+
+    // MARK: - Request plumbing
+
+    /// Runs a handler, turning a ``FirebaseFailure`` into its reply and anything else into a 500
+    /// (never the error's text, which could hold request data).
+    static func guarded(_ body: () async throws -> Response) async -> Response {
+        do {
+            return try await body()
+        } catch let failure as FirebaseFailure {
+            return failure.response
+        } catch {
+            return FirebaseFailure.internalError.response
+        }
+    }
+
+    /// An API route: checks the API key (the `key` query parameter or the `x-goog-api-key`
+    /// header; any non-empty key; not needed by privileged requests), reads the body and runs
+    /// `handler`, replying with its JSON.
+    func api(_ request: Request, _ handler: (Call) async throws -> JSONValue) async -> Response {
+        await Self.guarded {
+            let privileged = request.bearerToken == "owner"
+            if !privileged && Self.apiKey(of: request) == nil { throw FirebaseFailure.missingAPIKey }
+            let body = try await FirebaseRequestBody.read(request)
+            return EmulatorResponse.json(try await handler(Call(body: body, privileged: privileged)))
+        }
+    }
+
+    /// The API key of `request`, when there is a non-empty one.
+    static func apiKey(of request: Request) -> String? {
+        if let key = FirebaseRequestBody.form(request.uri.query ?? "")["key"], !key.isEmpty { return key }
+        if let name = HTTPField.Name("x-goog-api-key"), let key = request.headers[name], !key.isEmpty { return key }
+        return nil
+    }
+
+    /// An answer for an operation Firebase has that this emulator does not serve.
+    func notImplemented(_ request: Request, operation: String) async -> Response {
+        await api(request) { _ in throw FirebaseFailure.notImplemented(operation) }
+    }
+
+    // MARK: - Shared checks
+
+    /// The emulator's email check (spec §2): exactly one `@` with text on both sides.
+    static func isValidEmail(_ email: String) -> Bool {
+        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+        return parts.count == 2 && !parts[0].isEmpty && !parts[1].isEmpty
+    }
+
+    /// Checks a received ID token as the Auth Emulator does (spec §4): decodable and for this
+    /// project (else `INVALID_ID_TOKEN`), user exists (`USER_NOT_FOUND`), issued at or after the
+    /// user's `validSince` (`TOKEN_EXPIRED`), user enabled (`USER_DISABLED`). `exp` is not checked.
+    func verify(idToken: String, in project: FirebaseProject) throws -> (FirebaseUser, FirebaseTokens.IDTokenClaims) {
+        guard let claims = FirebaseTokens.decodeIDToken(idToken), claims.audience == nil || claims.audience == projectId else {
+            throw FirebaseFailure.code("INVALID_ID_TOKEN")
+        }
+        guard let user = project.users[claims.localId] else { throw FirebaseFailure.code("USER_NOT_FOUND") }
+        guard claims.issuedAt >= user.validSince else { throw FirebaseFailure.code("TOKEN_EXPIRED") }
+        guard !user.disabled else { throw FirebaseFailure.code("USER_DISABLED") }
+        return (user, claims)
+    }
+
+    /// The `idToken`, `refreshToken` and `expiresIn` for `user`, issued now.
+    func tokens(for user: FirebaseUser, authTime: Int? = nil) -> [String: JSONValue] {
+        let issuedAt = nowSeconds
+        let authTime = authTime ?? issuedAt
+        let refresh = FirebaseTokens.RefreshToken(localId: user.localId, projectId: projectId, issuedAt: issuedAt, authTime: authTime)
+        return [
+            "idToken": .string(FirebaseTokens.idToken(user: user, projectId: projectId, issuedAt: issuedAt, authTime: authTime)),
+            "refreshToken": .string(FirebaseTokens.refreshToken(refresh)),
+            "expiresIn": .string(String(FirebaseTokens.lifetime)),
+        ]
+    }
+
+    /// A fresh uid: 28 letters and digits.
+    func newLocalId() -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+        return String(environment.random.bytes(28).map { alphabet[Int($0) % alphabet.count] })
+    }
+
+    /// A fresh oob code: 32 random bytes, base64url.
+    func newOobCode() -> String { Base64URL.encode(environment.random.bytes(32)) }
+
+    /// The emulator's base URL (`http://HOST:PORT`), for oob links.
+    func baseURL(for request: Request) async -> String {
+        if let base = await state.baseURL { return base.absoluteString }
+        return "http://\(request.head.authority ?? "127.0.0.1")"
+    }
+}
