@@ -15,7 +15,7 @@ enum DemoConfiguration {
               "sessionStore": { "type": "memory" },
               "providers": [
                 { "id": "auth0", "type": "auth0", "domain": "${AUTHHUB_EMULATOR_URL}/auth0", "clientId": "authhub-demo" },
-                { "id": "firebase", "type": "firebase", "apiKey": "demo-api-key", "projectId": "authhub-demo",
+                { "id": "firebase", "type": "firebase", "apiKey": "demo-api-key", "projectId": "authhub-dev",
                   "emulatorHost": "${AUTHHUB_EMULATOR_HOST}" },
                 { "id": "openfort", "type": "openfort", "publishableKey": "pk_test_00000000-0000-4000-8000-000000000001",
                   "baseURL": "${AUTHHUB_EMULATOR_URL}/openfort" },
