@@ -11,7 +11,8 @@ struct AuthHubCommand: AsyncParsableCommand {
         commandName: "authhub",
         abstract: "One authentication API over many identity providers.",
         discussion: "Library log lines go to standard error at level warning; set AUTHHUB_LOG_LEVEL (trace … critical) for more.",
-        subcommands: [ValidateCommand.self, ProvidersCommand.self, SchemaCommand.self, LoginCommand.self, SessionCommand.self,
+        subcommands: [ValidateCommand.self, ProvidersCommand.self, SchemaCommand.self, LoginCommand.self, SignUpCommand.self,
+                      ResetPasswordCommand.self, SessionCommand.self,
                       RefreshCommand.self, LogoutCommand.self, MFACommand.self, EmulatorCommand.self, DemoCommand.self]
     )
 }
