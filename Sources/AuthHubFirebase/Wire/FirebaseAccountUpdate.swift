@@ -6,9 +6,13 @@ import Foundation
 public struct FirebaseAccountUpdate: Sendable {
     /// The uid (`localId`).
     public var uid: String?
+    /// The email address (`email`).
     public var email: String?
+    /// Whether the email address is verified (`emailVerified`).
     public var emailVerified: Bool?
+    /// The display name (`displayName`).
     public var displayName: String?
+    /// The profile photo URL (`photoUrl`).
     public var photoURL: String?
     /// `providerUserInfo[]`.
     public var providers: [FirebaseUserProviderInfo]

@@ -8,10 +8,15 @@ import Foundation
 public struct FirebaseUser: Sendable, Hashable {
     /// The uid (`localId`).
     public var uid: String
+    /// The email address (`email`).
     public var email: String?
+    /// Whether the email address is verified (`emailVerified`).
     public var emailVerified: Bool
+    /// The display name (`displayName`).
     public var displayName: String?
+    /// The profile photo URL (`photoUrl`).
     public var photoURL: String?
+    /// The phone number (`phoneNumber`).
     public var phoneNumber: String?
     /// Whether the account is disabled.
     public var disabled: Bool

@@ -9,10 +9,15 @@ public struct FirebaseUserProviderInfo: Sendable, Hashable {
     public var rawID: String?
     /// `federatedId`.
     public var federatedID: String?
+    /// The email address (`email`).
     public var email: String?
+    /// The display name (`displayName`).
     public var displayName: String?
+    /// The profile photo URL (`photoUrl`).
     public var photoURL: String?
+    /// The phone number (`phoneNumber`).
     public var phoneNumber: String?
+    /// The screen name at the provider (`screenName`).
     public var screenName: String?
 
     /// Creates provider info from values.
