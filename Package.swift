@@ -40,7 +40,7 @@ let package = Package(
         ),
         .target(name: "AuthHubOIDC", dependencies: ["AuthHub", .product(name: "JWTKit", package: "jwt-kit")]),
         .target(name: "AuthHubAuth0", dependencies: ["AuthHubOIDC", "AuthHub"]),
-        .target(name: "AuthHubFirebase", dependencies: ["AuthHub"]),
+        .target(name: "AuthHubFirebase", dependencies: ["AuthHub", .product(name: "JWTKit", package: "jwt-kit")]),
         .target(name: "AuthHubOpenfort", dependencies: ["AuthHub"]),
         .target(name: "AuthHubFactors", dependencies: ["AuthHub", .product(name: "Crypto", package: "swift-crypto")]),
         .target(
@@ -108,6 +108,10 @@ let package = Package(
         .testTarget(
             name: "AuthHubIntegrationTests",
             dependencies: ["AuthHub", "AuthHubAuth0", "AuthHubOIDC", "AuthHubEmulator", "AuthHubFactors", "AuthHubTesting"]
+        ),
+        .testTarget(
+            name: "AuthHubFirebaseTests",
+            dependencies: ["AuthHubFirebase", "AuthHub", "AuthHubTesting", .product(name: "JWTKit", package: "jwt-kit")]
         ),
         .testTarget(name: "AuthHubTurnkeyTests", dependencies: ["AuthHubTurnkey", "AuthHubFactors", "AuthHub"]),
         .testTarget(name: "AuthHubEmulatorTests", dependencies: ["AuthHubEmulator", "AuthHub", "AuthHubTesting"]),

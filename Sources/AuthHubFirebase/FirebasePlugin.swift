@@ -16,7 +16,16 @@ public struct FirebasePlugin: ProviderPlugin {
 
     public var type: String { Self.typeName }
     public var summary: String { "Firebase Authentication: email/password, tokens from securetoken, Auth emulator support" }
-    public var capabilities: Set<AuthCapability> { [] }
+    public var capabilities: Set<AuthCapability> { Self.providerCapabilities }
+
+    /// What a Firebase provider supports: email/password sign-in and sign-up, password reset,
+    /// refresh, user info, account deletion and email verification. Not `idToken` (sign-in with
+    /// another identity provider's ID token, `accounts:signInWithIdp`), `mfa` (a sign-in that needs
+    /// a second factor is reported as ``AuthErrorCode/mfaRequired``, but finishing it is Identity
+    /// Platform v2, not implemented) nor `revoke` (Firebase cannot revoke client tokens).
+    static let providerCapabilities: Set<AuthCapability> = [
+        .passwordSignIn, .signUp, .passwordReset, .refresh, .userInfo, .accountDeletion, .emailVerification,
+    ]
 
     public var fields: [ConfigField] {
         [

@@ -1,24 +1,216 @@
 import AuthHub
 import Foundation
 
-/// A Firebase Authentication project as an ``AuthProvider``.
+/// A Firebase Authentication project as an ``AuthProvider``: email/password sign-in and sign-up,
+/// refresh through the Secure Token service, password reset, user info (`accounts:lookup`) and
+/// account deletion, over ``FirebaseAPI`` — against production or the Auth emulator.
 ///
-/// For now a shell: it carries its parsed ``configuration`` and advertises no capabilities, so every
-/// operation throws ``AuthErrorCode/unsupported`` (the protocol's defaults). The flows of
-/// spec/firebase.md arrive in later issues.
+/// **Sessions.** The Firebase ID token is both the session's ``Session/accessToken`` and its
+/// ``Session/idToken`` (Firebase has no separate access token); ``Session/expiresAt`` is the time
+/// the reply arrived plus `expiresIn`; ``Session/userID`` is the `localId`; ``Session/claims`` are
+/// the claims of the ID token after ``FirebaseIDTokenVerifier`` accepted it (every sign-in, sign-up,
+/// refresh and credential change verifies the new token).
+///
+/// **Refresh.** ``refresh(_:scope:)`` exchanges the refresh token; a new refresh token in the reply
+/// replaces the stored one. Renew in the iOS SDK's 5-minute window by asking the core
+/// ``SessionManager`` for `session(minTTL: FirebaseProvider.tokenRefreshWindow)` (``FirebaseAuth``
+/// does); the manager makes concurrent renewals one request. A refresh failing with
+/// `USER_NOT_FOUND`, `USER_DISABLED`, `TOKEN_EXPIRED`, `INVALID_ID_TOKEN` or
+/// `INVALID_REFRESH_TOKEN` throws ``AuthErrorCode/refreshTokenInvalid`` (the raw code in
+/// ``AuthError/providerCode``), so the manager clears the session as the iOS SDK signs the user out;
+/// network errors, 429 and 5xx keep it.
+///
+/// **Sign-out** is local only: Firebase has no endpoint that revokes a client's refresh token
+/// (revocation is an Admin SDK operation), so ``signOut(_:)`` does nothing at the provider and the
+/// hub just removes the stored session.
+///
+/// Firebase-only operations (password-reset codes, email verification, profile and credential
+/// changes, the full ``FirebaseUser``) are reached by casting:
+/// `try hub.provider("firebase", as: FirebaseProvider.self)`.
 public struct FirebaseProvider: AuthProvider {
     public let id: String
     public var type: String { FirebasePlugin.typeName }
-    public var capabilities: Set<AuthCapability> { [] }
+    public var capabilities: Set<AuthCapability> { FirebasePlugin.providerCapabilities }
     /// The entry's settings.
     public let configuration: FirebaseConfiguration
+    /// The REST client, for what the generic ``AuthProvider`` surface does not cover.
+    public let api: FirebaseAPI
+    /// Verifies every ID token the provider receives (emulator mode exactly when `emulatorHost` is set).
+    public let verifier: FirebaseIDTokenVerifier
     /// Transport, clock, randomness and logger shared with the hub.
     let context: ProviderContext
 
+    /// The iOS SDK's refresh window: a token with less than 5 minutes left is renewed (spec §6).
+    /// Pass it as `minTTL` to ``SessionManager/session(minTTL:scope:)`` or `AuthHub.session(minTTL:)`.
+    public static let tokenRefreshWindow: TimeInterval = 300
+
     /// Creates the provider.
-    public init(id: String, configuration: FirebaseConfiguration, context: ProviderContext = ProviderContext()) {
+    /// - Parameters:
+    ///   - keySource: where production ID-token keys come from (Google's JWKS by default; the X.509
+    ///     map works too). Unused in emulator mode.
+    public init(id: String, configuration: FirebaseConfiguration, context: ProviderContext = ProviderContext(),
+                keySource: FirebasePublicKeyCache.Source = .googleJWKS) {
+        self.init(id: id, configuration: configuration, context: context,
+                  verifier: FirebaseIDTokenVerifier(configuration: configuration, context: context, keySource: keySource, provider: id))
+    }
+
+    /// Creates the provider with a given verifier (e.g. one whose key cache tests control).
+    public init(id: String, configuration: FirebaseConfiguration, context: ProviderContext, verifier: FirebaseIDTokenVerifier) {
         self.id = id
         self.configuration = configuration
         self.context = context
+        self.api = FirebaseAPI(providerID: id, configuration: configuration, context: context)
+        self.verifier = verifier
+    }
+
+    // MARK: - Sessions
+
+    /// A session from new tokens: the ID token is verified, and must belong to `uid` when given.
+    /// - Parameters:
+    ///   - receivedAt: when the reply arrived; `expiresAt` is this plus `expiresIn`.
+    public func session(idToken: Secret<String>, refreshToken: Secret<String>?, expiresIn: TimeInterval, uid: String?,
+                        receivedAt: Date, accountKey: String = SessionKey.defaultAccount) async throws -> Session {
+        let verified = try await verifier.verify(idToken)
+        if let uid, uid != verified.uid {
+            throw AuthError(.invalidToken, message: "The ID token belongs to another user than the reply names.", provider: id,
+                            details: ["reason": "sub"])
+        }
+        var extras: [String: JSONValue] = [:]
+        if let method = verified.signInProvider { extras["firebase.sign_in_provider"] = .string(method) }
+        return Session(providerID: id, accountKey: accountKey, accessToken: idToken, tokenType: "Bearer", idToken: idToken,
+                       refreshToken: refreshToken.flatMap { $0.isEmpty ? nil : $0 },
+                       expiresAt: receivedAt.addingTimeInterval(expiresIn), userID: verified.uid, claims: verified.claims,
+                       extras: extras)
+    }
+
+    /// A session from a sign-in, sign-up or credential-change reply.
+    public func session(from tokens: FirebaseTokenResponse, receivedAt: Date,
+                        accountKey: String = SessionKey.defaultAccount) async throws -> Session {
+        try await session(idToken: tokens.idToken, refreshToken: tokens.refreshToken, expiresIn: tokens.expiresIn,
+                          uid: tokens.localID, receivedAt: receivedAt, accountKey: accountKey)
+    }
+
+    /// The ID token of a session (``Session/idToken``, else the access token, which is the same).
+    static func idToken(of session: Session) -> Secret<String> { session.idToken ?? session.accessToken }
+
+    // MARK: - AuthProvider
+
+    /// Signs in with `.password` (`accounts:signInWithPassword`); other methods are unsupported.
+    /// - Throws: ``AuthErrorCode/mfaRequired`` (pending credential in ``AuthError/mfa``) for users
+    ///   with a second factor; ``AuthErrorCode/invalidCredentials``, ``AuthErrorCode/userNotFound``, …
+    public func signIn(_ request: SignInRequest) async throws -> Session {
+        guard case .password(let identifier, let password, _, _) = request else {
+            throw unsupported("sign-in with \(request.methodName)")
+        }
+        let tokens = try await api.signInWithPassword(email: identifier, password: password)
+        return try await session(from: tokens, receivedAt: context.clock.now)
+    }
+
+    /// Creates the user (`accounts:signUp`, with the display name when given); Firebase signs the
+    /// new user in at once, so the result is always `.signedIn`.
+    public func signUp(_ request: SignUpRequest) async throws -> SignUpResult {
+        let tokens = try await api.signUp(email: request.email, password: request.password, displayName: request.displayName)
+        return .signedIn(try await session(from: tokens, receivedAt: context.clock.now))
+    }
+
+    /// Renews the ID token with the refresh token (Secure Token service). The reply's refresh
+    /// token replaces the stored one (the old one is kept when the reply has none); the new ID
+    /// token is verified before the session is returned.
+    public func refresh(_ session: Session, scope: String?) async throws -> Session {
+        guard let refreshToken = session.refreshToken, !refreshToken.isEmpty else {
+            throw AuthError(.refreshTokenInvalid, message: "The session has no refresh token.", provider: id)
+        }
+        let reply = try await api.refresh(refreshToken: refreshToken)
+        var renewed = try await self.session(idToken: reply.idToken, refreshToken: reply.refreshToken ?? refreshToken,
+                                             expiresIn: reply.expiresIn, uid: reply.userID ?? session.userID,
+                                             receivedAt: context.clock.now, accountKey: session.accountKey)
+        renewed.issuedAt = session.issuedAt
+        return renewed
+    }
+
+    /// Local only: Firebase cannot revoke a client's tokens (see the type's documentation).
+    public func signOut(_ session: Session) async throws {}
+
+    /// Sends a password-reset email (`sendOobCode`, `PASSWORD_RESET`).
+    public func sendPasswordReset(email: String) async throws {
+        try await api.sendPasswordResetEmail(email: email)
+    }
+
+    /// The user from `accounts:lookup`, as a core ``UserInfo`` (see ``currentUser(_:)`` for all fields).
+    public func userInfo(_ session: Session) async throws -> UserInfo {
+        try await currentUser(session).userInfo
+    }
+
+    /// Deletes the signed-in user (`accounts:delete`).
+    /// - Throws: ``AuthErrorCode/requiresRecentLogin`` when the sign-in is too old.
+    public func deleteAccount(_ session: Session) async throws {
+        try await api.deleteAccount(idToken: Self.idToken(of: session))
+    }
+
+    // MARK: - Firebase-specific
+
+    /// The signed-in user with every field of `accounts:lookup` (spec §3.6).
+    public func currentUser(_ session: Session) async throws -> FirebaseUser {
+        try await api.lookup(idToken: Self.idToken(of: session))
+    }
+
+    /// Checks a password-reset code without using it.
+    /// - Returns: the email of the account the code resets.
+    public func verifyPasswordResetCode(_ code: Secret<String>) async throws -> String {
+        try await api.verifyPasswordResetCode(code).email
+    }
+
+    /// Sets a new password with a password-reset code from the email. No session results: sign in
+    /// with the new password (existing sessions of the user stop renewing).
+    /// - Returns: the account's email.
+    @discardableResult
+    public func confirmPasswordReset(code: Secret<String>, newPassword: Secret<String>) async throws -> String {
+        try await api.confirmPasswordReset(code: code, newPassword: newPassword).email
+    }
+
+    /// Sends the signed-in user an email-verification link.
+    public func sendEmailVerification(_ session: Session, continueURL: String? = nil, locale: String? = nil) async throws {
+        try await api.sendEmailVerification(idToken: Self.idToken(of: session), continueURL: continueURL, locale: locale)
+    }
+
+    /// Applies an email action code (email verification or email change) from a link.
+    @discardableResult
+    public func applyActionCode(_ code: Secret<String>) async throws -> FirebaseAccountUpdate {
+        try await api.applyActionCode(code)
+    }
+
+    /// Changes the display name and/or photo URL.
+    /// - Returns: the session with new tokens when the reply carried some, else nil (the session
+    ///   stays valid; its claims show the old profile until the next refresh).
+    public func updateProfile(_ session: Session, displayName: FirebaseProfileChange = .unchanged,
+                              photoURL: FirebaseProfileChange = .unchanged) async throws -> Session? {
+        let update = try await api.updateProfile(idToken: Self.idToken(of: session), displayName: displayName, photoURL: photoURL)
+        return try await replacement(for: session, update)
+    }
+
+    /// Changes the password. Firebase revokes the old tokens, so the returned session (with the
+    /// reply's new tokens) must replace the stored one.
+    /// - Throws: ``AuthErrorCode/requiresRecentLogin`` when the sign-in is too old;
+    ///   ``AuthErrorCode/weakPassword``.
+    public func updatePassword(_ session: Session, newPassword: Secret<String>) async throws -> Session {
+        let update = try await api.updatePassword(idToken: Self.idToken(of: session), newPassword: newPassword)
+        return try await replacement(for: session, update) ?? session
+    }
+
+    /// Changes the email (projects with email-enumeration protection refuse this with
+    /// ``AuthErrorCode/unsupported``: use ``FirebaseAPI/sendVerifyAndChangeEmail(idToken:newEmail:continueURL:locale:)``).
+    /// The returned session carries the reply's new tokens.
+    public func updateEmail(_ session: Session, newEmail: String) async throws -> Session {
+        let update = try await api.updateEmail(idToken: Self.idToken(of: session), newEmail: newEmail)
+        return try await replacement(for: session, update) ?? session
+    }
+
+    private func replacement(for session: Session, _ update: FirebaseAccountUpdate) async throws -> Session? {
+        guard let tokens = update.tokens else { return nil }
+        var renewed = try await self.session(idToken: tokens.idToken, refreshToken: tokens.refreshToken.isEmpty ? session.refreshToken : tokens.refreshToken,
+                                             expiresIn: tokens.expiresIn, uid: tokens.localID, receivedAt: context.clock.now,
+                                             accountKey: session.accountKey)
+        renewed.issuedAt = session.issuedAt
+        return renewed
     }
 }

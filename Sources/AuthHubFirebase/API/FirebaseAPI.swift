@@ -1,0 +1,275 @@
+import AuthHub
+import Foundation
+
+/// Firebase Authentication's REST API (spec/firebase.md §1–§3): Identity Toolkit v1
+/// (`accounts:*`) and the Secure Token service, on the core ``APIClient``.
+///
+/// - URLs: `https://identitytoolkit.googleapis.com/v1/accounts:<op>?key=…` and
+///   `https://securetoken.googleapis.com/v1/token?key=…`; with an `emulatorHost` the same paths
+///   under `http://<emulatorHost>/<production host>/…` (§2).
+/// - Every call is a `POST` with the Web API key in the `key` query parameter (redacted in logs).
+///   Identity Toolkit bodies are JSON with exactly the §3 fields (`returnSecureToken: true` where
+///   tokens are wanted, `tenantId` where §3 lists it and one is configured); the refresh is the
+///   documented form body `grant_type=refresh_token&refresh_token=…` and its reply is snake_case.
+/// - Passwords, tokens and action codes are ``Secret``s and revealed only into request bodies.
+/// - Errors are mapped by ``FirebaseErrorMapper`` (the Secure Token endpoint with
+///   ``FirebaseErrorMapper/Endpoint/secureToken``).
+/// - Retries: the core client's rules (only 429/503 for POSTs); calls that consume a one-time code
+///   are never retried, `accounts:lookup` (a read) is retried like an idempotent request.
+public struct FirebaseAPI: Sendable {
+    /// The production Identity Toolkit host.
+    public static let identityToolkitHost = "identitytoolkit.googleapis.com"
+    /// The production Secure Token host.
+    public static let secureTokenHost = "securetoken.googleapis.com"
+
+    /// The provider's settings.
+    public let configuration: FirebaseConfiguration
+    /// The client for `accounts:*`.
+    let identityToolkit: APIClient
+    /// The client for `/v1/token`.
+    let secureToken: APIClient
+    let clock: any AuthClock
+    var provider: String { identityToolkit.provider }
+
+    /// Creates a client.
+    /// - Parameters:
+    ///   - providerID: the provider id errors are attributed to.
+    ///   - configuration: API key, project, emulator host, tenant.
+    ///   - context: transport, clock, randomness and logger.
+    public init(providerID: String, configuration: FirebaseConfiguration, context: ProviderContext) {
+        self.configuration = configuration
+        self.clock = context.clock
+        identityToolkit = APIClient(provider: providerID, baseURL: Self.identityToolkitBaseURL(configuration), context: context,
+                                    errorMapper: FirebaseErrorMapper(endpoint: .identityToolkit))
+        secureToken = APIClient(provider: providerID, baseURL: Self.secureTokenBaseURL(configuration), context: context,
+                                errorMapper: FirebaseErrorMapper(endpoint: .secureToken))
+    }
+
+    /// `https://<host>/` in production, `http://<emulatorHost>/<host>/` with the emulator (§2).
+    static func root(_ host: String, _ configuration: FirebaseConfiguration) -> String {
+        if let emulator = configuration.emulatorHost { return "http://\(emulator)/\(host)/" }
+        return "https://\(host)/"
+    }
+
+    /// The base of every `accounts:<op>` URL, ending in `/v1/`.
+    public static func identityToolkitBaseURL(_ configuration: FirebaseConfiguration) -> URL {
+        URL(string: root(identityToolkitHost, configuration) + "v1/") ?? URL(fileURLWithPath: "/")
+    }
+
+    /// The base of the token URL, ending in `/v1/`.
+    public static func secureTokenBaseURL(_ configuration: FirebaseConfiguration) -> URL {
+        URL(string: root(secureTokenHost, configuration) + "v1/") ?? URL(fileURLWithPath: "/")
+    }
+
+    // MARK: - Sending
+
+    private var keyQuery: [(String, String)] { [("key", configuration.apiKey.revealed())] }
+
+    /// POSTs a JSON body to `accounts:<op>` and returns the reply object.
+    func accounts(_ op: String, _ body: [String: JSONValue], headers: HTTPHeaders = [:],
+                  retry: APIRequest.RetryMode = .automatic) async throws -> [String: JSONValue] {
+        let request = try APIRequest.json(.post, "accounts:\(op)", JSONValue.object(body), query: keyQuery, headers: headers, retry: retry)
+        let reply = try await identityToolkit.send(request)
+        return try FirebaseReply.object(reply.body, provider: provider, what: "accounts:\(op)")
+    }
+
+    /// `tenantId` when one is configured.
+    private var tenant: JSONValue? { configuration.tenantId.map(JSONValue.string) }
+
+    private static func body(_ members: [String: JSONValue?]) -> [String: JSONValue] { members.compactMapValues { $0 } }
+
+    private static func localeHeader(_ locale: String?) -> HTTPHeaders {
+        var headers: HTTPHeaders = [:]
+        if let locale { headers["X-Firebase-Locale"] = locale }
+        return headers
+    }
+
+    // MARK: - Sign-up and sign-in (§3.1, §3.2)
+
+    /// Creates an email/password user (`accounts:signUp`).
+    /// - Returns: the new user's tokens.
+    /// - Throws: `EMAIL_EXISTS` → ``AuthErrorCode/emailAlreadyInUse``, `WEAK_PASSWORD` →
+    ///   ``AuthErrorCode/weakPassword`` (with the rule as message), … (see ``FirebaseErrorMapper``).
+    public func signUp(email: String, password: Secret<String>, displayName: String? = nil) async throws -> FirebaseTokenResponse {
+        let reply = try await accounts("signUp", Self.body([
+            "email": .string(email), "password": .string(password.revealed()), "returnSecureToken": .bool(true),
+            "displayName": displayName.map(JSONValue.string), "tenantId": tenant,
+        ]), retry: .never)
+        return try tokens(reply, what: "accounts:signUp")
+    }
+
+    /// Signs in with email and password (`accounts:signInWithPassword`).
+    /// - Throws: ``AuthErrorCode/mfaRequired`` when the user has a second factor: the reply's
+    ///   `mfaPendingCredential` is ``MFARequirement/token`` and the factor kinds of `mfaInfo[]`
+    ///   (`phone`, `totp`) are its ``MFARequirement/challengeTypes`` (enrollment ids in
+    ///   `details["mfaEnrollmentIds"]`, comma-separated); `INVALID_LOGIN_CREDENTIALS` /
+    ///   `INVALID_PASSWORD` → ``AuthErrorCode/invalidCredentials``; …
+    public func signInWithPassword(email: String, password: Secret<String>) async throws -> FirebaseTokenResponse {
+        let reply = try await accounts("signInWithPassword", Self.body([
+            "email": .string(email), "password": .string(password.revealed()), "returnSecureToken": .bool(true),
+            "tenantId": tenant,
+        ]), retry: .never)
+        if reply["idToken"]?.stringValue == nil, let pending = reply["mfaPendingCredential"]?.stringValue, !pending.isEmpty {
+            throw Self.mfaRequired(pending: pending, reply: reply, provider: provider)
+        }
+        return try tokens(reply, what: "accounts:signInWithPassword")
+    }
+
+    /// The ``AuthErrorCode/mfaRequired`` error of a sign-in reply that asks for a second factor.
+    static func mfaRequired(pending: String, reply: [String: JSONValue], provider: String) -> AuthError {
+        let enrollments = reply["mfaInfo"]?.arrayValue?.map(FirebaseMFAEnrollment.init(json:)) ?? []
+        var kinds: [String] = []
+        for factor in enrollments.map(\.factor) where !kinds.contains(factor) { kinds.append(factor) }
+        var details: [String: String] = ["mfaEnrollmentIds": enrollments.map(\.enrollmentID).joined(separator: ",")]
+        if let email = reply["email"]?.stringValue { details["email"] = email }
+        return AuthError(.mfaRequired, message: "A second factor is required to finish signing in.", provider: provider,
+                         statusCode: 200, mfa: MFARequirement(token: Secret(pending), challengeTypes: kinds), details: details)
+    }
+
+    private func tokens(_ reply: [String: JSONValue], what: String) throws -> FirebaseTokenResponse {
+        guard let tokens = try FirebaseTokenResponse.read(reply, provider: provider, what: what) else {
+            throw AuthError(.invalidRequest, message: "The \(what) reply from '\(provider)' has no idToken.", provider: provider)
+        }
+        return tokens
+    }
+
+    // MARK: - Secure Token (§3.8)
+
+    /// Exchanges a refresh token for a new ID token: `POST /v1/token?key=…` with the form body
+    /// `grant_type=refresh_token&refresh_token=…`.
+    /// - Throws: ``AuthErrorCode/refreshTokenInvalid`` for `INVALID_REFRESH_TOKEN`, `TOKEN_EXPIRED`,
+    ///   `USER_DISABLED`, `USER_NOT_FOUND` and `INVALID_ID_TOKEN` (the session is over); network,
+    ///   429 and 5xx errors as they are.
+    public func refresh(refreshToken: Secret<String>) async throws -> FirebaseSecureTokenResponse {
+        let request = APIRequest(.post, "token", query: keyQuery,
+                                 body: .form([("grant_type", "refresh_token"), ("refresh_token", refreshToken.revealed())]))
+        let reply = try await secureToken.send(request)
+        return try FirebaseSecureTokenResponse.read(
+            try FirebaseReply.object(reply.body, provider: provider, what: "token refresh"), provider: provider)
+    }
+
+    // MARK: - Email actions (§3.3, §3.4)
+
+    /// Sends a password-reset email (`sendOobCode`, `requestType: PASSWORD_RESET`).
+    /// - Parameters:
+    ///   - continueURL: where the email's link continues to (`continueUrl`), if any.
+    ///   - locale: the language of the email (`X-Firebase-Locale`), if any.
+    /// - Returns: the email the reply names.
+    @discardableResult
+    public func sendPasswordResetEmail(email: String, continueURL: String? = nil, locale: String? = nil) async throws -> String? {
+        let reply = try await accounts("sendOobCode", Self.body([
+            "requestType": "PASSWORD_RESET", "email": .string(email), "continueUrl": continueURL.map(JSONValue.string),
+            "tenantId": tenant,
+        ]), headers: Self.localeHeader(locale))
+        return reply["email"]?.stringValue
+    }
+
+    /// Sends the signed-in user an email-verification link (`sendOobCode`, `requestType:
+    /// VERIFY_EMAIL` with the ID token; the address comes from the token's user).
+    @discardableResult
+    public func sendEmailVerification(idToken: Secret<String>, continueURL: String? = nil, locale: String? = nil) async throws -> String? {
+        let reply = try await accounts("sendOobCode", Self.body([
+            "requestType": "VERIFY_EMAIL", "idToken": .string(idToken.revealed()), "continueUrl": continueURL.map(JSONValue.string),
+        ]), headers: Self.localeHeader(locale))
+        return reply["email"]?.stringValue
+    }
+
+    /// Sends a link to `newEmail` that changes the signed-in user's email once followed
+    /// (`sendOobCode`, `requestType: VERIFY_AND_CHANGE_EMAIL`) — the way to change an email in
+    /// projects with email-enumeration protection.
+    @discardableResult
+    public func sendVerifyAndChangeEmail(idToken: Secret<String>, newEmail: String, continueURL: String? = nil,
+                                         locale: String? = nil) async throws -> String? {
+        let reply = try await accounts("sendOobCode", Self.body([
+            "requestType": "VERIFY_AND_CHANGE_EMAIL", "idToken": .string(idToken.revealed()), "newEmail": .string(newEmail),
+            "continueUrl": continueURL.map(JSONValue.string),
+        ]), headers: Self.localeHeader(locale))
+        return reply["email"]?.stringValue
+    }
+
+    /// Checks a password-reset code without using it (`resetPassword {oobCode}`).
+    /// - Returns: the account's email and the code's request type.
+    /// - Throws: ``AuthErrorCode/expiredActionCode``, ``AuthErrorCode/invalidActionCode``, …
+    public func verifyPasswordResetCode(_ code: Secret<String>) async throws -> FirebaseActionCodeInfo {
+        let reply = try await accounts("resetPassword", ["oobCode": .string(code.revealed())], retry: .idempotent)
+        return try actionCodeInfo(reply)
+    }
+
+    /// Sets a new password with a password-reset code (`resetPassword {oobCode, newPassword}`).
+    /// Returns no tokens: sign in again with the new password.
+    public func confirmPasswordReset(code: Secret<String>, newPassword: Secret<String>) async throws -> FirebaseActionCodeInfo {
+        let reply = try await accounts("resetPassword", Self.body([
+            "oobCode": .string(code.revealed()), "newPassword": .string(newPassword.revealed()), "tenantId": tenant,
+        ]), retry: .never)
+        return try actionCodeInfo(reply)
+    }
+
+    private func actionCodeInfo(_ reply: [String: JSONValue]) throws -> FirebaseActionCodeInfo {
+        FirebaseActionCodeInfo(email: try FirebaseReply.string("email", in: reply, provider: provider, what: "accounts:resetPassword"),
+                               requestType: reply["requestType"]?.stringValue, newEmail: reply["newEmail"]?.stringValue)
+    }
+
+    // MARK: - Account changes (§3.5)
+
+    /// Applies an email-verification (or email-change) code: `accounts:update {oobCode}`.
+    @discardableResult
+    public func applyActionCode(_ code: Secret<String>) async throws -> FirebaseAccountUpdate {
+        try FirebaseAccountUpdate.read(try await accounts("update", ["oobCode": .string(code.revealed())], retry: .never),
+                                       provider: provider)
+    }
+
+    /// Changes the signed-in user's password: `accounts:update {idToken, password, returnSecureToken}`.
+    /// The reply's new tokens (``FirebaseAccountUpdate/tokens``) replace the old ones, whose
+    /// refresh token no longer works.
+    public func updatePassword(idToken: Secret<String>, newPassword: Secret<String>) async throws -> FirebaseAccountUpdate {
+        try FirebaseAccountUpdate.read(try await accounts("update", [
+            "idToken": .string(idToken.revealed()), "password": .string(newPassword.revealed()), "returnSecureToken": .bool(true),
+        ], retry: .never), provider: provider)
+    }
+
+    /// Changes the signed-in user's email: `accounts:update {idToken, email, returnSecureToken}`
+    /// (new tokens in the reply).
+    public func updateEmail(idToken: Secret<String>, newEmail: String) async throws -> FirebaseAccountUpdate {
+        try FirebaseAccountUpdate.read(try await accounts("update", [
+            "idToken": .string(idToken.revealed()), "email": .string(newEmail), "returnSecureToken": .bool(true),
+        ], retry: .never), provider: provider)
+    }
+
+    /// Changes the display name and photo URL: set values are sent as `displayName`/`photoUrl`,
+    /// removed ones in `deleteAttribute` (`DISPLAY_NAME`, `PHOTO_URL`).
+    public func updateProfile(idToken: Secret<String>, displayName: FirebaseProfileChange = .unchanged,
+                              photoURL: FirebaseProfileChange = .unchanged) async throws -> FirebaseAccountUpdate {
+        var body: [String: JSONValue] = ["idToken": .string(idToken.revealed()), "returnSecureToken": .bool(true)]
+        var deleted: [JSONValue] = []
+        switch displayName {
+        case .unchanged: break
+        case .set(let value): body["displayName"] = .string(value)
+        case .remove: deleted.append("DISPLAY_NAME")
+        }
+        switch photoURL {
+        case .unchanged: break
+        case .set(let value): body["photoUrl"] = .string(value)
+        case .remove: deleted.append("PHOTO_URL")
+        }
+        if !deleted.isEmpty { body["deleteAttribute"] = .array(deleted) }
+        return try FirebaseAccountUpdate.read(try await accounts("update", body), provider: provider)
+    }
+
+    // MARK: - Lookup and delete (§3.6, §3.7)
+
+    /// The signed-in user (`accounts:lookup {idToken}`, `users[0]`).
+    /// - Throws: ``AuthErrorCode/userNotFound`` when the reply lists no user.
+    public func lookup(idToken: Secret<String>) async throws -> FirebaseUser {
+        let reply = try await accounts("lookup", ["idToken": .string(idToken.revealed())], retry: .idempotent)
+        guard let first = reply["users"]?.arrayValue?.first?.objectValue else {
+            throw AuthError(.userNotFound, message: "The account no longer exists.", provider: provider,
+                            providerCode: "USER_NOT_FOUND", details: ["iosCode": "17011"])
+        }
+        return try FirebaseUser(json: first, provider: provider)
+    }
+
+    /// Deletes the signed-in user (`accounts:delete {idToken}`).
+    public func deleteAccount(idToken: Secret<String>) async throws {
+        _ = try await accounts("delete", ["idToken": .string(idToken.revealed())], retry: .never)
+    }
+}

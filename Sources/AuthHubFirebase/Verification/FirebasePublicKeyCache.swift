@@ -1,0 +1,156 @@
+import AuthHub
+import Foundation
+import JWTKit
+
+/// Google's public keys for Firebase ID tokens (spec §7.4), fetched on demand and cached until
+/// the reply's `Cache-Control: max-age` runs out (by the injected clock).
+///
+/// Two document formats are understood, chosen by ``Source``: the JWKS
+/// (`{"keys": [{kty, alg, use, kid, n, e}]}`) and the X.509 map (`{"<kid>": "-----BEGIN
+/// CERTIFICATE-----…"}`), whose certificates' RSA public keys are read with jwt-kit's
+/// `Insecure.RSA.PublicKey(certificatePEM:)` (swift-certificates underneath; no hand-written DER).
+///
+/// A token naming a `kid` the fresh cache lacks (Google rotated its keys) causes one refetch, but
+/// not more often than ``minimumRefetchInterval``: tokens with made-up `kid`s cannot make AuthHub
+/// hammer Google. Concurrent callers share one fetch. Only RSA keys whose `alg` (when given) is
+/// RS256 and `use` (when given) is `sig` are kept.
+public actor FirebasePublicKeyCache {
+    /// Where the keys come from.
+    public enum Source: Sendable, Hashable {
+        /// A JWKS document.
+        case jwks(String)
+        /// A JSON object mapping `kid` to a PEM certificate.
+        case x509(String)
+
+        /// Google's JWKS for Firebase ID tokens.
+        public static let googleJWKS = Source.jwks(
+            "https://www.googleapis.com/service_accounts/v1/jwk/securetoken@system.gserviceaccount.com")
+        /// Google's X.509 certificate map for Firebase ID tokens.
+        public static let googleX509 = Source.x509(
+            "https://www.googleapis.com/robot/v1/metadata/x509/securetoken@system.gserviceaccount.com")
+
+        var url: String {
+            switch self {
+            case .jwks(let url), .x509(let url): url
+            }
+        }
+    }
+
+    /// The key document.
+    public nonisolated let source: Source
+    /// The shortest time between two fetches caused by unknown `kid`s.
+    public nonisolated let minimumRefetchInterval: Duration
+    /// How long keys are kept when the reply has no `Cache-Control: max-age` (one hour).
+    public nonisolated let defaultMaxAge: TimeInterval
+    private let api: APIClient
+    private let clock: any AuthClock
+    private var keySet: KeySet?
+    private var lastFetch: Date?
+    private var inFlight: Task<KeySet, any Error>?
+    /// How many times the key document was requested (successfully or not).
+    public private(set) var fetchCount = 0
+
+    struct KeySet: Sendable {
+        var kids: Set<String>
+        var collection: JWTKeyCollection
+        var expiresAt: Date
+    }
+
+    /// Creates a cache; nothing is fetched until a key is needed.
+    /// - Parameters:
+    ///   - source: the key document (Google's JWKS by default).
+    ///   - api: the client to fetch with (its base URL does not matter: the source URL is absolute).
+    ///   - clock: decides expiry and the refetch interval.
+    ///   - minimumRefetchInterval: the shortest time between fetches for unknown `kid`s (60 s).
+    ///   - defaultMaxAge: the lifetime of keys from a reply without `max-age`.
+    public init(source: Source = .googleJWKS, api: APIClient, clock: (any AuthClock)? = nil,
+                minimumRefetchInterval: Duration = .seconds(60), defaultMaxAge: TimeInterval = 3600) {
+        self.source = source
+        self.api = api
+        self.clock = clock ?? api.clock
+        self.minimumRefetchInterval = minimumRefetchInterval
+        self.defaultMaxAge = defaultMaxAge
+    }
+
+    /// A key collection holding `kid`, or nil when the key document (fetched or refetched as
+    /// described above) has no such key.
+    /// - Throws: the fetch's error (network, HTTP, unreadable document) when keys were needed and
+    ///   could not be fetched.
+    func keys(for kid: String) async throws -> JWTKeyCollection? {
+        let now = clock.now
+        if let keySet, keySet.expiresAt > now {
+            if keySet.kids.contains(kid) { return keySet.collection }
+            let mayRefetch = lastFetch.map { now.timeIntervalSince($0) >= minimumRefetchInterval.seconds } ?? true
+            guard mayRefetch || inFlight != nil else { return nil }
+        }
+        let fresh = try await fetch()
+        return fresh.kids.contains(kid) ? fresh.collection : nil
+    }
+
+    private func fetch() async throws -> KeySet {
+        if let inFlight { return try await inFlight.value }
+        fetchCount += 1
+        lastFetch = clock.now
+        let api = self.api
+        let source = self.source
+        let clock = self.clock
+        let defaultMaxAge = self.defaultMaxAge
+        let task = Task { () async throws -> KeySet in
+            let response = try await api.send(APIRequest(.get, source.url, retry: .idempotent))
+            let maxAge = Self.maxAge(response.headers["Cache-Control"]) ?? defaultMaxAge
+            return try await Self.parse(response.body, source: source, expiresAt: clock.now.addingTimeInterval(maxAge))
+        }
+        inFlight = task
+        defer { inFlight = nil }
+        let set = try await task.value
+        keySet = set
+        return set
+    }
+
+    /// The `max-age` of a `Cache-Control` value, in seconds (nil when absent or malformed;
+    /// `no-cache`/`no-store` count as 0).
+    static func maxAge(_ header: String?) -> TimeInterval? {
+        guard let header else { return nil }
+        var result: TimeInterval?
+        for directive in header.split(separator: ",") {
+            let parts = directive.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            if parts.first == "no-cache" || parts.first == "no-store" { return 0 }
+            if parts.count == 2, parts[0] == "max-age", let seconds = Double(parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))),
+               seconds >= 0 {
+                result = seconds
+            }
+        }
+        return result
+    }
+
+    /// Parses a key document of `source`'s format.
+    static func parse(_ data: Data, source: Source, expiresAt: Date) async throws -> KeySet {
+        guard let object = (try? JSONValue.parse(data))?.objectValue else {
+            throw AuthError(.invalidRequest, message: "The Firebase public key document is not a JSON object.")
+        }
+        var keys: [(String, Insecure.RSA.PublicKey)] = []
+        switch source {
+        case .jwks:
+            for key in object["keys"]?.arrayValue ?? [] {
+                guard key["kty"]?.stringValue == "RSA", let kid = key["kid"]?.stringValue, !kid.isEmpty,
+                      let n = key["n"]?.stringValue, let e = key["e"]?.stringValue,
+                      key["use"]?.stringValue.map({ $0 == "sig" }) ?? true,
+                      key["alg"]?.stringValue.map({ $0 == "RS256" }) ?? true,
+                      let publicKey = try? Insecure.RSA.PublicKey(modulus: n, exponent: e) else { continue }
+                keys.append((kid, publicKey))
+            }
+        case .x509:
+            for (kid, value) in object where !kid.isEmpty {
+                guard let pem = value.stringValue, let publicKey = try? Insecure.RSA.PublicKey(certificatePEM: pem) else { continue }
+                keys.append((kid, publicKey))
+            }
+        }
+        let collection = JWTKeyCollection()
+        var kids = Set<String>()
+        for (kid, key) in keys {
+            await collection.add(rsa: key, digestAlgorithm: .sha256, kid: JWKIdentifier(string: kid))
+            kids.insert(kid)
+        }
+        return KeySet(kids: kids, collection: collection, expiresAt: expiresAt)
+    }
+}

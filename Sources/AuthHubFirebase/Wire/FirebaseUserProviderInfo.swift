@@ -1,0 +1,43 @@
+import AuthHub
+import Foundation
+
+/// One linked sign-in method of a user (`providerUserInfo[]`, spec §3.6).
+public struct FirebaseUserProviderInfo: Sendable, Hashable {
+    /// `providerId`: `password`, `google.com`, `phone`, …
+    public var providerID: String
+    /// `rawId`: the user's id at that provider.
+    public var rawID: String?
+    /// `federatedId`.
+    public var federatedID: String?
+    /// The email address (`email`).
+    public var email: String?
+    /// The display name (`displayName`).
+    public var displayName: String?
+    /// The profile photo URL (`photoUrl`).
+    public var photoURL: String?
+    /// The phone number (`phoneNumber`).
+    public var phoneNumber: String?
+    /// The screen name at the provider (`screenName`).
+    public var screenName: String?
+
+    /// Creates provider info from values.
+    public init(providerID: String, rawID: String? = nil, federatedID: String? = nil, email: String? = nil,
+                displayName: String? = nil, photoURL: String? = nil, phoneNumber: String? = nil, screenName: String? = nil) {
+        self.providerID = providerID
+        self.rawID = rawID
+        self.federatedID = federatedID
+        self.email = email
+        self.displayName = displayName
+        self.photoURL = photoURL
+        self.phoneNumber = phoneNumber
+        self.screenName = screenName
+    }
+
+    /// Reads one entry (tolerant: every member but `providerId` optional; an entry without it is `unknown`).
+    init(json: JSONValue) {
+        self.init(providerID: json["providerId"]?.stringValue ?? "unknown", rawID: json["rawId"]?.firebaseString,
+                  federatedID: json["federatedId"]?.firebaseString, email: json["email"]?.stringValue,
+                  displayName: json["displayName"]?.stringValue, photoURL: json["photoUrl"]?.stringValue,
+                  phoneNumber: json["phoneNumber"]?.stringValue, screenName: json["screenName"]?.stringValue)
+    }
+}
