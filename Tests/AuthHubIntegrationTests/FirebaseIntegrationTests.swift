@@ -1,0 +1,116 @@
+import AuthHub
+import AuthHubEmulator
+import AuthHubFirebase
+import AuthHubTesting
+import Foundation
+import Testing
+
+/// The Firebase client (AuthHubFirebase) against the emulator's independent reading of the same
+/// spec, over real HTTP on loopback, in the Auth emulator URL form (`emulatorHost`).
+@Suite struct FirebaseIntegrationTests {
+    static let password = Secret("correct horse battery")
+
+    struct Project {
+        let emulator: RunningEmulator
+        let provider: FirebaseProvider
+        /// The emulator's clock (starting now), so a test can let time pass without waiting.
+        let clock: FakeClock
+        let wire = URLSessionTransport(defaultTimeout: .seconds(10), followRedirects: false)
+
+        static func start() async throws -> Project {
+            let clock = FakeClock(now: Date(), mode: .manual)
+            let emulator = try await Emulator.start(EmulatorConfiguration(clock: clock))
+            let configuration = FirebaseConfiguration(apiKey: Secret("any-key"), projectId: "authhub-dev",
+                                                      emulatorHost: "\(emulator.host):\(emulator.port)")
+            let provider = FirebaseProvider(id: "firebase", configuration: configuration,
+                                            context: ProviderContext(transport: URLSessionTransport(defaultTimeout: .seconds(10))))
+            return Project(emulator: emulator, provider: provider, clock: clock)
+        }
+
+        func auth(_ store: any SessionStore = InMemorySessionStore()) -> FirebaseAuth { FirebaseAuth(provider: provider, store: store) }
+
+        /// The newest out-of-band code the emulator "sent" to `email` for `requestType`.
+        func oobCode(_ email: String, _ requestType: String) async throws -> Secret<String> {
+            let reply = try await wire.send(HTTPRequest(method: .get, url: emulator.url("/emulator/v1/projects/authhub-dev/oobCodes")))
+            let codes = try JSONValue.parse(reply.body)["oobCodes"]?.arrayValue ?? []
+            let code = codes.last { $0["email"]?.stringValue == email && $0["requestType"]?.stringValue == requestType }
+            return Secret(try #require(code?["oobCode"]?.stringValue, "no \(requestType) code for \(email)"))
+        }
+    }
+
+    @Test func signUpSignInCurrentUserRefreshAndAuthStateEventsInOrder() async throws {
+        let project = try await Project.start()
+        defer { Task { await project.emulator.stop() } }
+        let auth = project.auth()
+        let states = await auth.authStateChanges()
+        let created = try await auth.signUp(email: "Ada@Example.com", password: Self.password, displayName: "Ada")
+        #expect(created.claims["email"] == "ada@example.com" && created.userID?.isEmpty == false)
+        #expect(created.claims["iss"] == "https://securetoken.google.com/authhub-dev")
+
+        let user = try #require(try await auth.currentUser())
+        #expect(user.email == "ada@example.com" && user.displayName == "Ada")
+
+        let signedIn = try await auth.signIn(email: "ada@example.com", password: Self.password)
+        #expect(signedIn.userID == created.userID)
+        let forced = try await auth.idToken(forceRefresh: true)
+        #expect(try await auth.currentSession()?.accessToken == forced, "the refreshed token is stored")
+        try await auth.signOut()
+        #expect(try await auth.currentSession() == nil)
+
+        var changes: [FirebaseAuthState.Change] = []
+        for await state in states {
+            changes.append(state.change)
+            if changes.count == 5 { break }
+        }
+        #expect(changes == [.initial, .signedIn, .signedIn, .tokenRefreshed, .signedOut])
+
+        let wrong = await #expect(throws: AuthError.self) {
+            try await auth.signIn(email: "ada@example.com", password: Secret("not the password"))
+        }
+        #expect(wrong?.code == .invalidCredentials && wrong?.providerCode == "INVALID_PASSWORD")
+        let taken = await #expect(throws: AuthError.self) { try await auth.signUp(email: "ada@example.com", password: Self.password) }
+        #expect(taken?.code == .emailAlreadyInUse && taken?.providerCode == "EMAIL_EXISTS")
+        let weak = await #expect(throws: AuthError.self) { try await auth.signUp(email: "bo@example.com", password: Secret("12345")) }
+        #expect(weak?.code == .weakPassword && weak?.message.contains("6 characters") == true)
+    }
+
+    @Test func passwordResetWithACodeFromTheEmulatorEndsOldSessions() async throws {
+        let project = try await Project.start()
+        defer { Task { await project.emulator.stop() } }
+        let auth = project.auth()
+        try await auth.signUp(email: "cy@example.com", password: Self.password)
+        try await auth.sendPasswordReset(email: "cy@example.com")
+        let code = try await project.oobCode("cy@example.com", "PASSWORD_RESET")
+        #expect(try await project.provider.verifyPasswordResetCode(code) == "cy@example.com")
+        // The emulator counts validSince in whole seconds: let the second of the old tokens pass.
+        project.clock.advance(by: 2)
+        _ = try await project.provider.confirmPasswordReset(code: code, newPassword: Secret("a brand new password"))
+        let reused = await #expect(throws: AuthError.self) {
+            try await project.provider.confirmPasswordReset(code: code, newPassword: Secret("another password"))
+        }
+        #expect(reused?.code == .invalidActionCode)
+
+        // The old refresh token is dead and the session ends, as the iOS SDK does.
+        await #expect(throws: AuthError.self) { try await auth.idToken(forceRefresh: true) }
+        #expect(try await auth.currentSession() == nil)
+        let again = try await auth.signIn(email: "cy@example.com", password: Secret("a brand new password"))
+        #expect(again.claims["email"] == "cy@example.com")
+    }
+
+    @Test func emailVerificationProfileAndDeleteAccount() async throws {
+        let project = try await Project.start()
+        defer { Task { await project.emulator.stop() } }
+        let auth = project.auth()
+        try await auth.signUp(email: "dee@example.com", password: Self.password)
+        try await auth.sendEmailVerification()
+        _ = try await project.provider.applyActionCode(try await project.oobCode("dee@example.com", "VERIFY_EMAIL"))
+        #expect(try await auth.currentUser()?.emailVerified == true)
+
+        try await auth.updateProfile(displayName: .set("Dee"))
+        #expect(try await auth.currentUser()?.displayName == "Dee")
+        try await auth.deleteAccount()
+        #expect(try await auth.currentSession() == nil)
+        let gone = await #expect(throws: AuthError.self) { try await auth.signIn(email: "dee@example.com", password: Self.password) }
+        #expect(gone?.code == .userNotFound)
+    }
+}
