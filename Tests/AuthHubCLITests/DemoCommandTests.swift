@@ -19,10 +19,15 @@ import Testing
         }
         #expect(row("all", "load providers.json")?["result"] == "ok")
         for flow in ["sign-up, then password sign-in", "user info", "refresh with rotation", "web auth (PKCE, loopback, ID token)",
-                     "MFA with a TOTP code", "passkey sign-up, then login", "sign out (revoke)"] {
+                     "MFA with a TOTP code", "passkey sign-up, then login", "My Account: enroll TOTP (QR code), list, delete",
+                     "My Account: enroll a passkey, sign in with it", "sign out (revoke)"] {
             #expect(row("auth0", flow)?["result"] == "ok", "auth0 \(flow): \(String(describing: row("auth0", flow)))")
         }
         #expect(row("oidc", "browser sign-in (discovery, PKCE, ID token), refresh")?["result"] == "ok")
+        for flow in ["sign-up, then password sign-in", "token refresh (Secure Token), current user",
+                     "password reset (code from the emulator)", "delete account"] {
+            #expect(row("firebase", flow)?["result"] == "ok", "firebase \(flow): \(String(describing: row("firebase", flow)))")
+        }
         // Every built-in provider of the embedded configuration is accounted for.
         let providers = Set(rows.compactMap { $0["provider"]?.stringValue })
         #expect(providers.isSuperset(of: ["auth0", "firebase", "openfort", "turnkey", "oidc"]))
