@@ -113,4 +113,59 @@ import Testing
         let gone = await #expect(throws: AuthError.self) { try await auth.signIn(email: "dee@example.com", password: Self.password) }
         #expect(gone?.code == .userNotFound)
     }
+
+    /// Seeds an account through the emulator's (non-Firebase) seeding hook.
+    func seed(_ project: Project, _ body: JSONValue) async throws {
+        let reply = try await project.wire.send(HTTPRequest(method: .post, url: project.emulator.url("/emulator/v1/projects/authhub-dev/accounts"),
+                                                            headers: ["Content-Type": "application/json"], body: try JSONEncoder().encode(body)))
+        #expect((200...299).contains(reply.status), "\(String(decoding: reply.body, as: UTF8.self))")
+    }
+
+    @Test func passwordAndEmailChangesReturnNewTokensAndEndOtherSessions() async throws {
+        let project = try await Project.start()
+        defer { Task { await project.emulator.stop() } }
+        let auth = project.auth()
+        let laptop = project.auth()   // the same user signed in elsewhere
+        try await auth.signUp(email: "eli@example.com", password: Self.password)
+        try await laptop.signIn(email: "eli@example.com", password: Self.password)
+        project.clock.advance(by: 2)
+        let changed = try await auth.updatePassword(Secret("a changed password"))
+        #expect(changed.claims["email"] == "eli@example.com")
+        let moved = try await auth.updateEmail("eli.new@example.com")
+        #expect(moved.claims["email"] == "eli.new@example.com")
+        #expect(try await auth.currentUser()?.email == "eli.new@example.com")
+        // The other session's refresh token predates the change: refreshing it ends that session.
+        await #expect(throws: AuthError.self) { try await laptop.idToken(forceRefresh: true) }
+        #expect(try await laptop.currentSession() == nil)
+        try await auth.signIn(email: "eli.new@example.com", password: Secret("a changed password"))
+    }
+
+    @Test func secondFactorUsersGetMFARequiredAndDisabledUsersAreRefused() async throws {
+        let project = try await Project.start()
+        defer { Task { await project.emulator.stop() } }
+        try await seed(project, ["email": "mo@example.com", "password": .string(Self.password.revealed()),
+                                 "mfaInfo": [["mfaEnrollmentId": "enr-1", "displayName": "phone", "phoneInfo": "+15555550123"]]])
+        let mfa = await #expect(throws: AuthError.self) {
+            try await project.provider.signIn(.password(identifier: "mo@example.com", password: Self.password))
+        }
+        #expect(mfa?.code == .mfaRequired && mfa?.mfa?.token.revealed().isEmpty == false)
+
+        try await seed(project, ["email": "dis@example.com", "password": .string(Self.password.revealed()), "disabled": true])
+        let disabled = await #expect(throws: AuthError.self) {
+            try await project.provider.signIn(.password(identifier: "dis@example.com", password: Self.password))
+        }
+        #expect(disabled?.providerCode == "USER_DISABLED")
+
+        // A user disabled by an admin while signed in: the next refresh ends the session.
+        let auth = project.auth()
+        let session = try await auth.signUp(email: "ned@example.com", password: Self.password)
+        let update = try await project.wire.send(HTTPRequest(
+            method: .post, url: project.emulator.url("/identitytoolkit.googleapis.com/v1/accounts:update?key=admin"),
+            headers: ["Content-Type": "application/json", "Authorization": "Bearer owner"],
+            body: try JSONEncoder().encode(JSONValue.object(["localId": .string(try #require(session.userID)), "disableUser": true]))))
+        #expect(update.status == 200, "\(String(decoding: update.body, as: UTF8.self))")
+        let ended = await #expect(throws: AuthError.self) { try await auth.idToken(forceRefresh: true) }
+        #expect(ended?.providerCode == "USER_DISABLED")
+        #expect(try await auth.currentSession() == nil)
+    }
 }
