@@ -87,12 +87,7 @@ public struct IDTokenValidator: Sendable {
     /// three base64url parts holding JSON objects. For reading claims that describe (a profile),
     /// never for deciding trust: ``validate(_:expecting:)`` does that.
     public static func decode(_ token: Secret<String>) -> (header: [String: JSONValue], payload: [String: JSONValue])? {
-        let parts = token.revealed().split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3,
-              let headerData = Base64URL.decode(String(parts[0])), let header = (try? JSONValue.parse(headerData))?.objectValue,
-              let payloadData = Base64URL.decode(String(parts[1])), let payload = (try? JSONValue.parse(payloadData))?.objectValue
-        else { return nil }
-        return (header, payload)
+        JWTParts.decode(token)
     }
 
     public func validate(_ token: Secret<String>, expecting expectations: IDTokenExpectations) async throws -> IDTokenClaims {

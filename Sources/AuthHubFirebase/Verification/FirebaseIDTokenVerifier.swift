@@ -79,12 +79,7 @@ public struct FirebaseIDTokenVerifier: Sendable {
     /// The header and payload of a compact JWT, NOT verified; nil when it is not three parts
     /// holding base64url JSON objects.
     public static func decode(_ token: Secret<String>) -> (header: [String: JSONValue], payload: [String: JSONValue])? {
-        let parts = token.revealed().split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3,
-              let headerData = Base64URL.decode(String(parts[0])), let header = (try? JSONValue.parse(headerData))?.objectValue,
-              let payloadData = Base64URL.decode(String(parts[1])), let payload = (try? JSONValue.parse(payloadData))?.objectValue
-        else { return nil }
-        return (header, payload)
+        JWTParts.decode(token)
     }
 
     /// Verifies a token.

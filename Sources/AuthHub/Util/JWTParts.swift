@@ -1,0 +1,18 @@
+import Foundation
+
+/// The header and payload of a compact JWT/JWS, read WITHOUT verifying anything.
+///
+/// For reading claims that describe (a profile, an expiry hint) and as the first step of a
+/// verifier; never for deciding trust.
+public enum JWTParts {
+    /// The header and payload objects; nil when the token is not three parts of which the first
+    /// two are base64url JSON objects.
+    public static func decode(_ token: Secret<String>) -> (header: [String: JSONValue], payload: [String: JSONValue])? {
+        let parts = token.revealed().split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3,
+              let headerData = Base64URL.decode(String(parts[0])), let header = (try? JSONValue.parse(headerData))?.objectValue,
+              let payloadData = Base64URL.decode(String(parts[1])), let payload = (try? JSONValue.parse(payloadData))?.objectValue
+        else { return nil }
+        return (header, payload)
+    }
+}
