@@ -68,8 +68,9 @@ import Glibc
             #expect(e.code == .timeout, "\(e) \(String(describing: e.underlying))")
             #expect(ContinuousClock.now - started >= .milliseconds(350))
         }
-        // Far below URLSession's 60-second default, with room for a loaded 2-core machine.
-        #expect(ContinuousClock.now - started < .seconds(30))
+        // Below URLSession's 60-second default, with room for a 2-core machine running the whole suite
+        // (and other builds): 37 s was seen under such load, while the timeout itself is 0.4 s.
+        #expect(ContinuousClock.now - started < .seconds(50))
         withExtendedLifetime(listener) {}
     }
 }
