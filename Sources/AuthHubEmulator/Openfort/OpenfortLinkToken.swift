@@ -1,0 +1,13 @@
+import Foundation
+
+/// A token "sent by email" in a link: an email-verification token (`/verify-email?token=`) or a
+/// password-reset token (`/reset-password/{token}`, `POST /reset-password`).
+struct OpenfortLinkToken: Sendable {
+    enum Kind: String, Sendable { case verification, reset }
+
+    var token: String
+    var kind: Kind
+    var userId: String
+    var email: String
+    var expiresAt: Date
+}
