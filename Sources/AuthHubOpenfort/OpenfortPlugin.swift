@@ -26,6 +26,11 @@ public struct OpenfortPlugin: ProviderPlugin {
         .passwordSignIn, .signUp, .guest, .emailCode, .idToken, .passwordReset, .emailVerification, .userInfo, .refresh, .revoke,
     ]
 
+    /// What a provider on the legacy v1 API can do (no email codes).
+    public static let legacyCapabilities: Set<AuthCapability> = [
+        .passwordSignIn, .signUp, .guest, .idToken, .passwordReset, .emailVerification, .userInfo, .refresh, .revoke,
+    ]
+
     public var fields: [ConfigField] {
         [
             ConfigField("publishableKey", .string, required: true,

@@ -31,18 +31,25 @@ import Foundation
 /// verification) are on this type (reach it with `hub.provider("openfort", as: OpenfortProvider.self)`)
 /// and on ``api``; ``OpenfortAuth`` adds the SDK's signed-in/signed-out guards and storage.
 ///
-/// The legacy v1 API (``OpenfortConfiguration/APIVersion/v1``) is not implemented by this client:
-/// with `apiVersion: "v1"` every operation throws ``AuthErrorCode/unsupported``.
+/// **Legacy v1** (``OpenfortConfiguration/APIVersion/v1``, spec §8, through ``legacyAPI``):
+/// password sign-in and sign-up, guest, ID token, refresh (`POST /iam/v1/sessions` with the
+/// refresh token; a 401/403/404 → ``AuthErrorCode/refreshTokenInvalid``), logout, `/iam/v1/me`,
+/// OAuth init (the redirect carries `access_token`, `refresh_token`, `player_id`), email
+/// verification and the link-based password reset. v1 sessions carry the access JWT (its `exp`
+/// is ``Session/expiresAt``) and a real refresh token. The v2-only calls (email OTP, link/unlink,
+/// OTP reset, verify-email by link token) throw ``AuthErrorCode/unsupported`` under v1.
 public struct OpenfortProvider: AuthProvider {
     public let id: String
     public var type: String { OpenfortPlugin.typeName }
     public var capabilities: Set<AuthCapability> {
-        configuration.apiVersion == .v2 ? OpenfortPlugin.providerCapabilities : []
+        configuration.apiVersion == .v2 ? OpenfortPlugin.providerCapabilities : OpenfortPlugin.legacyCapabilities
     }
     /// The entry's settings.
     public let configuration: OpenfortConfiguration
-    /// The REST client.
+    /// The REST client (v2).
     public let api: OpenfortAPI
+    /// The legacy v1 REST client.
+    public let legacyAPI: OpenfortLegacyAPI
     /// Transport, clock, randomness and logger shared with the hub.
     let context: ProviderContext
 
@@ -55,11 +62,12 @@ public struct OpenfortProvider: AuthProvider {
         self.configuration = configuration
         self.context = context
         self.api = OpenfortAPI(providerID: id, configuration: configuration, context: context)
+        self.legacyAPI = OpenfortLegacyAPI(providerID: id, configuration: configuration, context: context)
     }
 
     private func requireV2(_ operation: String) throws {
         guard configuration.apiVersion == .v2 else {
-            throw AuthError(.unsupported, message: "Provider '\(id)' is configured for the legacy v1 API, which this client does not implement (\(operation)).",
+            throw AuthError(.unsupported, message: "Provider '\(id)' uses the legacy v1 API, which has no \(operation).",
                             provider: id)
         }
     }
@@ -83,6 +91,20 @@ public struct OpenfortProvider: AuthProvider {
         return session(token: token, userID: reply.user?.id, user: reply.user)
     }
 
+    /// The session of a v1 auth response (access JWT, refresh token, player).
+    func legacySession(_ reply: OpenfortLegacyAuthResponse) -> Session {
+        Self.legacySession(providerID: id, token: reply.token, refreshToken: reply.refreshToken, playerID: reply.playerID,
+                           player: reply.player, now: context.clock.now)
+    }
+
+    static func legacySession(providerID: String, token: Secret<String>, refreshToken: Secret<String>?, playerID: String?,
+                              player: [String: JSONValue], now: Date) -> Session {
+        let payload = JWTParts.decode(token)?.payload
+        let expiresAt = payload?["exp"]?.doubleValue.map { Date(timeIntervalSince1970: $0) }
+        return Session(providerID: providerID, accessToken: token, tokenType: "Bearer", refreshToken: refreshToken, expiresAt: expiresAt,
+                       userID: playerID ?? payload?["sub"]?.stringValue, claims: player, extras: ["apiVersion": "v1"], issuedAt: now)
+    }
+
     /// Whether a session belongs to a guest user.
     public static func isAnonymous(_ session: Session) -> Bool {
         session.extras[anonymousExtra]?.boolValue ?? session.claims["isAnonymous"]?.boolValue ?? false
@@ -90,14 +112,16 @@ public struct OpenfortProvider: AuthProvider {
 
     /// The credentials of an OAuth redirect as a session — openfort-js `storeCredentials({token, userId})`:
     /// purely local, no HTTP. Validate it with ``refresh(_:scope:)`` (``OpenfortAuth/completeOAuth(callbackURL:)`` does).
-    public func session(credentials token: Secret<String>, userID: String?) -> Session {
-        session(token: token, userID: userID)
+    /// - Parameter refreshToken: the v1 redirect's `refresh_token` (ignored under v2).
+    public func session(credentials token: Secret<String>, userID: String?, refreshToken: Secret<String>? = nil) -> Session {
+        guard configuration.apiVersion == .v1 else { return session(token: token, userID: userID) }
+        return Self.legacySession(providerID: id, token: token, refreshToken: refreshToken, playerID: userID, player: [:], now: context.clock.now)
     }
 
     // MARK: - AuthProvider
 
     public func signIn(_ request: SignInRequest) async throws -> Session {
-        try requireV2("sign-in")
+        if configuration.apiVersion == .v1 { return try await legacySignIn(request) }
         switch request {
         case .password(let email, let password, _, _):
             return try session(await api.signIn(email: email, password: password), what: "sign-in")
@@ -112,13 +136,30 @@ public struct OpenfortProvider: AuthProvider {
         }
     }
 
+    private func legacySignIn(_ request: SignInRequest) async throws -> Session {
+        switch request {
+        case .password(let email, let password, _, _):
+            guard let reply = try await legacyAPI.logIn(email: email, password: password) else {
+                throw AuthError(.emailNotVerified, message: "The email address must be verified before signing in.", provider: id,
+                                providerCode: "verify_email")
+            }
+            return legacySession(reply)
+        case .guest:
+            return legacySession(try await legacyAPI.guest())
+        case .idToken(let socialProvider, let token, _):
+            return legacySession(try await legacyAPI.logInWithIDToken(provider: socialProvider, token: token))
+        default:
+            throw unsupported("sign-in with \(request.methodName) (legacy v1 API)")
+        }
+    }
+
     /// Signs in with an ID token issued to the app by Apple or Google (native sign-in).
     /// - Parameters:
     ///   - idTokenProvider: `apple`, `google` (or another social provider the project accepts ID tokens from).
     ///   - nonce: the raw nonce, when one was used.
     public func signIn(idTokenProvider: String, token: Secret<String>, nonce: String? = nil,
                        accessToken: Secret<String>? = nil) async throws -> Session {
-        try requireV2("ID-token sign-in")
+        if configuration.apiVersion == .v1 { return try await legacySignIn(.idToken(provider: idTokenProvider, token: token, nonce: nonce)) }
         return try session(await api.signInWithIDToken(provider: idTokenProvider, token: token, nonce: nonce, accessToken: accessToken),
                            what: "ID-token sign-in")
     }
@@ -141,7 +182,13 @@ public struct OpenfortProvider: AuthProvider {
     ///   - upgrading: a guest's session, whose user becomes the new account (sent as Bearer).
     /// - Returns: the session, or ``SignUpResult/verificationRequired(email:)`` when the reply's token is `null`.
     public func signUp(_ request: SignUpRequest, callbackURL: String?, upgrading guest: Session?) async throws -> SignUpResult {
-        try requireV2("sign-up")
+        if configuration.apiVersion == .v1 {
+            guard let reply = try await legacyAPI.signUp(email: request.email, password: request.password,
+                                                         name: request.displayName ?? request.username) else {
+                return .verificationRequired(email: request.email)
+            }
+            return .signedIn(legacySession(reply))
+        }
         let reply = try await api.signUp(email: request.email, password: request.password, name: request.displayName ?? request.username,
                                          callbackURL: callbackURL, image: request.metadata["image"]?.stringValue,
                                          bearer: guest?.accessToken)
@@ -153,7 +200,7 @@ public struct OpenfortProvider: AuthProvider {
     /// - Throws: ``AuthErrorCode/refreshTokenInvalid`` when the server answers `null` or 401 (the
     ///   session is over); other errors as they are.
     public func refresh(_ session: Session, scope: String?) async throws -> Session {
-        try requireV2("session validation")
+        if configuration.apiVersion == .v1 { return try await legacyRefresh(session) }
         let info: OpenfortSessionInfo?
         do {
             info = try await api.getSession(bearer: session.accessToken)
@@ -177,9 +224,28 @@ public struct OpenfortProvider: AuthProvider {
         return renewed
     }
 
-    /// Ends the session at the server (`POST /sign-out`).
+    private func legacyRefresh(_ session: Session) async throws -> Session {
+        guard let refreshToken = session.refreshToken else {
+            throw AuthError(.refreshTokenInvalid, message: "The session has no refresh token; sign in again.", provider: id)
+        }
+        do {
+            var renewed = legacySession(try await legacyAPI.refresh(refreshToken: refreshToken, force: true))
+            renewed.issuedAt = session.issuedAt
+            return renewed
+        } catch let error as AuthError where [400, 401, 403, 404].contains(error.statusCode ?? 0) {
+            var ended = error
+            ended.code = .refreshTokenInvalid
+            ended.isRetryable = false
+            throw ended
+        }
+    }
+
+    /// Ends the session at the server (v2 `POST /sign-out`; v1 `POST /iam/v1/sessions/logout`).
     public func signOut(_ session: Session) async throws {
-        try requireV2("sign-out")
+        if configuration.apiVersion == .v1 {
+            guard let refreshToken = session.refreshToken else { return }
+            return try await legacyAPI.logOut(accessToken: session.accessToken, refreshToken: refreshToken)
+        }
         try await api.signOut(bearer: session.accessToken)
     }
 
@@ -190,14 +256,21 @@ public struct OpenfortProvider: AuthProvider {
 
     /// The user from `GET /iam/v2/me`.
     public func userInfo(_ session: Session) async throws -> UserInfo {
-        try await currentUser(session).userInfo
+        var info = try await currentUser(session).userInfo
+        if info.email == nil {
+            info.email = (info.claims["linkedAccounts"]?.arrayValue ?? []).lazy.compactMap { $0["email"]?.stringValue }.first
+        }
+        return info
     }
 
     // MARK: - Openfort-specific
 
     /// The current user with linked accounts (`GET /iam/v2/me`).
     public func currentUser(_ session: Session) async throws -> OpenfortAuthUser {
-        try requireV2("current user")
+        if configuration.apiVersion == .v1 {
+            // The v1 player (id, createdAt, linkedAccounts) reads with the same tolerant reader.
+            return try OpenfortAuthUser(json: .object(await legacyAPI.me(accessToken: session.accessToken)), provider: id)
+        }
         return try await api.me(bearer: session.accessToken)
     }
 
@@ -209,7 +282,7 @@ public struct OpenfortProvider: AuthProvider {
     ///   - guest: a guest's session, to attach the social account to that guest.
     public func oauthURL(provider socialProvider: String, redirectURL: String, scopes: [String]? = nil,
                          errorRedirectURL: String? = nil, upgrading guest: Session? = nil) async throws -> URL {
-        try requireV2("OAuth")
+        if configuration.apiVersion == .v1 { return try await legacyAPI.initOAuth(provider: socialProvider, redirectTo: redirectURL) }
         return try await api.startOAuth(provider: socialProvider, callbackURL: redirectURL, scopes: scopes,
                                         errorCallbackURL: errorRedirectURL, bearer: guest?.accessToken)
     }
@@ -235,7 +308,7 @@ public struct OpenfortProvider: AuthProvider {
 
     /// Sends an email-verification link (`POST /send-verification-email`).
     public func requestEmailVerification(email: String, redirectURL: String? = nil) async throws {
-        try requireV2("email verification")
+        if configuration.apiVersion == .v1 { return try await legacyAPI.requestEmailVerification(email: email, redirectURL: redirectURL) }
         try await api.sendVerificationEmail(email: email, callbackURL: redirectURL)
     }
 
@@ -269,7 +342,7 @@ public struct OpenfortProvider: AuthProvider {
 
     /// Sends a password-reset link (`POST /request-password-reset {email, redirectTo}`).
     public func requestPasswordReset(email: String, redirectURL: String?) async throws {
-        try requireV2("password reset")
+        if configuration.apiVersion == .v1 { return try await legacyAPI.requestReset(email: email, redirectURL: redirectURL) }
         try await api.requestPasswordReset(email: email, redirectTo: redirectURL)
     }
 

@@ -73,15 +73,6 @@ import Testing
         #expect(transport.requests.isEmpty)
     }
 
-    @Test func legacyV1IsRefusedWithoutHTTP() async throws {
-        let v1 = OpenfortConfiguration(publishableKey: OF.key, baseURL: URL(string: OF.base)!, apiVersion: .v1)
-        let provider = OF.provider(transport, configuration: v1)
-        #expect(provider.capabilities.isEmpty)
-        await #expect(throws: AuthError(.unsupported)) { _ = try await provider.signIn(.guest) }
-        await #expect(throws: AuthError(.unsupported)) { try await provider.sendPasswordReset(email: "a@b.c") }
-        #expect(transport.requests.isEmpty)
-    }
-
     @Test func refreshIsGetSession() async throws {
         transport.on(.get, OF.path("get-session")) { _ in .json(200, OF.sessionReply(token: "rotated")) }
         let old = provider.session(token: Secret("tok-1"), userID: "user-1")

@@ -48,16 +48,7 @@ public struct OpenfortAPI: Sendable {
     // MARK: - Sending
 
     /// A new `x-request-id`: a random (version 4) UUID.
-    func requestID() -> String {
-        var b = random.bytes(16)
-        if b.count < 16 { b += [UInt8](repeating: 0, count: 16 - b.count) }
-        b[6] = (b[6] & 0x0F) | 0x40
-        b[8] = (b[8] & 0x3F) | 0x80
-        let hex = b.map { String(format: "%02x", $0) }.joined()
-        let chars = Array(hex)
-        func part(_ r: Range<Int>) -> String { String(chars[r]) }
-        return [part(0..<8), part(8..<12), part(12..<16), part(16..<20), part(20..<32)].joined(separator: "-")
-    }
+    func requestID() -> String { OpenfortRequestID.make(random) }
 
     private func headers(_ bearer: Secret<String>?) -> HTTPHeaders {
         var headers: HTTPHeaders = ["x-request-id": requestID()]

@@ -154,7 +154,9 @@ public actor OpenfortAuth {
     @discardableResult
     public func completeOAuth(callbackURL: String) async throws -> Session {
         let callback = try OpenfortOAuthCallback.parse(callbackURL, provider: key.provider)
-        return try await storeCredentials(token: callback.token, userID: callback.userID, validate: true)
+        _ = try await requireSignedOut(allowGuest: true)
+        try await sessions.store(provider.session(credentials: callback.token, userID: callback.userID, refreshToken: callback.refreshToken))
+        return try await validateSession()
     }
 
     /// Stores a session token that arrived out of band (openfort-js `storeCredentials`), replacing a
