@@ -113,6 +113,7 @@ let package = Package(
             name: "AuthHubFirebaseTests",
             dependencies: ["AuthHubFirebase", "AuthHub", "AuthHubTesting", .product(name: "JWTKit", package: "jwt-kit")]
         ),
+        .testTarget(name: "AuthHubOpenfortTests", dependencies: ["AuthHubOpenfort", "AuthHub", "AuthHubTesting"]),
         .testTarget(name: "AuthHubTurnkeyTests", dependencies: ["AuthHubTurnkey", "AuthHubFactors", "AuthHub"]),
         .testTarget(name: "AuthHubEmulatorTests", dependencies: ["AuthHubEmulator", "AuthHub", "AuthHubTesting"]),
         .testTarget(name: "AuthHubCLITests", dependencies: ["authhub", "AuthHub", "AuthHubEmulator", "AuthHubFactors"]),

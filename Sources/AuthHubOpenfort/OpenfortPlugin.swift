@@ -17,7 +17,19 @@ public struct OpenfortPlugin: ProviderPlugin {
 
     public var type: String { Self.typeName }
     public var summary: String { "Openfort: email/password, email OTP, guest and social sign-in (auth API v2)" }
-    public var capabilities: Set<AuthCapability> { [] }
+    public var capabilities: Set<AuthCapability> { Self.providerCapabilities }
+
+    /// What an `openfort` provider (auth API v2) can do through the generic API. OAuth (browser)
+    /// sign-in is Openfort-specific (``OpenfortProvider/oauthURL(provider:redirectURL:scopes:errorRedirectURL:upgrading:)``),
+    /// not the loopback ``AuthCapability/webAuth`` flow, so it is not listed.
+    public static let providerCapabilities: Set<AuthCapability> = [
+        .passwordSignIn, .signUp, .guest, .emailCode, .idToken, .passwordReset, .emailVerification, .userInfo, .refresh, .revoke,
+    ]
+
+    /// What a provider on the legacy v1 API can do (no email codes).
+    public static let legacyCapabilities: Set<AuthCapability> = [
+        .passwordSignIn, .signUp, .guest, .idToken, .passwordReset, .emailVerification, .userInfo, .refresh, .revoke,
+    ]
 
     public var fields: [ConfigField] {
         [

@@ -109,7 +109,6 @@ import Testing
 
     @Test func shellsAdvertiseNothingAndRefuseOperations() async throws {
         let entries = [
-            #"{"id": "of", "type": "openfort", "publishableKey": "pk_test_1"}"#,
             #"{"id": "tk", "type": "turnkey", "organizationId": "00000000-0000-4000-8000-000000000001", "rpId": "example.com", "proxyURL": "https://p.example.com"}"#,
         ]
         for entry in entries {
