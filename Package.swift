@@ -107,7 +107,7 @@ let package = Package(
         .testTarget(name: "AuthHubAuth0Tests", dependencies: ["AuthHubAuth0", "AuthHubOIDC", "AuthHub", "AuthHubTesting", "AuthHubFactors"]),
         .testTarget(
             name: "AuthHubIntegrationTests",
-            dependencies: ["AuthHub", "AuthHubAuth0", "AuthHubOIDC", "AuthHubFirebase", "AuthHubEmulator", "AuthHubFactors", "AuthHubTesting"]
+            dependencies: ["AuthHub", "AuthHubAuth0", "AuthHubOIDC", "AuthHubFirebase", "AuthHubOpenfort", "AuthHubEmulator", "AuthHubFactors", "AuthHubTesting"]
         ),
         .testTarget(
             name: "AuthHubFirebaseTests",
