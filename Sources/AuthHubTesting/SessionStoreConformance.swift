@@ -286,7 +286,13 @@ public struct SessionStoreConformance: Sendable {
                 group.addTask {
                     try await lock.withLock(key) {
                         await probe.enter()
-                        for _ in 0..<10 { await Task.yield() }
+                        // Give the other holders every chance to (wrongly) enter too: a lock that
+                        // does not exclude is then caught even when the machine is loaded and the
+                        // tasks happen to start one after another. A correct lock costs 200 yields.
+                        for _ in 0..<200 {
+                            if await probe.counts.entered == holders { break }
+                            await Task.yield()
+                        }
                         _ = try await store.load(key)
                         await probe.leave()
                     }

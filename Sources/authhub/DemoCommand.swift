@@ -77,6 +77,7 @@ struct DemoCommand: AsyncParsableCommand {
         guard let hub else { return }
         await DemoAuth0Flows.run(hub: hub, emulator: emulator, transport: transport, into: &report)
         await DemoFirebaseFlows.run(hub: hub, emulator: emulator, transport: transport, into: &report)
+        await DemoOpenfortFlows.run(hub: hub, emulator: emulator, transport: transport, into: &report)
         for id in hub.providerIDs where id != "auth0" && id != "oidc" {
             guard let provider = try? hub.provider(id), provider.capabilities.isEmpty else { continue }
             report.add(DemoReport.Row(provider: id, flow: "sign-in flows", result: .skipped, timeMs: 0,

@@ -10,7 +10,7 @@ struct LoginCommand: AsyncParsableCommand {
         commandName: "login",
         abstract: "Sign in and store the session.",
         discussion: """
-            Password: --email (or --username) with --password, or the password on standard input \
+            Guest: --guest. Password: --email (or --username) with --password, or the password on standard input \
             (--password-stdin, or typed at the prompt). Passwordless: --email or --phone with \
             --passwordless; the code is read from --code or standard input. When the provider asks \
             for a second factor, the one-time code is read from --otp, --recovery-code or standard input.
@@ -30,12 +30,19 @@ struct LoginCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The passwordless code (otherwise read from standard input).") var code: String?
     @Option(name: .long, help: "The one-time password of your authenticator app, if MFA is required.") var otp: String?
     @Option(name: .long, help: "An MFA recovery code, if MFA is required.") var recoveryCode: String?
+    @Flag(name: .long, help: "Sign in as a guest (providers with guest accounts, e.g. Openfort).") var guest = false
     @Flag(name: .long, help: "Sign in in a browser (RFC 8252 loopback redirect on 127.0.0.1).") var browser = false
     @Flag(name: .long, help: "With --browser: print the sign-in URL instead of opening a browser.") var noOpen = false
     @Option(name: .long, help: "With --browser: seconds to wait for the browser's redirect.") var timeout: Int = 300
     @Flag(name: .long, help: "Print the session summary as JSON.") var json = false
 
     func validate() throws {
+        if guest {
+            guard email == nil, username == nil, phone == nil, password == nil, !passwordStdin, !passwordless, !browser else {
+                throw ValidationError("--guest takes no email, password, code or browser options.")
+            }
+            return
+        }
         if browser {
             guard email == nil, username == nil, phone == nil, password == nil, !passwordStdin, !passwordless else {
                 throw ValidationError("--browser signs in on the provider's own page: give no email, password or code options.")
@@ -100,6 +107,7 @@ struct LoginCommand: AsyncParsableCommand {
     }
 
     private func signInRequest(hub: AuthHub, provider: String) async throws -> SignInRequest {
+        if guest { return .guest }
         if passwordless {
             let start: SignInStartRequest = email.map { .emailCode(email: $0) } ?? .smsCode(phoneNumber: phone ?? "")
             let challenge = try await hub.startSignIn(start, provider: provider)

@@ -28,6 +28,9 @@ import Testing
                      "password reset (code from the emulator)", "delete account"] {
             #expect(row("firebase", flow)?["result"] == "ok", "firebase \(flow): \(String(describing: row("firebase", flow)))")
         }
+        for flow in ["guest sign-in", "sign-up (guest upgraded), sign-out, sign-in", "me, get-session", "sign out"] {
+            #expect(row("openfort", flow)?["result"] == "ok", "openfort \(flow): \(String(describing: row("openfort", flow)))")
+        }
         // Every built-in provider of the embedded configuration is accounted for.
         let providers = Set(rows.compactMap { $0["provider"]?.stringValue })
         #expect(providers.isSuperset(of: ["auth0", "firebase", "openfort", "turnkey", "oidc"]))

@@ -1,0 +1,50 @@
+import AuthHub
+import AuthHubEmulator
+import Foundation
+import Testing
+
+/// `authhub login --provider openfort` with a password, as a guest and with an email OTP, against
+/// the emulator's Openfort routes.
+@Suite struct OpenfortCLITests {
+    @Test func passwordGuestAndOTPSignIn() async throws {
+        let emulator = try await Emulator.start()
+        let config = """
+        {"defaultEnvironment": "dev", "environments": {"dev": {"defaultProvider": "openfort",
+          "sessionStore": {"type": "file", "path": "sessions"},
+          "providers": [{"id": "openfort", "type": "openfort", "publishableKey": "pk_test_00000000-0000-4000-8000-000000000001",
+                         "baseURL": "\(emulator.url("/openfort").absoluteString)"}]}}}
+        """
+        let directory = try AuthHubBinary.directory(withConfig: config)
+        func run(_ arguments: [String], stdin: String? = nil) async throws -> AuthHubBinary.Result {
+            try await AuthHubBinary.runDetached(arguments, in: directory, stdin: stdin)
+        }
+
+        let guest = try await run(["login", "--guest", "--json"])
+        #expect(guest.status == 0, "\(guest.stderr)")
+        #expect(try JSONValue.parse(Data(guest.stdout.utf8))["provider"] == "openfort")
+        #expect(try await run(["logout"]).status == 0)
+
+        let signup = try await run(["signup", "--email", "ola@example.com", "--password-stdin"], stdin: "correct horse battery\n")
+        #expect(signup.status == 0, "\(signup.stderr)")
+        #expect(try await run(["logout"]).status == 0)
+        let login = try await run(["login", "--email", "ola@example.com", "--password-stdin"], stdin: "correct horse battery\n")
+        #expect(login.status == 0 && login.stdout.contains("Signed in."), "\(login.stderr)")
+        let session = try await run(["session", "--json"])
+        #expect(try JSONValue.parse(Data(session.stdout.utf8))["user"]?.stringValue?.isEmpty == false, "\(session.stdout)")
+        #expect(try await run(["logout"]).status == 0)
+
+        // Email OTP: the code is typed at the prompt, read here from the emulator's hook.
+        let running = try RunningBinary(["login", "--passwordless", "--email", "ola@example.com"], in: directory)
+        try await running.wait { _, err in err.contains("Enter it") }
+        let otp = try await URLSessionTransport(defaultTimeout: .seconds(10)).send(
+            HTTPRequest(method: .get, url: emulator.url("/openfort/__emulator/otp?email=ola@example.com")))
+        running.send(try #require(try JSONValue.parse(otp.body)["otp"]?.stringValue))
+        #expect(await running.finish() == 0, "\(running.stderr)")
+        #expect(running.stdout.contains("Signed in."))
+
+        let wrong = try await run(["login", "--email", "nobody@example.com", "--password-stdin"], stdin: "whatever-password\n")
+        #expect(wrong.status != 0 && wrong.stderr.hasPrefix("error: ") && wrong.stderr.split(separator: "\n").count == 1, "\(wrong.stderr)")
+        await emulator.stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
