@@ -500,7 +500,7 @@ extension Auth0Service {
             else { throw Self.invalidAuthSession }
             // Inputs are read and checked before the state update; the update re-reads the enrollment.
             var otp: String?
-            var passwordHash: Auth0PasswordHash?
+            var passwordHash: EmulatorPasswordHash?
             var passkey: WebAuthnCredentialRecord?
             switch pending.kind {
             case .totp, .email, .phone:
@@ -516,7 +516,7 @@ extension Auth0Service {
                     throw Auth0Failure.badRequest(field: "new_password",
                                                   "Password is too weak: at least \(Self.minimumPasswordLength) characters are required.")
                 }
-                passwordHash = try Auth0PasswordHash(password: password, random: environment.random)
+                passwordHash = try EmulatorPasswordHash(password: password, random: environment.random)
             case .passkey(let challenge, _):
                 guard let response = body["authn_response"], response.objectValue != nil else {
                     throw Auth0Failure.badRequest(field: "authn_response", "authn_response is required.")

@@ -73,7 +73,7 @@ extension Auth0Service {
     /// Stores `new` as a user, or answers `409 user_exists` when the email or username is taken
     /// in the connection.
     func store(_ new: NewUser, emailVerified: Bool, mfaRequired: Bool = false, totpSecret: [UInt8]? = nil) async throws -> Auth0User {
-        let hash = try new.password.map { try Auth0PasswordHash(password: $0, random: environment.random) }
+        let hash = try new.password.map { try EmulatorPasswordHash(password: $0, random: environment.random) }
         let userId = "auth0|" + environment.random.bytes(12).map { String(format: "%02x", $0) }.joined()
         let created = now
         var user = Auth0User(

@@ -14,7 +14,7 @@ struct Auth0User: Sendable {
     /// The email address, lower-cased.
     var email: String
     var username: String?
-    var passwordHash: Auth0PasswordHash?
+    var passwordHash: EmulatorPasswordHash?
     var emailVerified: Bool
     /// Root profile attributes given at signup or seeding (`name`, `given_name`, `picture`, …).
     var attributes: [String: JSONValue]

@@ -67,12 +67,12 @@ extension FirebaseService {
                 newEmail = email
             }
         }
-        var hash: FirebasePasswordHash?
+        var hash: EmulatorPasswordHash?
         if let password = try body.string("password") {
             guard password.count >= Self.minimumPasswordLength else {
                 throw FirebaseFailure.code("WEAK_PASSWORD", Self.weakPasswordDetail)
             }
-            hash = try FirebasePasswordHash(password: password, random: environment.random)
+            hash = try EmulatorPasswordHash(password: password, random: environment.random)
         }
         let deletions = try body.strings("deleteAttribute")
         for attribute in deletions where !["DISPLAY_NAME", "PHOTO_URL"].contains(attribute) {

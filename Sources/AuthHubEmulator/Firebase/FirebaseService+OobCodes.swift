@@ -113,7 +113,7 @@ extension FirebaseService {
         guard newPassword.count >= Self.minimumPasswordLength else {
             throw FirebaseFailure.code("WEAK_PASSWORD", Self.weakPasswordDetail)
         }
-        let hash = try FirebasePasswordHash(password: newPassword, random: environment.random)
+        let hash = try EmulatorPasswordHash(password: newPassword, random: environment.random)
         let changedAt = now
         try await state.update(FirebaseProject.key) { project in
             let pending = try pendingCode(codeText, types: ["PASSWORD_RESET"], in: project)

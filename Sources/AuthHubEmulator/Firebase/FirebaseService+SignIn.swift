@@ -36,7 +36,7 @@ extension FirebaseService {
     /// duplicates), then `WEAK_PASSWORD : Password should be at least 6 characters`.
     func store(_ account: NewAccount) async throws -> FirebaseUser {
         let weak = account.password.count < Self.minimumPasswordLength
-        let hash = weak ? nil : try FirebasePasswordHash(password: account.password, random: environment.random)
+        let hash = weak ? nil : try EmulatorPasswordHash(password: account.password, random: environment.random)
         let created = now
         let user = FirebaseUser(
             localId: newLocalId(), email: account.email, passwordHash: hash, emailVerified: account.emailVerified,

@@ -11,7 +11,7 @@ struct FirebaseUser: Sendable {
     var localId: String
     /// The email address, lower-cased.
     var email: String?
-    var passwordHash: FirebasePasswordHash?
+    var passwordHash: EmulatorPasswordHash?
     var emailVerified: Bool = false
     var displayName: String? = nil
     var photoUrl: String? = nil

@@ -108,7 +108,7 @@ extension OpenfortService {
         let otp = try Self.string(body, "otp")
         let password = try Self.string(body, "password")
         try Self.checkPassword(password)
-        let hash = try OpenfortPasswordHash(password: password, random: environment.random)
+        let hash = try EmulatorPasswordHash(password: password, random: environment.random)
         try await useOTP(email: email, type: "forget-password", otp: otp)
         return try await state.update(OpenfortProject.key) { project -> JSONValue in
             guard let user = project.user(email: email) else { throw OpenfortFailure.userNotFound }
@@ -118,7 +118,7 @@ extension OpenfortService {
     }
 
     /// Sets the password of `userId`, adding a `credential` account when there was none.
-    func setPassword(_ hash: OpenfortPasswordHash, for userId: String, in project: inout OpenfortProject) {
+    func setPassword(_ hash: EmulatorPasswordHash, for userId: String, in project: inout OpenfortProject) {
         guard var user = project.users[userId] else { return }
         user.password = hash
         user.updatedAt = now

@@ -15,7 +15,7 @@ extension OpenfortService {
         let name = try Self.string(body, "name")
         let image = try Self.optionalString(body, "image")
         try Self.checkPassword(password)
-        let hash = try OpenfortPasswordHash(password: password, random: environment.random)
+        let hash = try EmulatorPasswordHash(password: password, random: environment.random)
         return try await state.update(OpenfortProject.key) { project -> JSONValue in
             if project.user(email: email) != nil { throw OpenfortFailure.userAlreadyExists }
             var user: OpenfortUser

@@ -43,7 +43,7 @@ extension OpenfortService {
         try Self.checkPassword(password)
         let name = try Self.optionalString(body, "name") ?? email
         let verified = body["emailVerified"]?.boolValue ?? false
-        let hash = try OpenfortPasswordHash(password: password, random: environment.random)
+        let hash = try EmulatorPasswordHash(password: password, random: environment.random)
         return try await state.update(OpenfortProject.key) { project -> JSONValue in
             if project.user(email: email) != nil { throw OpenfortFailure.userAlreadyExists }
             let id = newId()

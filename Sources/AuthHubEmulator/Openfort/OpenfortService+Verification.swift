@@ -81,7 +81,7 @@ extension OpenfortService {
         let password = try Self.string(body, "newPassword")
         let token = try Self.optionalString(body, "token") ?? Self.query(request)["token"] ?? ""
         try Self.checkPassword(password)
-        let hash = try OpenfortPasswordHash(password: password, random: environment.random)
+        let hash = try EmulatorPasswordHash(password: password, random: environment.random)
         switch await use(.reset, token: token) {
         case .failure:
             throw OpenfortFailure.invalidToken

@@ -13,7 +13,7 @@ struct OpenfortUser: Sendable {
     var createdAt: Date
     var updatedAt: Date
     /// The `credential` account's password, when the user has one.
-    var password: OpenfortPasswordHash?
+    var password: EmulatorPasswordHash?
     var accounts: [OpenfortAccount] = []
 
     /// The better-auth User of spec §2 (sign-in, sign-up and get-session replies).

@@ -4,12 +4,14 @@ import Crypto
 import Foundation
 import _CryptoExtras
 
-/// A stored password: PBKDF2-HMAC-SHA256 over the password with a per-user salt.
+/// A stored password of any emulated provider's user: PBKDF2-HMAC-SHA256 over the password with a
+/// per-user salt. (Storage, not wire format: sharing it keeps the providers' emulations independent
+/// readings of their specs.)
 ///
 /// The emulator never keeps a password in clear. The round count is deliberately low
 /// (``rounds``) because the emulator holds made-up users for tests and demos, where thousands of
 /// sign-ins per test run matter more than resistance to offline guessing.
-struct Auth0PasswordHash: Sendable, Hashable {
+struct EmulatorPasswordHash: Sendable, Hashable {
     /// PBKDF2 rounds; far below production advice, on purpose (see the type's documentation).
     static let rounds = 4_096
 
