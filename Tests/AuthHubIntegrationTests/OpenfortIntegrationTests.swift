@@ -107,6 +107,18 @@ import Testing
         let session = try await auth.signIn(email: "otto@example.com", otp: code)
         #expect(session.userID?.isEmpty == false)
         #expect(try await auth.currentUser().email == "otto@example.com")
+
+        // Verifying an email with a code: a password user who must verify first.
+        #expect(try await project.hook(.patch, "/openfort/__emulator/config", ["requireEmailVerification": true]).status == 200)
+        let other = project.auth()
+        guard case .verificationRequired = try await other.signUp(email: "vera@example.com", password: Self.password) else {
+            Issue.record("expected verification to be required"); return
+        }
+        try await project.provider.requestEmailOTP(email: "vera@example.com", type: .emailVerification)
+        try await other.verifyEmailOTP(email: "vera@example.com", otp: try await project.otp("vera@example.com", type: "email-verification"))
+        if try await other.currentSession() != nil { try await other.signOut() }
+        try await other.signIn(email: "vera@example.com", password: Self.password)
+        #expect(try await other.currentUser().emailVerified)
     }
 
     @Test func passwordResetByLinkTokenAndByOTP() async throws {
