@@ -23,6 +23,13 @@ import Testing
         #expect(headers.contains("application/json"))
     }
 
+    @Test func redactsSecretsWhoseNamesSayNothingOfTokens() {
+        let body = Data(#"{"barcode_uri":"otpauth://totp/T:a?secret=JBSWY3DP","link_with":"eyJ.id.token","oobLink":"http://h/a?oobCode=c1","id":"totp|dev_1"}"#.utf8)
+        let out = Redactor.body(body, contentType: "application/json")
+        for secret in ["JBSWY3DP", "eyJ.id.token", "c1"] { #expect(!out.contains(secret), "\(out)") }
+        #expect(out.contains("totp|dev_1"))
+    }
+
     @Test func nonJSONBodiesShowOnlyTheirSize() {
         #expect(Redactor.body(Data("secret-bytes".utf8), contentType: "text/plain") == "<12 bytes>")
     }

@@ -13,6 +13,9 @@ public struct Redactor: Sendable {
         "password", "passwd", "token", "secret", "code", "otp", "key", "session", "assertion", "signature",
         "credential", "stamp", "verifier", "bundle", "jwt", "cookie", "authorization", "auth_session",
         "pin", "nonce", "state", "private", "attestation", "authenticatordata", "clientdata", "challenge",
+        // My Account's `barcode_uri` (an otpauth URI holding the TOTP secret), the Management API's
+        // `link_with` (an ID token) and Firebase's `oobLink` (a link holding the action code).
+        "barcode", "link",
     ]
 
     /// The text shown instead of a secret.
