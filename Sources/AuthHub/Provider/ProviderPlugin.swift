@@ -124,19 +124,26 @@ public struct ProviderConfiguration: Sendable {
     }
 }
 
-/// What a plugin gets to build a provider: the shared transport, clock, randomness and logger.
+/// What a plugin gets to build a provider: the shared transport, clock, randomness and logger, and
+/// the passkey authenticator that `.passkey` sign-ins use.
 public struct ProviderContext: Sendable {
     public var transport: any HTTPTransport
     public var clock: any AuthClock
     public var random: any RandomSource
     public var logger: Logger
+    /// The authenticator a provider drives for ``SignInRequest/passkey(identifier:)`` (a platform
+    /// authenticator on Apple, `SoftwarePasskeyAuthenticator` from AuthHubFactors on Linux); nil when
+    /// the app offers no passkeys, in which case a passkey sign-in fails with `invalidConfiguration`.
+    public var passkeyAuthenticator: (any PasskeyAuthenticator)?
 
     public init(transport: any HTTPTransport = URLSessionTransport(), clock: any AuthClock = SystemClock(),
-                random: any RandomSource = SystemRandom(), logger: Logger = Logger(label: "authhub")) {
+                random: any RandomSource = SystemRandom(), logger: Logger = Logger(label: "authhub"),
+                passkeyAuthenticator: (any PasskeyAuthenticator)? = nil) {
         self.transport = transport
         self.clock = clock
         self.random = random
         self.logger = logger
+        self.passkeyAuthenticator = passkeyAuthenticator
     }
 }
 
