@@ -107,15 +107,24 @@ let package = Package(
         .testTarget(name: "AuthHubAuth0Tests", dependencies: ["AuthHubAuth0", "AuthHubOIDC", "AuthHub", "AuthHubTesting", "AuthHubFactors"]),
         .testTarget(
             name: "AuthHubIntegrationTests",
-            dependencies: ["AuthHub", "AuthHubAuth0", "AuthHubOIDC", "AuthHubFirebase", "AuthHubOpenfort", "AuthHubEmulator", "AuthHubFactors", "AuthHubTesting"]
+            dependencies: [
+                "AuthHub", "AuthHubAuth0", "AuthHubOIDC", "AuthHubFirebase", "AuthHubOpenfort", "AuthHubTurnkey", "AuthHubEmulator",
+                "AuthHubFactors", "AuthHubTesting", .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .testTarget(
             name: "AuthHubFirebaseTests",
             dependencies: ["AuthHubFirebase", "AuthHub", "AuthHubTesting", .product(name: "JWTKit", package: "jwt-kit")]
         ),
         .testTarget(name: "AuthHubOpenfortTests", dependencies: ["AuthHubOpenfort", "AuthHub", "AuthHubTesting"]),
-        .testTarget(name: "AuthHubTurnkeyTests", dependencies: ["AuthHubTurnkey", "AuthHubFactors", "AuthHub"]),
-        .testTarget(name: "AuthHubEmulatorTests", dependencies: ["AuthHubEmulator", "AuthHub", "AuthHubTesting"]),
+        .testTarget(
+            name: "AuthHubTurnkeyTests",
+            dependencies: ["AuthHubTurnkey", "AuthHubFactors", "AuthHub", "AuthHubTesting", .product(name: "Crypto", package: "swift-crypto")]
+        ),
+        .testTarget(
+            name: "AuthHubEmulatorTests",
+            dependencies: ["AuthHubEmulator", "AuthHub", "AuthHubTesting", "AuthHubFactors", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         .testTarget(name: "AuthHubCLITests", dependencies: ["authhub", "AuthHub", "AuthHubEmulator", "AuthHubFactors"]),
         .testTarget(
             name: "AuthHubOIDCTests",
