@@ -13,7 +13,10 @@ struct LoginCommand: AsyncParsableCommand {
             Guest: --guest. Password: --email (or --username) with --password, or the password on standard input \
             (--password-stdin, or typed at the prompt). Passwordless: --email or --phone with \
             --passwordless; the code is read from --code or standard input. When the provider asks \
-            for a second factor, the one-time code is read from --otp, --recovery-code or standard input.
+            for a second factor, the one-time code is read from --otp, --recovery-code or standard input. \
+            Passkey: --passkey (optionally with --email to look the account up); the software authenticator \
+            keeps its keys in --passkey-store. A provider that signs in only with passkeys (Turnkey) needs \
+            no --passkey: --email alone is enough.
             """
     )
 
@@ -31,6 +34,8 @@ struct LoginCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The one-time password of your authenticator app, if MFA is required.") var otp: String?
     @Option(name: .long, help: "An MFA recovery code, if MFA is required.") var recoveryCode: String?
     @Flag(name: .long, help: "Sign in as a guest (providers with guest accounts, e.g. Openfort).") var guest = false
+    @Flag(name: .long, help: "Sign in with a passkey (the default for passkey-only providers such as Turnkey).") var passkey = false
+    @Option(name: .long, help: "The software passkey authenticator's credential directory.") var passkeyStore = ".authhub/passkeys"
     @Flag(name: .long, help: "Sign in in a browser (RFC 8252 loopback redirect on 127.0.0.1).") var browser = false
     @Flag(name: .long, help: "With --browser: print the sign-in URL instead of opening a browser.") var noOpen = false
     @Option(name: .long, help: "With --browser: seconds to wait for the browser's redirect.") var timeout: Int = 300
@@ -40,6 +45,12 @@ struct LoginCommand: AsyncParsableCommand {
         if guest {
             guard email == nil, username == nil, phone == nil, password == nil, !passwordStdin, !passwordless, !browser else {
                 throw ValidationError("--guest takes no email, password, code or browser options.")
+            }
+            return
+        }
+        if passkey {
+            guard username == nil, phone == nil, password == nil, !passwordStdin, !passwordless, !browser else {
+                throw ValidationError("--passkey takes no password, code or browser options (only --email, to look the account up).")
             }
             return
         }
@@ -63,7 +74,7 @@ struct LoginCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let hub = HubLoader.load(options)
+        let hub = HubLoader.load(options, passkeyStore: passkeyStore)
         do {
             let manager = try hub.manager(provider: session.provider, account: session.account)
             let providerID = manager.key.provider
@@ -108,6 +119,7 @@ struct LoginCommand: AsyncParsableCommand {
 
     private func signInRequest(hub: AuthHub, provider: String) async throws -> SignInRequest {
         if guest { return .guest }
+        if try usesPasskey(hub: hub, provider: provider) { return .passkey(identifier: email) }
         if passwordless {
             let start: SignInStartRequest = email.map { .emailCode(email: $0) } ?? .smsCode(phoneNumber: phone ?? "")
             let challenge = try await hub.startSignIn(start, provider: provider)
@@ -124,6 +136,15 @@ struct LoginCommand: AsyncParsableCommand {
         }
         guard let secret, !secret.isEmpty else { throw AuthError(.userCancelled, message: "No password was entered.") }
         return .password(identifier: email ?? username ?? "", password: Secret(secret), realm: realm)
+    }
+
+    /// True for `--passkey`, and for a provider that signs in with passkeys but not passwords when
+    /// no password or code option was given.
+    private func usesPasskey(hub: AuthHub, provider: String) throws -> Bool {
+        if passkey { return true }
+        guard password == nil, !passwordStdin, !passwordless, username == nil else { return false }
+        let capabilities = try hub.provider(provider).capabilities
+        return capabilities.contains(.passkey) && !capabilities.contains(.passwordSignIn)
     }
 
     private func answerMFA(_ error: AuthError, hub: AuthHub, provider: String) async throws -> Session {

@@ -55,9 +55,12 @@ struct SessionSummary: Encodable {
 
 enum HubLoader {
     /// The hub of `providers.json`, or a one-line failure.
-    static func load(_ options: GlobalOptions) -> AuthHub {
+    /// - Parameter passkeyStore: the software passkey authenticator's credential directory, handed
+    ///   to providers that sign in with a passkey (nil: no passkeys).
+    static func load(_ options: GlobalOptions, passkeyStore: String? = nil) -> AuthHub {
         do {
-            return try AuthHub.load(configPath: options.config, environment: options.env, registry: .builtIn)
+            let context = ProviderContext(passkeyAuthenticator: passkeyStore.map { CLIPasskeyAuthenticator(directory: $0) })
+            return try AuthHub.load(configPath: options.config, environment: options.env, registry: .builtIn, context: context)
         } catch let error as AuthError {
             if let configuration = error.underlying as? ConfigurationError { fail(configuration, config: options.config) }
             CLI.fail(error.message)
