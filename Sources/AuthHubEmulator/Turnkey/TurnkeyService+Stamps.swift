@@ -19,9 +19,9 @@ extension TurnkeyService {
 
     /// The stamp header of `request`: none → `401` code 16, both or a malformed one → `400` code 3.
     static func stamp(of request: Request) throws -> TurnkeyStamp {
-        let apiStamp = HTTPField.Name("X-Stamp").flatMap { request.headers[$0] }
-        let webAuthnStamp = HTTPField.Name("X-Stamp-WebAuthn").flatMap { request.headers[$0] }
-        switch (apiStamp, webAuthnStamp) {
+        let apiHeader = HTTPField.Name("X-Stamp").flatMap { request.headers[$0] }
+        let webAuthnHeader = HTTPField.Name("X-Stamp-WebAuthn").flatMap { request.headers[$0] }
+        switch (apiHeader, webAuthnHeader) {
         case (nil, nil): throw TurnkeyFailure.notAuthenticated
         case (.some, .some): throw TurnkeyFailure.invalid("X-Stamp", "send exactly one of X-Stamp and X-Stamp-WebAuthn")
         case (.some(let value), nil): return try apiKeyStamp(value)
