@@ -172,6 +172,28 @@ import Testing
         let plaintext = try opener.open(Data(payload.dropFirst(33)), authenticating: enc + target.publicKey.x963Representation)
         let apiKey = try P256.Signing.PrivateKey(rawRepresentation: plaintext)
         let whoami = try await wire.whoami(user.organizationId, key: apiKey)
+        // Passkey-stamped, to a compressed target key, with the parent organization id.
+        let target2 = P256.KeyAgreement.PrivateKey()
+        let body2 = try TurnkeyWire.bytes([
+            "type": "ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2", "timestampMs": .string(wire.timestampMs),
+            "organizationId": .string(TurnkeyWire.parent),
+            "parameters": ["targetPublicKey": .string(TurnkeyWire.hex(target2.publicKey.compressedRepresentation))],
+        ])
+        let reply2 = try await wire.post(
+            "submit/create_read_write_session", body: body2, stamp: try await TurnkeyWire.passkeyStamp(body2, passkey: user.passkey)
+        )
+        let result2 = try #require(reply2.activity?["result"]?["createReadWriteSessionResultV2"])
+        let bundle2 = try #require(result2["credentialBundle"]?.stringValue)
+        let payload2 = try #require(Base58Check.decode(bundle2))
+        let enc2 = try P256.KeyAgreement.PublicKey(compressedRepresentation: payload2.prefix(33)).x963Representation
+        var recipient2 = try HPKE.Recipient(
+            privateKey: target2, ciphersuite: HPKE.Ciphersuite(kem: .P256_HKDF_SHA256, kdf: .HKDF_SHA256, aead: .AES_GCM_256),
+            info: Data("turnkey_hpke".utf8), encapsulatedKey: enc2
+        )
+        let apiKey2 = try P256.Signing.PrivateKey(rawRepresentation: try recipient2.open(
+            Data(payload2.dropFirst(33)), authenticating: enc2 + target2.publicKey.x963Representation
+        ))
+        let whoami2 = try await wire.whoami(user.organizationId, key: apiKey2)
         wire.clock.advance(by: 3_601)
         let expired = try await wire.whoami(user.organizationId, key: apiKey)
         await wire.emulator.stop()
@@ -181,6 +203,8 @@ import Testing
         #expect(result["username"] == "bundle@example.com" && result["apiKeyId"]?.stringValue?.isEmpty == false)
         #expect(whoami.status == 200 && whoami["userId"] == .string(user.userId))
         #expect(expired.status == 401 && expired.code == 17)
+        #expect(reply2.status == 200 && result2["organizationId"] == .string(user.organizationId))
+        #expect(whoami2.status == 200 && whoami2["userId"] == .string(user.userId))
     }
 }
 
