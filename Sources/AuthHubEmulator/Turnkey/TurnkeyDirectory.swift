@@ -131,7 +131,7 @@ struct TurnkeyDirectory: Sendable {
     var activities: [String: TurnkeyActivity] = [:]
     var config = TurnkeyConfig()
 
-    /// Where a credential was found: its organization and user (indices into ``organizations``).
+    /// Where a credential was found: the ids of its organization and user.
     struct Owner: Sendable, Equatable {
         var organizationId: String
         var userId: String
