@@ -73,11 +73,13 @@ public struct TurnkeyProvider: AuthProvider {
     ///   when the passkey is not registered for the account; ``AuthErrorCode/invalidToken`` when the
     ///   session JWT fails a check; the authenticator's errors.
     public func signIn(email: String?, authenticator: any PasskeyAuthenticator) async throws -> Session {
-        let organizationId: String?
+        var organizationId: String?
         if let email {
-            organizationId = try await api.lookupSubOrganizations(email: email)[0]
-        } else {
-            organizationId = nil
+            // The lookup throws userNotFound rather than return no id.
+            guard let first = try await api.lookupSubOrganizations(email: email).first else {
+                throw AuthError(.userNotFound, message: "No Turnkey account is registered for this email.", provider: id)
+            }
+            organizationId = first
         }
         let stamper = TurnkeyPasskeyStamper(authenticator: authenticator, relyingPartyID: configuration.rpId)
         return try await login(organizationId: organizationId ?? configuration.organizationId, expectedOrganizationId: organizationId,

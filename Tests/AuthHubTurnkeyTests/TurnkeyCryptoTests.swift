@@ -100,7 +100,7 @@ import Testing
 
     @Test func tamperedExportBundlesAreRejected() throws {
         let key = try Self.keyAgreement(Self.embeddedHex)
-        func reason(_ bundle: String, org: String = exportOrg) -> String? {
+        func reason(_ bundle: String, org: String = Self.exportOrg) -> String? {
             #expect(throws: AuthError.self) { try TurnkeyExportBundle.decryptMnemonic(bundle, organizationId: org, embeddedPrivateKey: key) }
             do { _ = try TurnkeyExportBundle.decryptMnemonic(bundle, organizationId: org, embeddedPrivateKey: key) } catch let e as AuthError {
                 #expect(e.code == .invalidToken)

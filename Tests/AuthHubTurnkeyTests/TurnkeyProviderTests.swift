@@ -50,9 +50,12 @@ import Testing
         let publicKey = try #require(body["parameters"]?["publicKey"]?.stringValue)
         #expect(publicKey.count == 66 && (publicKey.hasPrefix("02") || publicKey.hasPrefix("03")))
         // The WebAuthn stamp's challenge is over the exact body sent.
-        let stamp = try JSONValue.parse(Data(try #require(login.headers["X-Stamp-WebAuthn"]).utf8))
-        let clientData = try JSONValue.parse(try #require(Base64URL.decode(try #require(stamp["clientDataJson"]?.stringValue))))
-        #expect(clientData["challenge"] == .string(Base64URL.encode(TurnkeyPasskeyStamper.challenge(for: Array(try #require(login.body))))))
+        let header = try #require(login.headers["X-Stamp-WebAuthn"])
+        let stamp = try JSONValue.parse(Data(header.utf8))
+        let clientDataB64 = try #require(stamp["clientDataJson"]?.stringValue)
+        let clientData = try JSONValue.parse(try #require(Base64URL.decode(clientDataB64)))
+        let sentBody = try #require(login.body)
+        #expect(clientData["challenge"] == .string(Base64URL.encode(TurnkeyPasskeyStamper.challenge(for: Array(sentBody)))))
 
         #expect(session.providerID == "tk")
         #expect(session.tokenType == "TurnkeySession")

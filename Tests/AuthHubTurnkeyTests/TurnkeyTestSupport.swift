@@ -75,7 +75,7 @@ enum TK {
 
     /// Exactly one stamp header, returning its name.
     static func stampHeaderNames(_ request: HTTPRequest) -> [String] {
-        request.headers.map(\.name).filter { $0.lowercased().hasPrefix("x-stamp") }
+        request.headers.map { $0.name }.filter { $0.lowercased().hasPrefix("x-stamp") }
     }
 
     /// Stubs stamp_login: answers with a session JWT for the request's public key (via `mint`).
