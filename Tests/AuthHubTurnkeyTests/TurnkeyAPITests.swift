@@ -214,6 +214,29 @@ import Testing
         return Base58Check.encode(Array(compressed) + Array(ciphertext))
     }
 
+    /// A submit refused with 503 is resent with the same bytes and stamp; a 500 is not resent.
+    @Test func submitRetriesOnlyWhatWasRefused() async throws {
+        let f = try Fixture()
+        f.transport.on(.post, "/public/v1/submit/stamp_login", times: 1) { _ in .raw(503, #"{"code":14,"message":"unavailable"}"#) }
+        f.transport.on(.post, "/public/v1/submit/stamp_login", times: 1) { _ in
+            .json(200, TK.activity("ACTIVITY_STATUS_COMPLETED", result: ["stampLoginResult": ["session": "s"]]))
+        }
+        _ = try await f.api.stampLogin(organizationId: TK.subOrg, publicKey: TK.fixturePublic, expirationSeconds: 60, stamper: f.stamper)
+        let sent = f.transport.requests
+        #expect(sent.count == 2)
+        #expect(sent[0].body == sent[1].body)
+        #expect(sent[0].headers["X-Stamp"] == sent[1].headers["X-Stamp"])
+
+        let g = try Fixture()
+        g.transport.on(.post, "/public/v1/submit/stamp_login") { _ in .raw(500, #"{"code":13,"message":"internal"}"#) }
+        let error = await #expect(throws: AuthError.self) {
+            try await g.api.stampLogin(organizationId: TK.subOrg, publicKey: TK.fixturePublic, expirationSeconds: 60, stamper: g.stamper)
+        }
+        #expect(error?.code == .providerUnavailable)
+        #expect(error?.isRetryable == true)
+        #expect(g.transport.requests.count == 1)
+    }
+
     @Test func httpErrorsUseTheCallsContext() async throws {
         let f = try Fixture()
         f.transport.on(.post, "/public/v1/query/whoami") { _ in .raw(401, TurnkeyErrorMapperTests.unknownKey) }

@@ -89,13 +89,17 @@ public struct TurnkeyAPI: Sendable {
 
     /// Submits an activity (`POST /public/v1/submit/<name>`), polls it until terminal and returns it
     /// when COMPLETED.
+    ///
+    /// The submit is retried only on 429/503 (the server refused before doing anything; the same
+    /// bytes and stamp are resent). Polls are stamped by the same `stamper` — with a passkey stamper,
+    /// each poll is one more passkey assertion, so keep `activityPollAttempts` small for logins.
     /// - Throws: the mapped activity failure for FAILED; ``AuthErrorCode/accessDenied`` for REJECTED
     ///   or CONSENSUS_NEEDED; ``AuthErrorCode/timeout`` when still pending after the configured polls.
     public func submit(_ name: String, type: String, organizationId: String, parameters: [String: JSONValue],
                        stamper: any TurnkeyStamper, errorContext: TurnkeyErrorMapper.Context = .request) async throws -> TurnkeyActivity {
         let body = activityBody(type: type, organizationId: organizationId, parameters: parameters)
         let signed = try await TurnkeySignedRequest.sign(path: Self.submitPrefix + name, body: body, with: stamper)
-        var activity = try TurnkeyActivity(reply: try await send(signed, errorContext: errorContext, retry: .never), provider: providerID)
+        var activity = try TurnkeyActivity(reply: try await send(signed, errorContext: errorContext, retry: .automatic), provider: providerID)
         var polls = 0
         while !activity.isTerminal {
             guard polls < max(0, configuration.activityPollAttempts) else {
