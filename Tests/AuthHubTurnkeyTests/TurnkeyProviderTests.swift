@@ -258,6 +258,24 @@ import Testing
         #expect(request.jsonBody?["organizationId"] == .string(TK.subOrg))
     }
 
+    /// The core SessionManager renews a Turnkey session (it has a refresh token: the session key)
+    /// with a stamp_login stamped by the current key, and stores the new session.
+    @Test func sessionManagerRenewsWithTheSessionKey() async throws {
+        let f = try await Fixture()
+        f.stubLookup()
+        TK.stubStampLogin(f.transport, clock: f.clock)
+        let session = try await f.provider.signIn(.passkey(identifier: "ada@example.com"))
+        let manager = SessionManager(key: session.key, provider: f.provider, store: InMemorySessionStore(), clock: f.clock)
+        _ = try await manager.store(session)
+        #expect(try await manager.session(minTTL: 60).accessToken == session.accessToken, "still valid: no renewal")
+        f.clock.advance(by: 850)
+        let renewed = try await manager.session(minTTL: 60)
+        #expect(renewed.accessToken != session.accessToken)
+        #expect(renewed.extras["sessionPublicKey"] != session.extras["sessionPublicKey"])
+        let refresh = try #require(f.transport.requests(to: "/public/v1/submit/stamp_login").last)
+        #expect(try TurnkeyAPITests.verifyStamp(refresh).publicKey == session.extras["sessionPublicKey"]?.stringValue)
+    }
+
     /// Callers can send stamped requests of their own through the provider's API.
     @Test func customStampedRequest() async throws {
         let f = try await Fixture()
