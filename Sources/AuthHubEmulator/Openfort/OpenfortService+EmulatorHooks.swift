@@ -7,7 +7,7 @@ extension OpenfortService {
     /// `GET /openfort/__emulator/otp?email=…[&type=…]` → `{email, otp, type}` of the newest pending
     /// OTP of that address (optionally of one type), or `404 NOT_FOUND`.
     func pendingOTP(_ request: Request) async throws -> JSONValue {
-        let query = Self.query(request)
+        let query = request.queryValues
         let email = (query["email"] ?? "").lowercased()
         let type = query["type"]
         let project = await state.get(OpenfortProject.key)
@@ -20,7 +20,7 @@ extension OpenfortService {
     /// `GET /openfort/__emulator/tokens?email=…` → `{email, verification_token?, reset_token?}`: the
     /// newest pending link tokens sent to that address, or `404 NOT_FOUND` when there is none.
     func pendingTokens(_ request: Request) async throws -> JSONValue {
-        let email = (Self.query(request)["email"] ?? "").lowercased()
+        let email = (request.queryValues["email"] ?? "").lowercased()
         let project = await state.get(OpenfortProject.key)
         var reply: [String: JSONValue] = ["email": .string(email)]
         if let token = project.linkTokens.last(where: { $0.email == email && $0.kind == .verification }) {

@@ -150,7 +150,7 @@ extension OpenfortService {
     /// provider's user is `email`, else the start's `loginHint`, else `<provider>.user@example.com`.
     /// Unknown or expired state → `400 INVALID_STATE` (JSON, there is nowhere to redirect).
     func authorize(_ request: Request) async throws -> Response {
-        let query = Self.query(request)
+        let query = request.queryValues
         let now = self.now
         let oauth: OpenfortOAuthState? = await state.update(OpenfortProject.key) { project in
             guard let state = query["state"], let oauth = project.oauthStates.removeValue(forKey: state) else { return nil }

@@ -25,7 +25,7 @@ extension OpenfortService {
     /// TOKEN_EXPIRED` (with a `callbackURL`: a 302 to it with `?error=INVALID_TOKEN` /
     /// `TOKEN_EXPIRED`). The token is single-use; the user becomes verified.
     func verifyEmail(_ request: Request) async throws -> Response {
-        let query = Self.query(request)
+        let query = request.queryValues
         let callbackURL = query["callbackURL"].flatMap { $0.isEmpty ? nil : $0 }
         let outcome = await use(.verification, token: query["token"] ?? "")
         switch outcome {
@@ -65,7 +65,7 @@ extension OpenfortService {
     /// `callbackURL?token=<token>`, or `callbackURL?error=INVALID_TOKEN` for an unknown or expired
     /// token. The token is not used up here. No `callbackURL` → `CALLBACK_URL_REQUIRED`.
     func resetPasswordLanding(_ request: Request, token: String) async throws -> Response {
-        guard let callbackURL = Self.query(request)["callbackURL"], !callbackURL.isEmpty else {
+        guard let callbackURL = request.queryValues["callbackURL"], !callbackURL.isEmpty else {
             throw OpenfortFailure.callbackURLRequired
         }
         let project = await state.get(OpenfortProject.key)
@@ -79,7 +79,7 @@ extension OpenfortService {
     func resetPassword(_ request: Request) async throws -> JSONValue {
         let body = try await Self.body(request)
         let password = try Self.string(body, "newPassword")
-        let token = try Self.optionalString(body, "token") ?? Self.query(request)["token"] ?? ""
+        let token = try Self.optionalString(body, "token") ?? request.queryValues["token"] ?? ""
         try Self.checkPassword(password)
         let hash = try EmulatorPasswordHash(password: password, random: environment.random)
         switch await use(.reset, token: token) {

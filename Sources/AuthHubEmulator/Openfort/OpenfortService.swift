@@ -105,15 +105,6 @@ struct OpenfortService: Sendable {
         return string
     }
 
-    /// The query items of `request`, percent-decoded; the first of repeated names wins.
-    static func query(_ request: Request) -> [String: String] {
-        var values: [String: String] = [:]
-        let components = URLComponents(string: "http://x/?" + (request.uri.query ?? ""))
-        for item in components?.queryItems ?? [] where values[item.name] == nil {
-            values[item.name] = item.value ?? ""
-        }
-        return values
-    }
 
     /// The bearer token of `Authorization`, percent-decoded (spec §2: the SDK may store it
     /// URL-encoded), with a `.<signature>` suffix accepted and dropped.

@@ -51,7 +51,7 @@ extension TurnkeyService {
     /// `GET /turnkey-proxy/proxy/sub-org-ids?filterType=…&filterValue=…[&organizationId=<parent>]`
     /// → `{"organizationIds": […]}` (no stamp: the proxy holds the parent key).
     func proxySubOrgIds(_ request: Request) async throws -> JSONValue {
-        let query = Self.query(request)
+        let query = request.queryValues
         guard let type = query["filterType"], !type.isEmpty else {
             throw TurnkeyFailure.invalid("filterType", "required query parameter")
         }

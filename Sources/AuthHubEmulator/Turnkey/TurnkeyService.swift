@@ -121,15 +121,6 @@ struct TurnkeyService: Sendable {
         return seconds
     }
 
-    /// The query items of `request`, percent-decoded (`+` stays `+`); the first of repeated names wins.
-    static func query(_ request: Request) -> [String: String] {
-        var values: [String: String] = [:]
-        let components = URLComponents(string: "http://x/?" + (request.uri.query ?? ""))
-        for item in components?.queryItems ?? [] where values[item.name] == nil {
-            values[item.name] = item.value ?? ""
-        }
-        return values
-    }
 
     // MARK: - Ids
 
