@@ -87,12 +87,13 @@ enum Allocations {
 
     nonisolated(unsafe) static var sink: UnsafeMutableRawPointer?
 
+    /// One heap allocation through the Swift runtime (opaque to the optimizer, which may delete a
+    /// plain malloc/free pair).
     @inline(never)
     static func sanityAllocation() {
-        let pointer = malloc(128)
+        let pointer = UnsafeMutableRawPointer.allocate(byteCount: 64 + Int(getpid() % 7), alignment: 16)
         sink = pointer
-        free(pointer)
-        sink = nil
+        pointer.deallocate()
     }
 
     static func check() {

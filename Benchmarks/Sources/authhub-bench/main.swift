@@ -7,7 +7,7 @@ let options = BenchOptions.parse(Array(CommandLine.arguments.dropFirst()))
 Allocations.check()
 
 var rows: [Row] = []
-func section(_ name: String, _ body: () async throws -> [Row]) async {
+@MainActor func section(_ name: String, _ body: () async throws -> [Row]) async {
     if !options.json { FileHandle.standardError.write(Data("authhub-bench: \(name)…\n".utf8)) }
     do {
         rows += try await body()
