@@ -1,4 +1,5 @@
 import AuthHub
+import Crypto
 import Foundation
 
 /// The settings of a `turnkey` entry of providers.json, parsed (see ``TurnkeyPlugin`` for the fields).
@@ -13,15 +14,39 @@ public struct TurnkeyConfiguration: Sendable, Hashable {
     public var proxyURL: URL
     /// Lifetime of the session key created at login, in seconds.
     public var sessionLifetimeSeconds: Int
+    /// Wait between two `get_activity` polls of an activity that is not yet terminal, in milliseconds.
+    public var activityPollIntervalMilliseconds: Int
+    /// How many `get_activity` polls are made before giving up on a pending activity.
+    public var activityPollAttempts: Int
+    /// The notarizer key (hex, compressed or uncompressed) that session JWTs must be signed with;
+    /// nil to use ``effectiveNotarizerPublicKeyHex``'s default.
+    public var notarizerPublicKey: String?
 
     /// Creates a configuration from values.
     public init(baseURL: URL, organizationId: String, rpId: String, proxyURL: URL,
-                sessionLifetimeSeconds: Int = TurnkeyPlugin.defaultSessionLifetimeSeconds) {
+                sessionLifetimeSeconds: Int = TurnkeyPlugin.defaultSessionLifetimeSeconds,
+                activityPollIntervalMilliseconds: Int = TurnkeyPlugin.defaultActivityPollIntervalMilliseconds,
+                activityPollAttempts: Int = TurnkeyPlugin.defaultActivityPollAttempts,
+                notarizerPublicKey: String? = nil) {
         self.baseURL = baseURL
         self.organizationId = organizationId
         self.rpId = rpId
         self.proxyURL = proxyURL
         self.sessionLifetimeSeconds = sessionLifetimeSeconds
+        self.activityPollIntervalMilliseconds = activityPollIntervalMilliseconds
+        self.activityPollAttempts = activityPollAttempts
+        self.notarizerPublicKey = notarizerPublicKey
+    }
+
+    /// The notarizer key session JWT signatures are checked with: ``notarizerPublicKey`` when set;
+    /// otherwise Turnkey's production notarizer key when ``baseURL``'s host is `api.turnkey.com`;
+    /// otherwise nil, and session JWT signatures are NOT checked (an emulator or a private
+    /// deployment signs with its own key — configure it to have signatures checked). The claims
+    /// (public key, organization, user, expiry) are checked in every case.
+    public var effectiveNotarizerPublicKeyHex: String? {
+        if let notarizerPublicKey, !notarizerPublicKey.isEmpty { return notarizerPublicKey }
+        if baseURL.host?.lowercased() == "api.turnkey.com" { return TurnkeySessionJWT.productionNotarizerPublicKeyHex }
+        return nil
     }
 
     /// Parses a validated providers.json entry.
@@ -39,6 +64,10 @@ public struct TurnkeyConfiguration: Sendable, Hashable {
                   organizationId: try configuration.requiredString("organizationId"),
                   rpId: try configuration.requiredString("rpId"),
                   proxyURL: try configuration.requiredHTTPURL("proxyURL"),
-                  sessionLifetimeSeconds: configuration.int("sessionLifetimeSeconds") ?? TurnkeyPlugin.defaultSessionLifetimeSeconds)
+                  sessionLifetimeSeconds: configuration.int("sessionLifetimeSeconds") ?? TurnkeyPlugin.defaultSessionLifetimeSeconds,
+                  activityPollIntervalMilliseconds: configuration.int("activityPollIntervalMilliseconds")
+                      ?? TurnkeyPlugin.defaultActivityPollIntervalMilliseconds,
+                  activityPollAttempts: configuration.int("activityPollAttempts") ?? TurnkeyPlugin.defaultActivityPollAttempts,
+                  notarizerPublicKey: configuration.string("notarizerPublicKey"))
     }
 }

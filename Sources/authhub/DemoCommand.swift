@@ -1,6 +1,7 @@
 import ArgumentParser
 import AuthHub
 import AuthHubEmulator
+import AuthHubFactors
 import Foundation
 
 /// `authhub demo`: starts an emulator in-process on an ephemeral loopback port, runs every
@@ -71,13 +72,24 @@ struct DemoCommand: AsyncParsableCommand {
     /// provider declares no capabilities yet (each provider's flows land with its own milestone).
     static func runProviders(emulator: RunningEmulator, transport: any HTTPTransport, into report: inout DemoReport) async {
         var hub: AuthHub?
+        let passkeys: SoftwarePasskeyAuthenticator
+        do {
+            passkeys = try SoftwarePasskeyAuthenticator(store: InMemoryPasskeyCredentialStore())
+        } catch {
+            report.add(DemoReport.Row(provider: "all", flow: "load providers.json", result: .failed, timeMs: 0,
+                                      detail: DemoReport.reason(for: error)))
+            return
+        }
         await report.record(provider: "all", flow: "load providers.json") {
-            hub = try DemoConfiguration.hub(emulatorPort: emulator.port, transport: transport)
+            let notarizer = try await emulator.turnkeyNotarizerPublicKey(transport: transport)
+            hub = try DemoConfiguration.hub(emulatorPort: emulator.port, transport: transport, turnkeyNotarizer: notarizer,
+                                            passkeyAuthenticator: passkeys)
         }
         guard let hub else { return }
         await DemoAuth0Flows.run(hub: hub, emulator: emulator, transport: transport, into: &report)
         await DemoFirebaseFlows.run(hub: hub, emulator: emulator, transport: transport, into: &report)
         await DemoOpenfortFlows.run(hub: hub, emulator: emulator, transport: transport, into: &report)
+        await DemoTurnkeyFlows.run(hub: hub, emulator: emulator, authenticator: passkeys, transport: transport, into: &report)
         for id in hub.providerIDs where id != "auth0" && id != "oidc" {
             guard let provider = try? hub.provider(id), provider.capabilities.isEmpty else { continue }
             report.add(DemoReport.Row(provider: id, flow: "sign-in flows", result: .skipped, timeMs: 0,

@@ -21,7 +21,7 @@ enum DemoConfiguration {
                   "baseURL": "${AUTHHUB_EMULATOR_URL}/openfort" },
                 { "id": "turnkey", "type": "turnkey", "baseURL": "${AUTHHUB_EMULATOR_URL}/turnkey",
                   "organizationId": "00000000-0000-4000-8000-0000000000aa", "rpId": "localhost",
-                  "proxyURL": "${AUTHHUB_EMULATOR_URL}/turnkey-proxy" },
+                  "proxyURL": "${AUTHHUB_EMULATOR_URL}/turnkey-proxy", "notarizerPublicKey": "${AUTHHUB_TURNKEY_NOTARIZER}" },
                 { "id": "oidc", "type": "oidc", "issuer": "${AUTHHUB_EMULATOR_URL}/auth0/", "clientId": "authhub-demo",
                   "scopes": ["openid", "profile", "email", "offline_access"] }
               ]
@@ -31,10 +31,17 @@ enum DemoConfiguration {
         """
 
     /// Loads the embedded configuration against an emulator on `port` and builds the hub.
-    static func hub(emulatorPort port: Int, transport: any HTTPTransport) throws -> AuthHub {
-        let variables = ["AUTHHUB_EMULATOR_URL": "http://127.0.0.1:\(port)", "AUTHHUB_EMULATOR_HOST": "127.0.0.1:\(port)"]
+    /// - Parameters:
+    ///   - turnkeyNotarizer: the emulator's Turnkey notarizer public key, so that session JWT
+    ///     signatures are checked as they would be against production.
+    ///   - passkeyAuthenticator: the authenticator passkey sign-ins use (Turnkey).
+    static func hub(emulatorPort port: Int, transport: any HTTPTransport, turnkeyNotarizer: String,
+                    passkeyAuthenticator: any PasskeyAuthenticator) throws -> AuthHub {
+        let variables = ["AUTHHUB_EMULATOR_URL": "http://127.0.0.1:\(port)", "AUTHHUB_EMULATOR_HOST": "127.0.0.1:\(port)",
+                         "AUTHHUB_TURNKEY_NOTARIZER": turnkeyNotarizer]
         let environment = try ConfigLoader(registry: .builtIn, environmentVariables: variables)
             .load(data: Data(json.utf8), environment: "demo", file: "<embedded demo configuration>")
-        return try AuthHub(environment: environment, registry: .builtIn, context: ProviderContext(transport: transport))
+        return try AuthHub(environment: environment, registry: .builtIn,
+                           context: ProviderContext(transport: transport, passkeyAuthenticator: passkeyAuthenticator))
     }
 }

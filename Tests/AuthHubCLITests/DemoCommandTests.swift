@@ -31,7 +31,12 @@ import Testing
         for flow in ["guest sign-in", "sign-up (guest upgraded), sign-out, sign-in", "me, get-session", "sign out"] {
             #expect(row("openfort", flow)?["result"] == "ok", "openfort \(flow): \(String(describing: row("openfort", flow)))")
         }
-        // Every built-in provider of the embedded configuration is accounted for.
+        for flow in ["register a passkey user (emulator)", "email lookup (proxy)", "passkey login, stamped whoami",
+                     "refresh (new session key)", "read-write session (HPKE credential bundle)", "sign out"] {
+            #expect(row("turnkey", flow)?["result"] == "ok", "turnkey \(flow): \(String(describing: row("turnkey", flow)))")
+        }
+        // Every built-in provider of the embedded configuration is accounted for, none skipped.
+        #expect(!rows.contains { $0["result"] == "skipped" })
         let providers = Set(rows.compactMap { $0["provider"]?.stringValue })
         #expect(providers.isSuperset(of: ["auth0", "firebase", "openfort", "turnkey", "oidc"]))
     }

@@ -157,7 +157,24 @@ import Testing
             ),
             (
                 "/turnkey/__emulator",
-                ["module": "turnkey", "prefixes": ["/turnkey", "/turnkey-proxy"], "routes": ["GET /turnkey/__emulator"]]
+                [
+                    "module": "turnkey",
+                    "prefixes": ["/turnkey", "/turnkey-proxy"],
+                    "routes": [
+                        "GET /turnkey-proxy/proxy/sub-org-ids",
+                        "GET /turnkey/__emulator",
+                        "GET /turnkey/__emulator/config",
+                        "GET /turnkey/__emulator/notarizer",
+                        "PATCH /turnkey/__emulator/config",
+                        "POST /turnkey/__emulator/api-keys",
+                        "POST /turnkey/__emulator/users",
+                        "POST /turnkey/public/v1/query/get_activity",
+                        "POST /turnkey/public/v1/query/list_suborgs",
+                        "POST /turnkey/public/v1/query/whoami",
+                        "POST /turnkey/public/v1/submit/create_read_write_session",
+                        "POST /turnkey/public/v1/submit/stamp_login",
+                    ],
+                ]
             ),
         ]
         var bodies: [JSONValue?] = []

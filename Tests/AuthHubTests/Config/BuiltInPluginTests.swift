@@ -107,18 +107,28 @@ import Testing
         #expect(provider.configuration.organizationId == org)
     }
 
-    @Test func shellsAdvertiseNothingAndRefuseOperations() async throws {
-        let entries = [
-            #"{"id": "tk", "type": "turnkey", "organizationId": "00000000-0000-4000-8000-000000000001", "rpId": "example.com", "proxyURL": "https://p.example.com"}"#,
-        ]
-        for entry in entries {
-            let provider = try build(entry)
-            #expect(provider.capabilities.isEmpty)
-            await #expect(throws: AuthError(.unsupported)) {
-                try await provider.signIn(.password(identifier: "a@b.c", password: Secret("pw")))
-            }
-            await #expect(throws: AuthError(.unsupported)) { try await provider.sendPasswordReset(email: "a@b.c") }
+    @Test func turnkeyAdvertisesPasskeyRefreshUserInfoAndRefusesTheRest() async throws {
+        let entry = #"{"id": "tk", "type": "turnkey", "organizationId": "00000000-0000-4000-8000-000000000001", "rpId": "example.com", "proxyURL": "https://p.example.com"}"#
+        let provider = try build(entry)
+        #expect(provider.capabilities == [.passkey, .refresh, .userInfo])
+        await #expect(throws: AuthError(.unsupported)) {
+            try await provider.signIn(.password(identifier: "a@b.c", password: Secret("pw")))
         }
+        await #expect(throws: AuthError(.unsupported)) { try await provider.sendPasswordReset(email: "a@b.c") }
+        // No passkey authenticator in the default context: a passkey sign-in is a configuration error.
+        await #expect(throws: AuthError(.invalidConfiguration)) { try await provider.signIn(.passkey(identifier: nil)) }
+    }
+
+    @Test func turnkeyPollingAndNotarizerFields() throws {
+        let base = #""id": "tk", "type": "turnkey", "organizationId": "00000000-0000-4000-8000-000000000001", "rpId": "example.com", "proxyURL": "https://p.example.com""#
+        #expect(problems(#"{\#(base), "activityPollIntervalMilliseconds": 0, "activityPollAttempts": 1000, "notarizerPublicKey": "xyz"}"#) == [
+            "activityPollIntervalMilliseconds: must be between 1 and 60000",
+            "activityPollAttempts: must be between 0 and 100",
+            "notarizerPublicKey: must be a P-256 public key in hex: 130 characters uncompressed (04…) or 66 compressed (02…/03…)",
+        ])
+        let provider = try #require(try build(#"{\#(base), "activityPollIntervalMilliseconds": 20, "activityPollAttempts": 9}"#) as? TurnkeyProvider)
+        #expect(provider.configuration.activityPollIntervalMilliseconds == 20)
+        #expect(provider.configuration.activityPollAttempts == 9)
     }
 
     /// The committed providers.json: development validates as is; production needs its variables.

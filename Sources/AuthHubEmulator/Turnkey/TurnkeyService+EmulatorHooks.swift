@@ -1,0 +1,159 @@
+import AuthHub
+import AuthHubFactors
+import Foundation
+import Hummingbird
+
+/// The emulator-only hooks under `/turnkey/__emulator/` (not Turnkey; no stamp needed).
+extension TurnkeyService {
+    /// `POST /turnkey/__emulator/users`: a new sub-organization of a parent organization with one
+    /// user holding one passkey, whose registration is verified for real against the configured RP ID.
+    func registerUser(_ request: Request) async throws -> JSONValue {
+        let body = try Self.object(try await Self.rawBody(request))
+        let parentId = try Self.optionalString(body, "parentOrganizationId").flatMap { $0.isEmpty ? nil : $0 }
+            ?? Self.defaultParentOrganizationId
+        let email = try Self.string(body, "email").lowercased()
+        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, !email.contains(" ") else {
+            throw TurnkeyFailure.invalid("email", "must be an email address")
+        }
+        let userName = try Self.optionalString(body, "userName").flatMap { $0.isEmpty ? nil : $0 } ?? email
+        let subOrganizationName = try Self.optionalString(body, "subOrganizationName").flatMap { $0.isEmpty ? nil : $0 }
+            ?? "Sub-organization of \(email)"
+        let path = "authenticator."
+        let authenticator = try Self.objectMember(body, "authenticator")
+        let authenticatorName = try Self.optionalString(authenticator, "authenticatorName", in: path).flatMap { $0.isEmpty ? nil : $0 }
+            ?? "Passkey"
+        guard let challenge = Base64URL.decode(try Self.string(authenticator, "challenge", in: path)) else {
+            throw TurnkeyFailure.invalid(path + "challenge", "must be base64url")
+        }
+        let attestationPath = path + "attestation."
+        let attestation = try Self.objectMember(authenticator, "attestation", in: path)
+        func bytes(_ name: String) throws -> [UInt8] {
+            guard let data = Base64URL.decode(try Self.string(attestation, name, in: attestationPath)) else {
+                throw TurnkeyFailure.invalid(attestationPath + name, "must be base64url")
+            }
+            return Array(data)
+        }
+        var transports: [String] = []
+        if let value = attestation["transports"], value != .null {
+            guard let array = value.arrayValue, array.allSatisfy({ $0.stringValue != nil }) else {
+                throw TurnkeyFailure.invalid(attestationPath + "transports", "must be an array of strings")
+            }
+            transports = array.compactMap(\.stringValue)
+        }
+        let registration = PasskeyRegistration(
+            credentialID: try bytes("credentialId"), clientDataJSON: try bytes("clientDataJson"),
+            attestationObject: try bytes("attestationObject"), transports: transports
+        )
+        let rpId = await state.get(TurnkeyDirectory.key).config.rpId
+        let credential: WebAuthnCredentialRecord
+        do {
+            let party = try Self.relyingParty(rpId: rpId, clientDataJSON: registration.clientDataJSON)
+            credential = try party.verifyRegistration(registration, challenge: Array(challenge))
+        } catch let error as AuthError {
+            throw TurnkeyFailure.invalid(path + "attestation", "the passkey registration does not verify: \(error.message)")
+        }
+
+        let now = self.now
+        let organizationId = newUUID(), userId = newUUID(), authenticatorId = newUUID(), rootUserId = newUUID()
+        try await state.update(TurnkeyDirectory.key) { directory in
+            _ = Self.ensureParent(parentId, in: &directory, now: now, userId: { rootUserId })
+            guard directory.organizations[parentId]?.parentId == nil else {
+                throw TurnkeyFailure.invalid("parentOrganizationId", "is a sub-organization")
+            }
+            let siblings = directory.subOrganizations(of: parentId)
+            if siblings.contains(where: { $0.users.contains { $0.email == email } }) {
+                throw TurnkeyFailure.alreadyExists("a sub-organization with email \(email) already exists")
+            }
+            let taken = directory.organizations.values.contains { organization in
+                organization.users.contains { $0.authenticators.contains { $0.credential.id == credential.id } }
+            }
+            if taken { throw TurnkeyFailure.alreadyExists("this passkey is already registered") }
+            directory.organizations[organizationId] = TurnkeyOrganization(
+                id: organizationId, name: subOrganizationName, parentId: parentId,
+                users: [TurnkeyUser(
+                    id: userId, userName: userName, email: email,
+                    authenticators: [TurnkeyAuthenticator(id: authenticatorId, name: authenticatorName, credential: credential, createdAt: now)]
+                )],
+                createdAt: now
+            )
+        }
+        return ["organizationId": .string(organizationId), "userId": .string(userId), "authenticatorId": .string(authenticatorId)]
+    }
+
+    /// `POST /turnkey/__emulator/api-keys` `{organizationId, publicKey, expirationSeconds?, apiKeyName?}`:
+    /// an API key on the organization's first user (an unknown organization is created as a
+    /// parent with a root user) → `{apiKeyId, organizationId, userId}`.
+    func registerAPIKey(_ request: Request) async throws -> JSONValue {
+        let now = self.now
+        let body = try Self.object(try await Self.rawBody(request))
+        let organizationId = try Self.string(body, "organizationId")
+        let publicKey = try Self.string(body, "publicKey").lowercased()
+        guard TurnkeyCrypto.signingKey(compressedHex: publicKey) != nil else {
+            throw TurnkeyFailure.invalid("publicKey", "must be a compressed P-256 public key in hex (66 characters)")
+        }
+        var expiresAt: Date?
+        if let value = body["expirationSeconds"], value != .null {
+            expiresAt = now.addingTimeInterval(TimeInterval(try Self.expirationSeconds(body, in: "")))
+        }
+        let expiry = expiresAt
+        let name = try Self.optionalString(body, "apiKeyName").flatMap { $0.isEmpty ? nil : $0 } ?? "Emulator API Key"
+        let keyId = newUUID(), rootUserId = newUUID()
+        return try await state.update(TurnkeyDirectory.key) { directory -> JSONValue in
+            let organization = Self.ensureParent(organizationId, in: &directory, now: now, userId: { rootUserId })
+            guard let user = organization.users.first else { throw TurnkeyFailure.notFound("the organization has no user") }
+            let owner = TurnkeyDirectory.Owner(organizationId: organizationId, userId: user.id)
+            directory.updateUser(owner) { user in
+                user.apiKeys.removeAll { $0.publicKey == publicKey }
+                user.apiKeys.append(TurnkeyAPIKey(
+                    id: keyId, name: name, publicKey: publicKey, createdAt: now, expiresAt: expiry, isSession: false
+                ))
+            }
+            return ["apiKeyId": .string(keyId), "organizationId": .string(organizationId), "userId": .string(user.id)]
+        }
+    }
+
+    /// `GET /turnkey/__emulator/notarizer` → `{"publicKey": "04…"}` (uncompressed hex).
+    func notarizerKey() -> JSONValue {
+        ["publicKey": .string(TurnkeyCrypto.hex(notarizer.publicKey.x963Representation))]
+    }
+
+    /// `GET /turnkey/__emulator/config`.
+    func getConfig() async -> JSONValue {
+        await state.get(TurnkeyDirectory.key).config.json
+    }
+
+    /// `PATCH /turnkey/__emulator/config` `{rpId?, activityPendingPolls?, nextActivityOutcome?}` → the config.
+    func patchConfig(_ request: Request) async throws -> JSONValue {
+        let body = try Self.object(try await Self.rawBody(request))
+        let rpId = try Self.optionalString(body, "rpId")
+        if let rpId, rpId.isEmpty || rpId.contains("/") || rpId.contains(" ") {
+            throw TurnkeyFailure.invalid("rpId", "must be a host name")
+        }
+        var polls: Int?
+        if let value = body["activityPendingPolls"], value != .null {
+            guard let number = value.doubleValue, number.rounded() == number, number >= 0, number <= 100 else {
+                throw TurnkeyFailure.invalid("activityPendingPolls", "must be an integer between 0 and 100")
+            }
+            polls = Int(number)
+        }
+        var outcome: String?? = nil
+        if let value = body["nextActivityOutcome"] {
+            if value == .null {
+                outcome = .some(nil)
+            } else {
+                guard let text = value.stringValue, TurnkeyConfig.outcomes.contains(text) else {
+                    throw TurnkeyFailure.invalid("nextActivityOutcome", "must be null or one of \(TurnkeyConfig.outcomes.sorted().joined(separator: ", "))")
+                }
+                outcome = .some(text == "ACTIVITY_STATUS_COMPLETED" ? nil : text)
+            }
+        }
+        let newPolls = polls, newOutcome = outcome
+        return await state.update(TurnkeyDirectory.key) { directory -> JSONValue in
+            if let rpId { directory.config.rpId = rpId.lowercased() }
+            if let newPolls { directory.config.activityPendingPolls = newPolls }
+            if let newOutcome { directory.config.nextActivityOutcome = newOutcome }
+            return directory.config.json
+        }
+    }
+}

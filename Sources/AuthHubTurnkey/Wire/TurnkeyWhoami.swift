@@ -1,0 +1,32 @@
+import AuthHub
+import Foundation
+
+/// The reply of `whoami` (spec/turnkey.md §4.4).
+public struct TurnkeyWhoami: Sendable, Hashable, Codable {
+    /// The organization (the user's sub-organization).
+    public var organizationId: String
+    /// Its name.
+    public var organizationName: String?
+    /// The user.
+    public var userId: String
+    /// The user's name.
+    public var username: String?
+
+    /// Creates a value.
+    public init(organizationId: String, organizationName: String? = nil, userId: String, username: String? = nil) {
+        self.organizationId = organizationId
+        self.organizationName = organizationName
+        self.userId = userId
+        self.username = username
+    }
+
+    /// Reads a reply.
+    /// - Throws: ``AuthErrorCode/invalidRequest`` when `organizationId` or `userId` is missing.
+    public init(reply: JSONValue, provider: String) throws {
+        guard let organization = reply["organizationId"]?.stringValue, let user = reply["userId"]?.stringValue else {
+            throw AuthError(.invalidRequest, message: "The whoami reply from '\(provider)' lacks organizationId or userId.", provider: provider)
+        }
+        self.init(organizationId: organization, organizationName: reply["organizationName"]?.stringValue, userId: user,
+                  username: reply["username"]?.stringValue)
+    }
+}
