@@ -98,48 +98,29 @@ public actor SessionManager {
     ///   - scope: the scope the caller needs; a different set of scopes than stored forces a renewal.
     /// - Throws: ``AuthErrorCode/noSession`` when signed out; ``AuthErrorCode/sessionExpired`` when
     ///   the session expired and has no refresh token; the provider's error when renewal fails.
-    ///
-    /// Callers that join a renewal await it outside the actor, so when it completes they resume in
-    /// parallel instead of queueing to re-enter the actor one by one (1,000 waiters would otherwise
-    /// cost ~1,000 serial actor turns after the reply arrived; see BENCHMARKS.md).
-    public nonisolated func session(minTTL: TimeInterval = 60, scope: String? = nil) async throws -> Session {
-        switch try await sessionOrRenewal(minTTL: minTTL, scope: scope) {
-        case .ready(let session): return session
-        case .renewing(let renewal): return try await renewal.value
+    public func session(minTTL: TimeInterval = 60, scope: String? = nil) async throws -> Session {
+        if let session = try await current(), session.isValid(at: clock.now, minTTL: minTTL),
+           !Self.scopeChanged(stored: session.scope, requested: scope) {
+            return session
         }
-    }
-
-    /// Renews the session now, whatever its expiry.
-    @discardableResult
-    public nonisolated func renew(scope: String? = nil) async throws -> Session {
-        try await renewal(scope: scope).value
+        guard try await current() != nil else { throw noSessionError() }
+        return try await singleFlight(minTTL: minTTL, scope: scope, force: false)
     }
 
     /// The cached session when it is loaded, valid for at least `minTTL` seconds and covers `scope`;
-    /// nil otherwise. Never reads the store and never renews.
+    /// nil otherwise. Never reads the store and never renews (a fast path for wrappers such as
+    /// Auth0's credentials manager, which check more before returning a cached session).
     public func cachedSession(minTTL: TimeInterval = 60, scope: String? = nil) -> Session? {
         guard loaded, let cached, cached.isValid(at: clock.now, minTTL: minTTL),
               !Self.scopeChanged(stored: cached.scope, requested: scope) else { return nil }
         return cached
     }
 
-    private enum Pending: Sendable {
-        case ready(Session)
-        case renewing(Task<Session, any Error>)
-    }
-
-    private func sessionOrRenewal(minTTL: TimeInterval, scope: String?) async throws -> Pending {
-        if let session = try await current(), session.isValid(at: clock.now, minTTL: minTTL),
-           !Self.scopeChanged(stored: session.scope, requested: scope) {
-            return .ready(session)
-        }
+    /// Renews the session now, whatever its expiry.
+    @discardableResult
+    public func renew(scope: String? = nil) async throws -> Session {
         guard try await current() != nil else { throw noSessionError() }
-        return .renewing(singleFlight(minTTL: minTTL, scope: scope, force: false))
-    }
-
-    private func renewal(scope: String?) async throws -> Task<Session, any Error> {
-        guard try await current() != nil else { throw noSessionError() }
-        return singleFlight(minTTL: 0, scope: scope, force: true)
+        return try await singleFlight(minTTL: 0, scope: scope, force: true)
     }
 
     /// Stores a session from a sign-in (replacing any previous one) and publishes `signedIn`.
@@ -172,16 +153,14 @@ public actor SessionManager {
 
     // MARK: Renewal
 
-    /// The renewal in flight, or a new one. The renewal task clears `inflight` itself when it ends
-    /// (it runs on this actor), so callers may await it from anywhere.
-    private func singleFlight(minTTL: TimeInterval, scope: String?, force: Bool) -> Task<Session, any Error> {
-        if let inflight { return inflight }
-        let task = Task {
-            defer { self.inflight = nil }
-            return try await self.refreshUnderLock(minTTL: minTTL, scope: scope, force: force)
+    private func singleFlight(minTTL: TimeInterval, scope: String?, force: Bool) async throws -> Session {
+        if let inflight {
+            return try await inflight.value
         }
+        let task = Task { try await self.refreshUnderLock(minTTL: minTTL, scope: scope, force: force) }
         inflight = task
-        return task
+        defer { inflight = nil }
+        return try await task.value
     }
 
     private func refreshUnderLock(minTTL: TimeInterval, scope: String?, force: Bool) async throws -> Session {
