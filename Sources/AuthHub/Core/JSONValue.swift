@@ -72,9 +72,11 @@ public enum JSONValue: Sendable, Hashable, Codable {
         }
     }
 
-    /// Parses JSON bytes into a value.
+    /// Parses JSON bytes into a value, in one pass (``JSONValueParser``: decoding `JSONValue` with
+    /// `JSONDecoder` throws and discards an error for every type probe of every value).
+    /// - Throws: `DecodingError.dataCorrupted` for bytes that are not one JSON value.
     public static func parse(_ data: Data) throws -> JSONValue {
-        try JSONDecoder().decode(JSONValue.self, from: data)
+        try JSONValueParser.parse(data)
     }
 }
 

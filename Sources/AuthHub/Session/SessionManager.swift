@@ -107,6 +107,15 @@ public actor SessionManager {
         return try await singleFlight(minTTL: minTTL, scope: scope, force: false)
     }
 
+    /// The cached session when it is loaded, valid for at least `minTTL` seconds and covers `scope`;
+    /// nil otherwise. Never reads the store and never renews (a fast path for wrappers such as
+    /// Auth0's credentials manager, which check more before returning a cached session).
+    public func cachedSession(minTTL: TimeInterval = 60, scope: String? = nil) -> Session? {
+        guard loaded, let cached, cached.isValid(at: clock.now, minTTL: minTTL),
+              !Self.scopeChanged(stored: cached.scope, requested: scope) else { return nil }
+        return cached
+    }
+
     /// Renews the session now, whatever its expiry.
     @discardableResult
     public func renew(scope: String? = nil) async throws -> Session {

@@ -8,10 +8,12 @@ public enum JWTParts {
     /// The header and payload objects; nil when the token is not three parts of which the first
     /// two are base64url JSON objects.
     public static func decode(_ token: Secret<String>) -> (header: [String: JSONValue], payload: [String: JSONValue])? {
-        let parts = token.revealed().split(separator: ".", omittingEmptySubsequences: false)
+        // Split the UTF-8 bytes: splitting the String compares Characters (grapheme breaking over a
+        // ~1 KB token), which cost more than the JSON parsing.
+        let parts = token.revealed().utf8.split(separator: UInt8(ascii: "."), maxSplits: 3, omittingEmptySubsequences: false)
         guard parts.count == 3,
-              let headerData = Base64URL.decode(String(parts[0])), let header = (try? JSONValue.parse(headerData))?.objectValue,
-              let payloadData = Base64URL.decode(String(parts[1])), let payload = (try? JSONValue.parse(payloadData))?.objectValue
+              let headerData = Base64URL.decode(bytes: parts[0]), let header = (try? JSONValue.parse(headerData))?.objectValue,
+              let payloadData = Base64URL.decode(bytes: parts[1]), let payload = (try? JSONValue.parse(payloadData))?.objectValue
         else { return nil }
         return (header, payload)
     }

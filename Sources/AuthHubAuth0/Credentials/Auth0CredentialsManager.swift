@@ -95,7 +95,7 @@ public actor Auth0CredentialsManager {
         return isSessionExpired(session)
     }
 
-    private func isSessionExpired(_ session: Session) -> Bool {
+    private nonisolated func isSessionExpired(_ session: Session) -> Bool {
         guard let expiry = session.extras[Self.pinnedSessionExpiryKey]?.doubleValue ?? session.claims["session_expiry"]?.doubleValue
         else { return false }
         return clock.now.addingTimeInterval(Self.sessionExpiryMargin).timeIntervalSince1970 >= expiry
@@ -119,7 +119,18 @@ public actor Auth0CredentialsManager {
     /// differs (as a set) from the stored scope, else renewed with the refresh token.
     /// - Throws: ``AuthErrorCode/noSession``, ``AuthErrorCode/sessionExpired``, or the renewal's error
     ///   (after `maxRetries` retries of a retryable one).
-    public func credentials(scope: String? = nil, minTTL: TimeInterval = 60) async throws -> Session {
+    ///
+    /// A cached session that is valid and within its login session is returned after one hop to the
+    /// session manager (without entering this actor: the check needs none of its state); anything
+    /// else takes the full path below.
+    public nonisolated func credentials(scope: String? = nil, minTTL: TimeInterval = 60) async throws -> Session {
+        if let cached = await sessions.cachedSession(minTTL: minTTL, scope: scope), !isSessionExpired(cached) {
+            return cached
+        }
+        return try await renewedCredentials(scope: scope, minTTL: minTTL)
+    }
+
+    private func renewedCredentials(scope: String?, minTTL: TimeInterval) async throws -> Session {
         _ = try await liveSession()
         return try await withRetries { try await self.sessions.session(minTTL: minTTL, scope: scope) }
     }

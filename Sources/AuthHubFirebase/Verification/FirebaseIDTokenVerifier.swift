@@ -90,7 +90,6 @@ public struct FirebaseIDTokenVerifier: Sendable {
         guard let (header, payload) = Self.decode(token) else {
             throw reject("format", "The ID token is not a well-formed JWT.")
         }
-        let signature = raw.split(separator: ".", omittingEmptySubsequences: false).last.map(String.init) ?? ""
         let alg = header["alg"]?.stringValue ?? ""
         let unsigned: Bool
         switch mode {
@@ -98,7 +97,8 @@ public struct FirebaseIDTokenVerifier: Sendable {
             guard alg == "none" else {
                 throw reject("alg", "The Auth emulator's ID tokens are unsigned; this one says alg \(alg).", ["alg": alg])
             }
-            guard signature.isEmpty else { throw reject("signature", "An unsigned ID token must have an empty signature.") }
+            // decode found exactly three parts: the signature is empty when the token ends with the second dot.
+            guard raw.utf8.last == UInt8(ascii: ".") else { throw reject("signature", "An unsigned ID token must have an empty signature.") }
             unsigned = true
         case .production(let keys):
             guard alg == "RS256" else {

@@ -1,0 +1,33 @@
+// swift-tools-version: 6.1
+// AuthHub's benchmarks, in a package of their own so that library users and `swift test`
+// never resolve the benchmark dependencies. Run them with `Benchmarks/run`.
+import PackageDescription
+
+let package = Package(
+    name: "AuthHubBenchmarks",
+    platforms: [.macOS(.v14)],
+    dependencies: [
+        .package(name: "AuthHub", path: ".."),
+        .package(url: "https://github.com/ordo-one/malloc-interposer.git", from: "1.6.1"),
+        .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.0.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.0.0"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "authhub-bench",
+            dependencies: [
+                .product(name: "AuthHub", package: "AuthHub"),
+                .product(name: "AuthHubOIDC", package: "AuthHub"),
+                .product(name: "AuthHubAuth0", package: "AuthHub"),
+                .product(name: "AuthHubFirebase", package: "AuthHub"),
+                .product(name: "AuthHubProviders", package: "AuthHub"),
+                .product(name: "AuthHubEmulator", package: "AuthHub"),
+                .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+                .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,94 @@
+import AuthHub
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+enum FileStoreBenchmarks {
+    /// write(2) `data` to `temp`, fsync it, rename it over `path`, optionally fsync the directory, then read `path` back.
+    static func plainWriteFsyncRenameRead(_ data: Data, path: String, temp: String, directory: String, syncDirectory: Bool) throws {
+        let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw BenchFailure("open \(temp): errno \(errno)") }
+        let written = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        guard written == data.count, fsync(fd) == 0 else {
+            close(fd)
+            throw BenchFailure("write/fsync: errno \(errno)")
+        }
+        close(fd)
+        guard rename(temp, path) == 0 else { throw BenchFailure("rename: errno \(errno)") }
+        if syncDirectory {
+            let dfd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            if dfd >= 0 {
+                _ = fsync(dfd)
+                close(dfd)
+            }
+        }
+        let rfd = open(path, O_RDONLY | O_CLOEXEC)
+        guard rfd >= 0 else { throw BenchFailure("open \(path): errno \(errno)") }
+        defer { close(rfd) }
+        var buffer = [UInt8](repeating: 0, count: data.count + 1)
+        let read = buffer.withUnsafeMutableBytes { Glibc.read(rfd, $0.baseAddress, $0.count) }
+        guard read == data.count else { throw BenchFailure("read back \(read) of \(data.count) bytes") }
+    }
+
+    static func run(_ options: BenchOptions) async throws -> [Row] {
+        let names = ["filestore.save+load", "filestore.save+load.vs-dirsync"]
+        guard names.contains(where: options.wants) else { return [] }
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("authhub-bench-store-\(getpid())")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let store = try FileSessionStore(directory: root.appendingPathComponent("store"))
+        let key = SessionKey(provider: "auth0", account: "default")
+        let session = SessionBenchmarks.validSession(provider: "auth0")
+        _ = try await store.save(session, for: key, expectedVersion: nil)
+        let bytes = try Data(contentsOf: store.fileURL(for: key))
+        let plainDirectory = root.appendingPathComponent("plain").path
+        try FileManager.default.createDirectory(atPath: plainDirectory, withIntermediateDirectories: true)
+        let plainPath = plainDirectory + "/session.json"
+        let plainTemp = plainDirectory + "/.session.json.tmp"
+
+        let ops = options.batch(100)
+        var rows: [Row] = []
+        for (name, syncDirectory) in [("filestore.save+load", false), ("filestore.save+load.vs-dirsync", true)] where options.wants(name) {
+            let result = try await paired(samples: options.samples, baseline: {
+                try Clock.perOpThrowing(ops) {
+                    for _ in 0..<ops {
+                        try plainWriteFsyncRenameRead(bytes, path: plainPath, temp: plainTemp, directory: plainDirectory, syncDirectory: syncDirectory)
+                    }
+                }
+            }, subject: {
+                try await Clock.perOp(ops) {
+                    for _ in 0..<ops {
+                        _ = try await store.save(session, for: key, expectedVersion: nil)
+                        guard try await store.load(key) != nil else { throw BenchFailure("the saved session did not load") }
+                    }
+                }
+            })
+            let allocOps = options.batch(20)
+            let allocs = try await Allocations.perOp(allocOps) {
+                for _ in 0..<allocOps {
+                    _ = try await store.save(session, for: key, expectedVersion: nil)
+                    _ = try await store.load(key)
+                }
+            }
+            let baseAllocs = try await Allocations.perOp(allocOps) {
+                for _ in 0..<allocOps {
+                    try plainWriteFsyncRenameRead(bytes, path: plainPath, temp: plainTemp, directory: plainDirectory, syncDirectory: syncDirectory)
+                }
+            }
+            rows.append(timeRow(name, result, unit: "µs/op",
+                                baseline: syncDirectory ? "write+fsync+rename+fsync(dir)+read" : "write+fsync+rename+read",
+                                targetRatio: 1.5, allocs: allocs, baselineAllocs: baseAllocs,
+                                note: "\(bytes.count)-byte session file (plain JSON, no encryption)"))
+        }
+        return rows
+    }
+}
+
+extension Clock {
+    static func perOpThrowing(_ ops: Int, _ body: () throws -> Void) throws -> Double {
+        let start = monotonicNanoseconds()
+        try body()
+        return Double(monotonicNanoseconds() - start) / Double(ops)
+    }
+}

@@ -1,0 +1,33 @@
+import AuthHub
+import Foundation
+
+// authhub-bench: AuthHub's hot paths against baselines measured in the same run (see BENCHMARKS.md).
+Allocations.reexecWithInterposerIfNeeded()
+let options = BenchOptions.parse(Array(CommandLine.arguments.dropFirst()))
+Allocations.check()
+
+var rows: [Row] = []
+@MainActor func section(_ name: String, _ body: () async throws -> [Row]) async {
+    if !options.json { FileHandle.standardError.write(Data("authhub-bench: \(name)…\n".utf8)) }
+    do {
+        rows += try await body()
+    } catch {
+        rows.append(Row.skipped(name, target: "", reason: "failed: \(error)"))
+    }
+}
+
+await section("cached session()") { try await SessionBenchmarks.run(options) }
+await section("ID-token verification") { try await TokenBenchmarks.run(options) }
+await section("providers.json load") { try await ConfigBenchmarks.run(options) }
+await section("file store") { try await FileStoreBenchmarks.run(options) }
+await section("emulator round trips") { try await EmulatorBenchmarks.run(options) }
+
+if options.json {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    struct Output: Encodable { var allocationCountsAvailable: Bool; var quick: Bool; var rows: [Row] }
+    let data = try encoder.encode(Output(allocationCountsAvailable: Allocations.available, quick: options.quick, rows: rows))
+    print(String(decoding: data, as: UTF8.self))
+} else {
+    printTable(rows, allocationsAvailable: Allocations.available)
+}
