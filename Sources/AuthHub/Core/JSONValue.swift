@@ -11,18 +11,21 @@ public enum JSONValue: Sendable, Hashable, Codable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.singleValueContainer()
+        // Every failed probe builds and throws a DecodingError, so the commonest kind of value in
+        // claims and extras (strings) is tried first; Bool stays before Double (a decoder may read
+        // `true` as 1).
         if c.decodeNil() {
             self = .null
+        } else if let s = try? c.decode(String.self) {
+            self = .string(s)
         } else if let b = try? c.decode(Bool.self) {
             self = .bool(b)
         } else if let d = try? c.decode(Double.self) {
             self = .number(d)
-        } else if let s = try? c.decode(String.self) {
-            self = .string(s)
-        } else if let a = try? c.decode([JSONValue].self) {
-            self = .array(a)
         } else if let o = try? c.decode([String: JSONValue].self) {
             self = .object(o)
+        } else if let a = try? c.decode([JSONValue].self) {
+            self = .array(a)
         } else {
             throw DecodingError.dataCorruptedError(in: c, debugDescription: "not a JSON value")
         }

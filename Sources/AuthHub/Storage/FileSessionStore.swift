@@ -102,7 +102,7 @@ public final class FileSessionStore: SessionStore {
                 var found: UInt64 = 0
                 if let data = try POSIXFile.contents(of: path) {
                     do {
-                        found = try format.decode(data, path: path, name: name, expecting: key).version
+                        found = try format.storedVersion(data, path: path, name: name, expecting: key)
                     } catch {
                         guard expectedVersion == nil else { throw error }
                         logger.warning("replacing an unreadable session file", metadata: ["key": "\(key)"])

@@ -116,6 +116,30 @@ struct SessionFileFormat: Sendable {
     /// Decodes the contents of the session file at `path` (named `name`, expected to hold `sessionKey`).
     /// - Throws: ``AuthErrorCode/storageFailure`` naming `path` and what is wrong.
     func decode(_ data: Data, path: String, name: SessionFileName, expecting sessionKey: SessionKey) throws -> Session {
+        try decode(data, as: Session.self, path: path, name: name, expecting: sessionKey)
+    }
+
+    /// The stored session's `version` only — what a save's compare-and-swap needs — with every
+    /// check of ``decode(_:path:name:expecting:)`` on the envelope (format, version, key, cipher,
+    /// decryption) but without building the session's claims and extras (BENCHMARKS.md,
+    /// `filestore.save+load`).
+    /// - Throws: ``AuthErrorCode/storageFailure`` naming `path` and what is wrong.
+    func storedVersion(_ data: Data, path: String, name: SessionFileName, expecting sessionKey: SessionKey) throws -> UInt64 {
+        try decode(data, as: StoredVersion.self, path: path, name: name, expecting: sessionKey).version
+    }
+
+    /// A session's `version` field alone.
+    private struct StoredVersion: Decodable {
+        var version: UInt64
+    }
+
+    /// A plain envelope's `session`, read as `Payload`.
+    private struct PlainEnvelope<Payload: Decodable>: Decodable {
+        var session: Payload?
+    }
+
+    private func decode<Payload: Decodable>(_ data: Data, as payload: Payload.Type, path: String, name: SessionFileName,
+                                            expecting sessionKey: SessionKey) throws -> Payload {
         func failure(_ reason: String, underlying: (any Error)? = nil) -> AuthError {
             AuthError(.storageFailure, message: "Cannot read session file \(path): \(reason).",
                       underlying: underlying, details: ["path": path])
@@ -156,9 +180,9 @@ struct SessionFileFormat: Sendable {
         } else {
             guard key == nil else { throw failure("the file is not encrypted but the store requires encryption") }
             guard header.hasSession else { throw failure("the envelope has no session") }
-            let envelope: Envelope
+            let envelope: PlainEnvelope<Payload>
             do {
-                envelope = try Self.decoder.decode(Envelope.self, from: data)
+                envelope = try Self.decoder.decode(PlainEnvelope<Payload>.self, from: data)
             } catch {
                 throw failure("the session is malformed (\(Self.describe(error)))")
             }
@@ -166,7 +190,7 @@ struct SessionFileFormat: Sendable {
             return session
         }
         do {
-            return try Self.decoder.decode(Session.self, from: sessionJSON)
+            return try Self.decoder.decode(Payload.self, from: sessionJSON)
         } catch {
             throw failure("the decrypted session is malformed (\(Self.describe(error)))")
         }
