@@ -86,3 +86,16 @@ import Testing
         #expect(rendered.contains("application/json"))
     }
 }
+
+@Suite struct TurnkeyAPIKeyStamperRedactionTests {
+    /// Neither `description` nor `dump` shows the private key (spec §8.1 fixture).
+    @Test func privateKeyNeverPrints() throws {
+        let stamper = try TurnkeyAPIKeyStamper(privateKeyHex: Secret(TK.fixturePrivate), publicKeyHex: TK.fixturePublic)
+        var dumped = ""
+        dump(stamper, to: &dumped)
+        for text in [dumped, "\(stamper)", String(reflecting: stamper)] {
+            #expect(!text.contains(TK.fixturePrivate), "\(text)")
+        }
+        #expect(dumped.contains(TK.fixturePublic) && dumped.contains("<redacted>"), "\(dumped)")
+    }
+}

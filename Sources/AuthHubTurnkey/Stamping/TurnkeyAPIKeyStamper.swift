@@ -9,7 +9,7 @@ import Foundation
 ///
 /// The private key never leaves the value; ``privateKeyHex`` reveals it only as a ``Secret``
 /// (to persist a session key).
-public struct TurnkeyAPIKeyStamper: TurnkeyStamper, CustomStringConvertible {
+public struct TurnkeyAPIKeyStamper: TurnkeyStamper, CustomStringConvertible, CustomReflectable {
     /// The header that carries the stamp.
     public static let headerName = "X-Stamp"
     /// The signature scheme of P-256 keys.
@@ -73,6 +73,11 @@ public struct TurnkeyAPIKeyStamper: TurnkeyStamper, CustomStringConvertible {
 
     /// Names the public key only.
     public var description: String { "TurnkeyAPIKeyStamper(publicKey: \(publicKey))" }
+
+    /// `dump` and debuggers see the public key only; the private key is shown as `<redacted>`.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["publicKey": publicKey, "privateKey": "<redacted>"], displayStyle: .struct)
+    }
 }
 
 /// The JSON behind an `X-Stamp` header.
