@@ -29,35 +29,13 @@ struct SessionFileFormat: Sendable {
     /// The `cipher` value of encrypted files.
     static let cipherName = "AES-256-GCM"
 
-    private struct Envelope: Codable {
+    private struct Envelope: Encodable {
         var format: String?
         var version: Int?
         var key: SessionKey?
         var session: Session?
         var cipher: String?
         var sealed: String?
-    }
-
-    /// A minimal view used to classify a file before decoding the session.
-    private struct Header: Decodable {
-        var format: String?
-        var version: Int?
-        var key: SessionKey?
-        var cipher: String?
-        var sealed: String?
-        var hasSession: Bool
-
-        enum CodingKeys: String, CodingKey { case format, version, key, cipher, sealed, session }
-
-        init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            format = try? c.decodeIfPresent(String.self, forKey: .format)
-            version = try? c.decodeIfPresent(Int.self, forKey: .version)
-            key = try? c.decodeIfPresent(SessionKey.self, forKey: .key)
-            cipher = try? c.decodeIfPresent(String.self, forKey: .cipher)
-            sealed = try? c.decodeIfPresent(String.self, forKey: .sealed)
-            hasSession = c.contains(.session)
-        }
     }
 
     /// The key files are sealed with; nil for plain files.
@@ -112,96 +90,98 @@ struct SessionFileFormat: Sendable {
     }
 
     // MARK: Decoding
+    //
+    // A file is parsed once, with `JSONValue.parse` (the one-pass reader), and the envelope and the
+    // session are read from that tree; `JSONDecoder` would parse twice (a lenient envelope pass for
+    // precise messages, then the session) and throw an error for every claim it probes
+    // (BENCHMARKS.md, `filestore.save+load`). The checks and messages are those of `Session`'s
+    // `Decodable` conformance with seconds-since-1970 dates, which wrote these files first.
 
     /// Decodes the contents of the session file at `path` (named `name`, expected to hold `sessionKey`).
     /// - Throws: ``AuthErrorCode/storageFailure`` naming `path` and what is wrong.
     func decode(_ data: Data, path: String, name: SessionFileName, expecting sessionKey: SessionKey) throws -> Session {
-        try decode(data, as: Session.self, path: path, name: name, expecting: sessionKey)
+        try read(data, path: path, name: name, expecting: sessionKey) { try StoredSessionReader.session(from: $0, at: $1) }
     }
 
     /// The stored session's `version` only — what a save's compare-and-swap needs — with every
     /// check of ``decode(_:path:name:expecting:)`` on the envelope (format, version, key, cipher,
-    /// decryption) but without building the session's claims and extras (BENCHMARKS.md,
-    /// `filestore.save+load`).
+    /// decryption) but without building the session's claims and extras.
     /// - Throws: ``AuthErrorCode/storageFailure`` naming `path` and what is wrong.
     func storedVersion(_ data: Data, path: String, name: SessionFileName, expecting sessionKey: SessionKey) throws -> UInt64 {
-        try decode(data, as: StoredVersion.self, path: path, name: name, expecting: sessionKey).version
+        try read(data, path: path, name: name, expecting: sessionKey) { try StoredSessionReader.version(from: $0, at: $1) }
     }
 
-    /// A session's `version` field alone.
-    private struct StoredVersion: Decodable {
-        var version: UInt64
-    }
-
-    /// A plain envelope's `session`, read as `Payload`.
-    private struct PlainEnvelope<Payload: Decodable>: Decodable {
-        var session: Payload?
-    }
-
-    private func decode<Payload: Decodable>(_ data: Data, as payload: Payload.Type, path: String, name: SessionFileName,
-                                            expecting sessionKey: SessionKey) throws -> Payload {
-        func failure(_ reason: String, underlying: (any Error)? = nil) -> AuthError {
-            AuthError(.storageFailure, message: "Cannot read session file \(path): \(reason).",
-                      underlying: underlying, details: ["path": path])
+    /// Checks the envelope of `data` and hands the session's JSON (decrypted when sealed) to `payload`,
+    /// with the coding path it sits at (`session` in a plain envelope, the root of a sealed payload).
+    private func read<Payload>(_ data: Data, path: String, name: SessionFileName, expecting sessionKey: SessionKey,
+                               _ payload: (JSONValue, [String]) throws -> Payload) throws -> Payload {
+        func failure(_ reason: String) -> AuthError {
+            AuthError(.storageFailure, message: "Cannot read session file \(path): \(reason).", details: ["path": path])
         }
         if data.isEmpty { throw failure("the file is empty (truncated write or corruption)") }
-        let header: Header
+        let root: JSONValue
         do {
-            header = try JSONDecoder().decode(Header.self, from: data)
-        } catch DecodingError.typeMismatch {
-            throw failure("not an AuthHub session file (the JSON is not an object)")
+            root = try JSONValue.parse(data)
         } catch {
             throw failure("not valid JSON (corrupted or truncated)")
         }
-        guard header.format == Self.formatName else {
+        guard case .object(let envelope) = root else {
+            throw failure("not an AuthHub session file (the JSON is not an object)")
+        }
+        guard envelope["format"]?.stringValue == Self.formatName else {
             throw failure("not an AuthHub session file (no \"format\":\"\(Self.formatName)\")")
         }
-        guard let version = header.version else { throw failure("the envelope has no format version") }
+        guard let version = envelope["version"]?.intValue else { throw failure("the envelope has no format version") }
         guard version == Self.currentVersion else {
             throw failure("unsupported format version \(version) (this build reads version \(Self.currentVersion))")
         }
-        if let stored = header.key, stored != sessionKey {
+        if let stored = Self.sessionKey(in: envelope), stored != sessionKey {
             throw failure("the file holds the session of another key")
         }
 
-        let sessionJSON: Data
-        if let cipher = header.cipher {
+        if let cipher = envelope["cipher"]?.stringValue {
             guard cipher == Self.cipherName else { throw failure("unknown cipher (expected \(Self.cipherName))") }
             guard let key else { throw failure("the file is encrypted but the store has no encryption key") }
-            guard let sealedText = header.sealed, let sealed = Data(base64Encoded: sealedText) else {
+            guard let sealedText = envelope["sealed"]?.stringValue, let sealed = Data(base64Encoded: sealedText) else {
                 throw failure("the sealed payload is missing or not base64 (corrupted file)")
             }
+            let sessionJSON: Data
             do {
                 let box = try AES.GCM.SealedBox(combined: sealed)
                 sessionJSON = try AES.GCM.open(box, using: key, authenticating: name.authenticatedData)
             } catch {
                 throw failure("cannot decrypt: wrong key or tampered file")
             }
-        } else {
-            guard key == nil else { throw failure("the file is not encrypted but the store requires encryption") }
-            guard header.hasSession else { throw failure("the envelope has no session") }
-            let envelope: PlainEnvelope<Payload>
             do {
-                envelope = try Self.decoder.decode(PlainEnvelope<Payload>.self, from: data)
+                return try payload(try JSONValue.parse(sessionJSON), [])
+            } catch let error as StoredSessionReader.Failure {
+                throw failure("the decrypted session is malformed (\(error))")
             } catch {
-                throw failure("the session is malformed (\(Self.describe(error)))")
+                throw failure("the decrypted session is malformed (not valid JSON)")
             }
-            guard let session = envelope.session else { throw failure("the envelope has no session") }
-            return session
         }
+        guard key == nil else { throw failure("the file is not encrypted but the store requires encryption") }
+        guard let session = envelope["session"], session != .null else { throw failure("the envelope has no session") }
         do {
-            return try Self.decoder.decode(Payload.self, from: sessionJSON)
-        } catch {
-            throw failure("the decrypted session is malformed (\(Self.describe(error)))")
+            return try payload(session, ["session"])
+        } catch let error as StoredSessionReader.Failure {
+            throw failure("the session is malformed (\(error))")
         }
+    }
+
+    /// The envelope's plaintext `key`, when it is an object with string `provider` and `account`.
+    private static func sessionKey(in envelope: [String: JSONValue]) -> SessionKey? {
+        guard let key = envelope["key"]?.objectValue, let provider = key["provider"]?.stringValue,
+              let account = key["account"]?.stringValue else { return nil }
+        return SessionKey(provider: provider, account: account)
     }
 
     /// The plaintext session key recorded in a file's envelope, if the file is readable that far.
     static func storedKey(in data: Data) -> SessionKey? {
-        guard let header = try? JSONDecoder().decode(Header.self, from: data), header.format == formatName else {
+        guard let envelope = (try? JSONValue.parse(data))?.objectValue, envelope["format"]?.stringValue == formatName else {
             return nil
         }
-        return header.key
+        return sessionKey(in: envelope)
     }
 
     // MARK: Helpers
@@ -211,37 +191,6 @@ struct SessionFileFormat: Sendable {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .secondsSince1970
         return encoder
-    }
-
-    private static var decoder: JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .secondsSince1970
-        return decoder
-    }
-
-    /// Where a decoding error happened (the field path only: never a value from the file).
-    private static func describe(_ error: any Error) -> String {
-        guard let error = error as? DecodingError else { return "unreadable" }
-        let path: [any CodingKey]
-        let what: String
-        switch error {
-        case .keyNotFound(let key, let context):
-            path = context.codingPath + [key]
-            what = "missing field"
-        case .typeMismatch(_, let context):
-            path = context.codingPath
-            what = "wrong type"
-        case .valueNotFound(_, let context):
-            path = context.codingPath
-            what = "missing value"
-        case .dataCorrupted(let context):
-            path = context.codingPath
-            what = "invalid value"
-        @unknown default:
-            return "unreadable"
-        }
-        let rendered = path.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
-        return rendered.isEmpty ? what : "\(what) at \(rendered)"
     }
 
     /// Decodes base64 or base64url, with or without padding.
