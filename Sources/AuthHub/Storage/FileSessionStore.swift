@@ -27,9 +27,12 @@ import Logging
 ///   a crash and never "no session". ``keys()`` still lists such a key, so it can be removed or
 ///   overwritten by a new sign-in (an unconditional save replaces an unreadable file; a conditional
 ///   one throws the read error, since the expected version cannot be checked).
-/// - **Threads.** Disk I/O (reads, writes, `fsync`) runs on the store's own dispatch queue, and lock
-///   waits poll with a non-blocking `flock` and a short back-off, so no call blocks Swift's
-///   cooperative thread pool.
+/// - **Threads.** Writes and removals (`fsync`, which can take milliseconds) and directory listings
+///   run on the store's own dispatch queue, and lock waits poll with a non-blocking `flock` and a
+///   short back-off, so no call blocks Swift's cooperative thread pool on the disk. A load reads one
+///   small file (no `fsync`, no lock) on the caller's thread, as opening the lock file does: moving
+///   it to the queue and back costs two thread wake-ups, ~50 µs on a 2-core virtual machine, several
+///   times the read itself (BENCHMARKS.md, `filestore.save+load`).
 ///
 /// Long keys whose escaped name would exceed file-system limits are stored under a SHA-256 name;
 /// their key is read back from the file, so an unreadable file with such a name is left out of
@@ -73,16 +76,13 @@ public final class FileSessionStore: SessionStore {
     // MARK: SessionStore
 
     /// The session stored under `key`, or nil when its file does not exist. Takes no lock: files are
-    /// replaced atomically.
+    /// replaced atomically. Reads on the caller's thread (see "Threads" above).
     /// - Throws: ``AuthErrorCode/storageFailure`` naming the file when it exists but cannot be read.
     public func load(_ key: SessionKey) async throws -> Session? {
         let name = SessionFileName(key)
         let path = filePath(name.fileName)
-        let format = format
-        return try await io {
-            guard let data = try POSIXFile.contents(of: path) else { return nil }
-            return try format.decode(data, path: path, name: name, expecting: key)
-        }
+        guard let data = try POSIXFile.contents(of: path) else { return nil }
+        return try format.decode(data, path: path, name: name, expecting: key)
     }
 
     /// Stores `session` under `key` if `expectedVersion` holds (see ``SessionStore``), holding the key's
