@@ -73,4 +73,55 @@ import Glibc
         #expect(ContinuousClock.now - started < .seconds(50))
         withExtendedLifetime(listener) {}
     }
+
+    @Test func transportTimeoutIsTheTotalDeadline() async throws {
+        let listener = try #require(SilentListener())
+        let url = try #require(URL(string: "http://127.0.0.1:\(listener.port)/slow"))
+        let started = ContinuousClock.now
+        let error = await #expect(throws: TransportError.self) {
+            try await URLSessionTransport().send(HTTPRequest(method: .get, url: url, timeout: .milliseconds(300)))
+        }
+        #expect(error?.kind == .timeout, "\(String(describing: error))")
+        #expect(ContinuousClock.now - started >= .milliseconds(250))
+        #expect(ContinuousClock.now - started < .seconds(50))
+        withExtendedLifetime(listener) {}
+    }
+
+    @Test func cancellingTheCallerCancelsTheRequest() async throws {
+        let listener = try #require(SilentListener())
+        let url = try #require(URL(string: "http://127.0.0.1:\(listener.port)/slow"))
+        let started = ContinuousClock.now
+        let request = Task {
+            try await URLSessionTransport().send(HTTPRequest(method: .get, url: url, timeout: .seconds(60)))
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        request.cancel()
+        let result = await request.result
+        guard case .failure(let failure) = result, let error = failure as? TransportError else {
+            Issue.record("expected a TransportError, got \(result)")
+            return
+        }
+        #expect(error.kind == .cancelled, "\(error)")
+        // Far below the 60-second deadline: the URLSession task itself was cancelled.
+        #expect(ContinuousClock.now - started < .seconds(30))
+        withExtendedLifetime(listener) {}
+    }
+
+    @Test func aTaskCancelledBeforeSendingFailsAtOnce() async throws {
+        let listener = try #require(SilentListener())
+        let url = try #require(URL(string: "http://127.0.0.1:\(listener.port)/slow"))
+        let started = ContinuousClock.now
+        let request = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await URLSessionTransport().send(HTTPRequest(method: .get, url: url, timeout: .seconds(60)))
+        }
+        let result = await request.result
+        guard case .failure(let failure) = result, let error = failure as? TransportError else {
+            Issue.record("expected a TransportError, got \(result)")
+            return
+        }
+        #expect(error.kind == .cancelled, "\(error)")
+        #expect(ContinuousClock.now - started < .seconds(30))
+        withExtendedLifetime(listener) {}
+    }
 }

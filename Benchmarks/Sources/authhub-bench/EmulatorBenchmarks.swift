@@ -2,6 +2,9 @@ import AuthHub
 import AuthHubEmulator
 import AuthHubProviders
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 enum EmulatorBenchmarks {
     static func configuration(port: Int) -> String {
@@ -21,9 +24,12 @@ enum EmulatorBenchmarks {
         """
     }
 
+    /// Informational rows that split the sequential sign-in into layers, each against the next one down.
+    static let layerNames = ["signin.layers.hub-vs-transport", "signin.layers.transport-vs-urlsession", "signin.layers.urlsession-vs-curl"]
+
     static func run(_ options: BenchOptions) async throws -> [Row] {
         let refreshCounts = [1, 10, 100, 1_000]
-        let names = refreshCounts.map { "refresh.contended.\($0)" } + ["refresh.contended.1000.vs-floor", "signin.password.seq", "signin.password.32"]
+        let names = refreshCounts.map { "refresh.contended.\($0)" } + ["refresh.contended.1000.vs-floor", "signin.password.seq", "signin.password.32"] + layerNames
         guard names.contains(where: options.wants) else { return [] }
 
         let emulator = try await Emulator.start()
@@ -136,10 +142,11 @@ enum EmulatorBenchmarks {
         // 5. Password sign-in round trips against curl sending the same request.
         let seqName = "signin.password.seq"
         let parName = "signin.password.32"
-        guard options.wants(seqName) || options.wants(parName) else { return rows }
+        guard options.wants(seqName) || options.wants(parName) || layerNames.contains(where: options.wants) else { return rows }
         guard let curl = Spawn.which("curl") else {
-            for name in [seqName, parName] where options.wants(name) {
-                rows.append(Row.skipped(name, target: name == seqName ? "≤ 1.3× curl" : "scales with callers", reason: "curl is not installed"))
+            for name in [seqName, parName] + layerNames where options.wants(name) {
+                rows.append(Row.skipped(name, target: name == seqName ? "≤ 1.3× curl" : (name == parName ? "scales with callers" : "report"),
+                                        reason: "curl is not installed"))
             }
             return rows
         }
@@ -198,6 +205,56 @@ enum EmulatorBenchmarks {
             }
             rows.append(row)
         }
+        // Layers of the sequential sign-in, each measured against the layer below it in the same run:
+        // the hub (provider, API client, session, store) over the bare transport, the transport
+        // (deadline task group, request and reply conversion) over URLSession, URLSession over curl.
+        if layerNames.contains(where: options.wants) {
+            let ops = options.quick ? 32 : 100
+            let plain = URLSessionTransport(defaultTimeout: .seconds(30))
+            var urlRequest = URLRequest(url: signInRequest.url)
+            urlRequest.httpMethod = signInRequest.method.rawValue
+            for field in signInRequest.headers { urlRequest.addValue(field.value, forHTTPHeaderField: field.name) }
+            urlRequest.httpBody = signInRequest.body
+            let prepared = urlRequest
+            let config = URLSessionConfiguration.ephemeral
+            config.httpCookieStorage = nil
+            config.urlCache = nil
+            let session = URLSession(configuration: config)
+            let hubBatch: () async throws -> Double = {
+                try await Clock.perOp(ops) { for _ in 0..<ops { try await hub.signIn(.password(identifier: email, password: password)) } }
+            }
+            let transportBatch: () async throws -> Double = {
+                try await Clock.perOp(ops) {
+                    for _ in 0..<ops {
+                        guard try await plain.send(signInRequest).status == 200 else { throw BenchFailure("transport sign-in failed") }
+                    }
+                }
+            }
+            let sessionBatch: () async throws -> Double = {
+                try await Clock.perOp(ops) {
+                    for _ in 0..<ops {
+                        let (_, response) = try await session.data(for: prepared)
+                        guard (response as? HTTPURLResponse)?.statusCode == 200 else { throw BenchFailure("URLSession sign-in failed") }
+                    }
+                }
+            }
+            let curlConfigPath = try curlConfig(count: ops, parallel: nil)
+            let curlBatch: () async throws -> Double = { try curlRun(curlConfigPath, expect: ops) }
+            let layers: [(String, String, () async throws -> Double, () async throws -> Double)] = [
+                (layerNames[0], "URLSessionTransport.send of the same request", hubBatch, transportBatch),
+                (layerNames[1], "URLSession.data(for:) of the same request", transportBatch, sessionBatch),
+                (layerNames[2], "curl, one process, keep-alive", sessionBatch, curlBatch),
+            ]
+            for (name, label, subject, baseline) in layers where options.wants(name) {
+                let result = try await paired(samples: options.samples, baseline: baseline, subject: subject)
+                var row = timeRow(name, result, unit: "ms/op", baseline: label, targetRatio: .infinity,
+                                  note: String(format: "the layer adds %.0f µs per sign-in", (result.subject.median - result.baseline.median) / 1_000))
+                row.target = "report"
+                row.verdict = "info"
+                rows.append(row)
+            }
+        }
+
         // Scaling: the 32-caller throughput against the sequential one, both measured above.
         if let seq = rows.first(where: { $0.name == seqName }), let index = rows.firstIndex(where: { $0.name == parName }),
            let one = seq.perSecond, let many = rows[index].perSecond {

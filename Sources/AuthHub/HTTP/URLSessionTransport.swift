@@ -37,15 +37,12 @@ public struct URLSessionTransport: HTTPTransport {
         let timeout = request.timeout ?? defaultTimeout
         // FoundationNetworking truncates the interval to whole seconds (0.4 s would become "time out
         // now"), and treats it as an idle timeout; the exact total deadline is enforced by
-        // `withDeadline` below, so URLSession gets a whole-second interval just past it.
+        // `exchange` below, so URLSession gets a whole-second interval just past it.
         urlRequest.timeoutInterval = (timeout.seconds).rounded(.up) + 1
         for field in request.headers { urlRequest.addValue(field.value, forHTTPHeaderField: field.name) }
         urlRequest.httpBody = request.body
         do {
-            let prepared = urlRequest
-            let (data, response) = try await Self.withDeadline(timeout) { [session] in
-                try await session.data(for: prepared)
-            }
+            let (data, response) = try await Self.exchange(urlRequest, on: session, deadline: timeout)
             guard let http = response as? HTTPURLResponse else {
                 throw TransportError(.other, "the reply was not HTTP")
             }
@@ -65,18 +62,87 @@ public struct URLSessionTransport: HTTPTransport {
         }
     }
 
-    /// Runs `operation`, failing with a `.timeout` ``TransportError`` when it takes longer than
-    /// `timeout` in total (URLSession's own interval is an idle timeout, not a deadline).
-    static func withDeadline<T: Sendable>(_ timeout: Duration, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
-        try await withThrowingTaskGroup(of: T.self) { group in
-            group.addTask { try await operation() }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                throw TransportError(.timeout, "no complete reply within \(timeout)")
+    /// One request with a total deadline (URLSession's own interval is an idle timeout, not a
+    /// deadline): a dispatch timer cancels the URLSession task when `timeout` passes, and the
+    /// calling task's cancellation cancels it too. No child tasks: a task group with a sleeping
+    /// timeout task cost two extra thread wake-ups per request, ~90 µs on a 2-core virtual machine
+    /// (BENCHMARKS.md, `signin.layers.transport-vs-urlsession`).
+    /// - Throws: a `.timeout` ``TransportError`` when the deadline passed, `CancellationError` when
+    ///   the calling task was cancelled, URLSession's error otherwise.
+    static func exchange(_ request: URLRequest, on session: URLSession, deadline timeout: Duration) async throws -> (Data, URLResponse) {
+        let exchange = Exchange()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, URLResponse), any Error>) in
+                let task = session.dataTask(with: request) { data, response, error in
+                    continuation.resume(with: exchange.finish(data: data, response: response, error: error, timeout: timeout))
+                }
+                let timer = DispatchWorkItem { exchange.stop(task, because: .timedOut) }
+                guard exchange.start(task, timer: timer) else {
+                    task.cancel()  // cancelled before it started: completes with URLError.cancelled
+                    task.resume()
+                    return
+                }
+                task.resume()
+                DispatchQueue.global().asyncAfter(deadline: .now() + Self.dispatchInterval(timeout), execute: timer)
             }
-            defer { group.cancelAll() }
-            guard let first = try await group.next() else { throw TransportError(.other, "no result") }
-            return first
+        } onCancel: {
+            exchange.stop(nil, because: .cancelled)
+        }
+    }
+
+    /// A `Duration` as a dispatch interval, capped at a day (a longer deadline is no deadline).
+    static func dispatchInterval(_ duration: Duration) -> DispatchTimeInterval {
+        let nanoseconds = min(max(duration.seconds, 0), 86_400) * 1_000_000_000
+        return .nanoseconds(Int(nanoseconds))
+    }
+
+    /// The shared state of one ``exchange(_:on:deadline:)``: the URLSession task, its timer, and why
+    /// it was stopped early, if it was.
+    private final class Exchange: Sendable {
+        enum Stop { case timedOut, cancelled }
+        private struct State {
+            var task: URLSessionDataTask?
+            var timer: DispatchWorkItem?
+            var stop: Stop?
+            var finished = false
+        }
+        private let state = Mutex(State())
+
+        /// Records the started task and its timer; false when the exchange was cancelled already.
+        func start(_ task: URLSessionDataTask, timer: DispatchWorkItem) -> Bool {
+            state.withLock { state in
+                guard state.stop == nil else { return false }
+                state.task = task
+                state.timer = timer
+                return true
+            }
+        }
+
+        /// Stops the exchange (the deadline passed or the caller was cancelled); the first reason wins.
+        func stop(_ task: URLSessionDataTask?, because reason: Stop) {
+            let running = state.withLock { state -> URLSessionDataTask? in
+                guard !state.finished, state.stop == nil else { return nil }
+                state.stop = reason
+                return state.task ?? task
+            }
+            running?.cancel()
+        }
+
+        /// The result of the completed URLSession task, given why (if at all) it was stopped.
+        func finish(data: Data?, response: URLResponse?, error: (any Error)?, timeout: Duration) -> Result<(Data, URLResponse), any Error> {
+            let (stop, timer) = state.withLock { state in
+                state.finished = true
+                return (state.stop, state.timer)
+            }
+            timer?.cancel()
+            switch stop {
+            case .timedOut: return .failure(TransportError(.timeout, "no complete reply within \(timeout)"))
+            case .cancelled: return .failure(CancellationError())
+            case nil:
+                if let error { return .failure(error) }
+                guard let response else { return .failure(TransportError(.other, "no reply")) }
+                return .success((data ?? Data(), response))
+            }
         }
     }
 
