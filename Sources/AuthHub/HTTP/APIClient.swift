@@ -45,13 +45,23 @@ public struct APIRequest: Sendable {
         self.retry = retry
     }
 
-    /// A request with a JSON body encoded from `value`.
+    /// A request with a JSON body encoded from `value` (keys sorted, `/` not escaped). A ``JSONValue``
+    /// or `[String: JSONValue]` body — what most providers send — is written directly
+    /// (``JSONValue/serialized()``, the same bytes), anything else through `JSONEncoder`.
     public static func json<T: Encodable>(_ method: HTTPMethod, _ path: String, _ value: T, query: [(String, String)] = [],
                                           headers: HTTPHeaders = [:], retry: RetryMode = .automatic) throws -> APIRequest {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let data: Data
-        do { data = try encoder.encode(value) } catch {
+        do {
+            if let tree = value as? JSONValue {
+                data = try tree.serialized()
+            } else if let members = value as? [String: JSONValue] {
+                data = try JSONValue.object(members).serialized()
+            } else {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                data = try encoder.encode(value)
+            }
+        } catch {
             throw AuthError(.invalidRequest, message: "The request body could not be encoded.", underlying: error)
         }
         return APIRequest(method, path, query: query, headers: headers, body: .json(data), retry: retry)

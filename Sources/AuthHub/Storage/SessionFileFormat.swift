@@ -66,27 +66,53 @@ struct SessionFileFormat: Sendable {
 
     // MARK: Encoding
 
-    /// The file contents for `session` stored under `sessionKey` in the file `name`.
+    /// The file contents for `session` stored under `sessionKey` in the file `name`. Written with
+    /// ``JSONValue/serialized()`` (the bytes `JSONEncoder` with sorted keys writes, without its
+    /// per-field containers: BENCHMARKS.md, `filestore.save+load`); `JSONEncoder` only for a version
+    /// above 2^53, which a JSON number cannot hold exactly.
     func encode(_ session: Session, for sessionKey: SessionKey, name: SessionFileName) throws -> Data {
-        var envelope = Envelope(format: Self.formatName, version: Self.currentVersion, key: sessionKey)
         do {
-            if let key {
-                let plaintext = try Self.encoder.encode(session)
-                let box = try AES.GCM.seal(plaintext, using: key, authenticating: name.authenticatedData)
-                guard let combined = box.combined else {
-                    throw AuthError(.storageFailure, message: "Cannot seal the session for \(sessionKey).")
-                }
-                envelope.cipher = Self.cipherName
-                envelope.sealed = combined.base64EncodedString()
-            } else {
-                envelope.session = session
+            guard let sessionTree = StoredSessionWriter.tree(session) else {
+                return try encodeWithJSONEncoder(session, for: sessionKey, name: name)
             }
-            return try Self.encoder.encode(envelope)
+            var envelope: [String: JSONValue] = [
+                "format": .string(Self.formatName),
+                "version": .number(Double(Self.currentVersion)),
+                "key": .object(["provider": .string(sessionKey.provider), "account": .string(sessionKey.account)]),
+            ]
+            if let key {
+                let (cipher, sealed) = try seal(try sessionTree.serialized(), key: key, for: sessionKey, name: name)
+                envelope["cipher"] = .string(cipher)
+                envelope["sealed"] = .string(sealed)
+            } else {
+                envelope["session"] = sessionTree
+            }
+            return try JSONValue.object(envelope).serialized()
         } catch let error as AuthError {
             throw error
         } catch {
             throw AuthError(.storageFailure, message: "Cannot encode the session for \(sessionKey).", underlying: error)
         }
+    }
+
+    /// ``encode(_:for:name:)`` through `JSONEncoder` and `Session`'s `Encodable`.
+    func encodeWithJSONEncoder(_ session: Session, for sessionKey: SessionKey, name: SessionFileName) throws -> Data {
+        var envelope = Envelope(format: Self.formatName, version: Self.currentVersion, key: sessionKey)
+        if let key {
+            (envelope.cipher, envelope.sealed) = try seal(try Self.encoder.encode(session), key: key, for: sessionKey, name: name)
+        } else {
+            envelope.session = session
+        }
+        return try Self.encoder.encode(envelope)
+    }
+
+    /// The `cipher` name and the base64 sealed box of `plaintext`.
+    private func seal(_ plaintext: Data, key: SymmetricKey, for sessionKey: SessionKey, name: SessionFileName) throws -> (String, String) {
+        let box = try AES.GCM.seal(plaintext, using: key, authenticating: name.authenticatedData)
+        guard let combined = box.combined else {
+            throw AuthError(.storageFailure, message: "Cannot seal the session for \(sessionKey).")
+        }
+        return (Self.cipherName, combined.base64EncodedString())
     }
 
     // MARK: Decoding

@@ -119,3 +119,61 @@ import Testing
         #expect(!(null?.description.contains("at-1") ?? true))
     }
 }
+
+/// The file store writes sessions with `StoredSessionWriter` and `JSONValue.serialized()`; the
+/// bytes must be those `JSONEncoder` writes for `Session` (sorted keys, seconds since 1970), so
+/// files stay readable by every build and nothing is lost or renamed.
+@Suite struct StoredSessionWriterTests {
+    static func sessions() -> [Session] {
+        [
+            Session(providerID: "auth0", accessToken: Secret("at")),
+            Session(providerID: "firebase", accountKey: "a/b \"q\"", accessToken: Secret("at-é/x"), tokenType: "Bearer",
+                    idToken: Secret("id.tok.en"), refreshToken: Secret("rt"), expiresAt: Date(timeIntervalSince1970: 1_767_225_600),
+                    scope: "openid", userID: "u-1", claims: ["email": "a@example.com", "n": 1.5, "big": 1e20, "l": ["x", nil, true]],
+                    extras: ["org": ["id": "o-1", "tags": []]], secretExtras: ["sk": Secret("k"), "a": Secret("")],
+                    version: 42, issuedAt: Date(timeIntervalSince1970: 1_767_220_000.123456)),
+            Session(providerID: "turnkey", accessToken: Secret(""), expiresAt: Date(timeIntervalSince1970: 0.5), version: 1 << 53),
+        ]
+    }
+
+    @Test func writesTheBytesJSONEncoderWrites() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .secondsSince1970
+        for session in Self.sessions() {
+            let tree = try #require(StoredSessionWriter.tree(session))
+            let ours = try tree.serialized()
+            let theirs = try encoder.encode(session)
+            #expect(ours == theirs, "\(String(decoding: ours, as: UTF8.self)) vs \(String(decoding: theirs, as: UTF8.self))")
+            let back = try StoredSessionReader.session(from: tree, at: [])
+            #expect(back == session)
+            #expect(back.secretExtras.mapValues { $0.revealed() } == session.secretExtras.mapValues { $0.revealed() })
+        }
+    }
+
+    @Test func aVersionBeyondJSONNumbersFallsBackToJSONEncoder() throws {
+        var session = Session(providerID: "auth0", accessToken: Secret("at"))
+        session.version = (1 << 53) + 1
+        #expect(StoredSessionWriter.tree(session) == nil)
+        let format = try SessionFileFormat(encryptionKey: nil)
+        let key = SessionKey(provider: "auth0", account: "default")
+        let data = try format.encode(session, for: key, name: SessionFileName(key))
+        #expect(String(decoding: data, as: UTF8.self).contains("\"version\":9007199254740993"))
+    }
+
+    @Test(arguments: [false, true])
+    func theFileFormatIsUnchanged(encrypted: Bool) throws {
+        let secret: Secret<String>? = encrypted ? Secret(Data(repeating: 7, count: 32).base64EncodedString()) : nil
+        let format = try SessionFileFormat(encryptionKey: secret)
+        for session in Self.sessions() {
+            let key = SessionKey(provider: session.providerID, account: session.accountKey)
+            let name = SessionFileName(key)
+            let written = try format.encode(session, for: key, name: name)
+            let reference = try format.encodeWithJSONEncoder(session, for: key, name: name)
+            if !encrypted { #expect(written == reference) }  // sealed boxes differ by their random nonce
+            let read = try format.decode(written, path: "p", name: name, expecting: key)
+            #expect(read == session)
+            #expect(try format.decode(reference, path: "p", name: name, expecting: key) == read)
+        }
+    }
+}

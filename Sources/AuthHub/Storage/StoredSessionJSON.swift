@@ -88,3 +88,34 @@ enum StoredSessionReader {
         }
     }
 }
+
+/// The inverse of ``StoredSessionReader``: a ``Session`` as the JSON tree `Session`'s synthesized
+/// `Encodable` produces with seconds-since-1970 dates (absent optionals left out), written with
+/// ``JSONValue/serialized()`` — the same bytes as `JSONEncoder` with sorted keys, without its
+/// per-field containers (a differential test pins the two together).
+enum StoredSessionWriter {
+    /// The largest version a JSON number holds exactly; above it the store falls back to `JSONEncoder`.
+    static let largestExactVersion: UInt64 = 1 << 53
+
+    /// The session's JSON object, or nil when its version is too large to be a JSON number exactly.
+    static func tree(_ session: Session) -> JSONValue? {
+        guard session.version <= largestExactVersion else { return nil }
+        var fields: [String: JSONValue] = [
+            "providerID": .string(session.providerID),
+            "accountKey": .string(session.accountKey),
+            "accessToken": .string(session.accessToken.revealed()),
+            "tokenType": .string(session.tokenType),
+            "claims": .object(session.claims),
+            "extras": .object(session.extras),
+            "secretExtras": .object(session.secretExtras.mapValues { .string($0.revealed()) }),
+            "version": .number(Double(session.version)),
+        ]
+        if let idToken = session.idToken { fields["idToken"] = .string(idToken.revealed()) }
+        if let refreshToken = session.refreshToken { fields["refreshToken"] = .string(refreshToken.revealed()) }
+        if let expiresAt = session.expiresAt { fields["expiresAt"] = .number(expiresAt.timeIntervalSince1970) }
+        if let scope = session.scope { fields["scope"] = .string(scope) }
+        if let userID = session.userID { fields["userID"] = .string(userID) }
+        if let issuedAt = session.issuedAt { fields["issuedAt"] = .number(issuedAt.timeIntervalSince1970) }
+        return .object(fields)
+    }
+}
