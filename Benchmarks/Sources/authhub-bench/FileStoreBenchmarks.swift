@@ -5,16 +5,18 @@ import Glibc
 #endif
 
 enum FileStoreBenchmarks {
+    /// Writes `data` to the new file `fd` and `fsync`s it, then closes it.
+    static func writeAndSync(_ fd: Int32, _ data: Data) throws {
+        let written = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        defer { close(fd) }
+        guard written == data.count, fsync(fd) == 0 else { throw BenchFailure("write/fsync: errno \(errno)") }
+    }
+
     /// write(2) `data` to `temp`, fsync it, rename it over `path`, optionally fsync the directory, then read `path` back.
     static func plainWriteFsyncRenameRead(_ data: Data, path: String, temp: String, directory: String, syncDirectory: Bool) throws {
         let fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw BenchFailure("open \(temp): errno \(errno)") }
-        let written = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        guard written == data.count, fsync(fd) == 0 else {
-            close(fd)
-            throw BenchFailure("write/fsync: errno \(errno)")
-        }
-        close(fd)
+        try writeAndSync(fd, data)
         guard rename(temp, path) == 0 else { throw BenchFailure("rename: errno \(errno)") }
         if syncDirectory {
             let dfd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -53,12 +55,7 @@ enum FileStoreBenchmarks {
         let temp = directory + "/.tmp-\(counter)"
         let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0, fchmod(fd, 0o600) == 0 else { throw BenchFailure("open \(temp): errno \(errno)") }
-        let written = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        guard written == data.count, fsync(fd) == 0 else {
-            close(fd)
-            throw BenchFailure("write/fsync: errno \(errno)")
-        }
-        close(fd)
+        try writeAndSync(fd, data)
         guard rename(temp, path) == 0 else { throw BenchFailure("rename: errno \(errno)") }
         let dfd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if dfd >= 0 {

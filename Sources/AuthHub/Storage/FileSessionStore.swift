@@ -93,7 +93,7 @@ public final class FileSessionStore: SessionStore {
     public func save(_ session: Session, for key: SessionKey, expectedVersion: UInt64?) async throws -> Session {
         let name = SessionFileName(key)
         let path = filePath(name.fileName)
-        let tempPath = filePath(name.temporaryName(Self.hex(random.bytes(8))))
+        let tempPath = filePath(name.temporaryName(Hex.lowercase(random.bytes(8))))
         let directoryPath = directoryPath
         let format = format
         let logger = logger
@@ -168,18 +168,6 @@ public final class FileSessionStore: SessionStore {
     // MARK: Helpers
 
     private func filePath(_ fileName: String) -> String { directoryPath + "/" + fileName }
-
-    /// Lowercase hex of `bytes` (the temporary file's random suffix).
-    private static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0f)])
-        }
-        return String(decoding: text, as: UTF8.self)
-    }
 
     /// Runs `body` holding the key's write lock: in-process FIFO first, then the `flock`.
     private func withWriteLock<T: Sendable>(_ key: SessionKey, _ name: SessionFileName,

@@ -1,18 +1,12 @@
+import AuthHub
 import Foundation
 
 /// Lower-case hexadecimal, the encoding Turnkey uses for keys, signatures and bundle fields.
 public enum TurnkeyHex {
-    private static let digits = Array("0123456789abcdef".utf8)
 
     /// Encodes bytes as lower-case hex.
     public static func encode<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.underestimatedCount * 2)
-        for b in bytes {
-            out.append(digits[Int(b >> 4)])
-            out.append(digits[Int(b & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
+        Hex.lowercase(bytes)
     }
 
     /// Decodes hex (either case); nil for an odd length or a non-hex character.
