@@ -66,7 +66,7 @@ enum FileStoreBenchmarks {
     }
 
     static func run(_ options: BenchOptions) async throws -> [Row] {
-        let names = ["filestore.save+load", "filestore.save+load.vs-dirsync", "filestore.save+load.vs-protocol"]
+        let names = ["filestore.save+load", "filestore.save+load.vs-dirsync", "filestore.save+load.vs-protocol", "filestore.protocol.vs-plain"]
         guard names.contains(where: options.wants) else { return [] }
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("authhub-bench-store-\(getpid())")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
@@ -124,6 +124,20 @@ enum FileStoreBenchmarks {
             rows.append(timeRow(variant.name, result, unit: "µs/op", baseline: variant.label,
                                 targetRatio: 1.5, allocs: allocs, baselineAllocs: baseAllocs,
                                 note: "\(bytes.count)-byte session file (plain JSON, no encryption)"))
+        }
+        // The floor: what the store's guarantees cost in system calls alone (cross-process lock,
+        // compare-and-swap read, exclusive temporary file, directory fsync) against the plain baseline.
+        if options.wants("filestore.protocol.vs-plain") {
+            let result = try await paired(samples: options.samples, baseline: {
+                try Clock.perOpThrowing(ops) { for _ in 0..<ops { try variants[0].plain() } }
+            }, subject: {
+                try Clock.perOpThrowing(ops) { for _ in 0..<ops { try variants[2].plain() } }
+            })
+            var row = timeRow("filestore.protocol.vs-plain", result, unit: "µs/op", baseline: variants[0].label, targetRatio: .infinity,
+                              note: "the store's system calls without any of its code: the floor of filestore.save+load")
+            row.target = "report"
+            row.verdict = "info"
+            rows.append(row)
         }
         return rows
     }
