@@ -67,12 +67,12 @@ public struct IDTokenClaims: Sendable {
 /// ``IDTokenValidationFailure/invalidAlgorithm`` before any key is looked at.
 ///
 /// Each key verifies only for its own algorithm (RFC 8725 §3.1): an RSA key only RS256, a P-256 key
-/// only ES256. A token whose `alg` is the other accepted algorithm than that of the key its `kid`
-/// names (or, without `kid`, of the JWKS's single key) fails with
-/// ``IDTokenValidationFailure/invalidAlgorithm`` — details `actual` (the header's `alg`), `expected`
-/// (the key's) and `kid` — without its signature being checked. `invalidAlgorithm` rather than
-/// `invalidSignature`, because the header contradicts the key set whatever the signature bytes are,
-/// and a provider that changed key types shows up as such in logs.
+/// only ES256. When the header's `alg` differs from the algorithm of the key its `kid` names (or,
+/// without `kid`, of the JWKS's single key) — ES256 naming an RSA key, RS256 naming an EC key — the
+/// token fails with ``IDTokenValidationFailure/invalidAlgorithm`` (details `actual`: the header's
+/// `alg`, `expected`: the key's, `kid`) and its signature is not checked. `invalidAlgorithm` rather
+/// than `invalidSignature`, because the header contradicts the key set whatever the signature bytes
+/// are, and a provider that changed key types then shows up as such in logs.
 public struct IDTokenValidator: Sendable {
     /// The signing keys.
     public let keys: JWKSCache
