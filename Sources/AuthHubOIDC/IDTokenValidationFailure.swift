@@ -12,12 +12,14 @@ public enum IDTokenValidationFailure: String, Sendable, CaseIterable {
     case missingIDToken
     /// Not three base64url parts with JSON-object header and payload.
     case cannotDecode
-    /// The header `alg` is not RS256 (this covers `none` and HS256).
+    /// The header `alg` is neither RS256 nor ES256 (this covers `none`, HS256 and ES384), or it is not
+    /// the algorithm of the key its `kid` names (RS256 naming an EC key, ES256 naming an RSA key).
     case invalidAlgorithm
     /// No `kid` in the header, or no key with that `kid` in the JWKS (after one refetch), or the
     /// JWKS could not be fetched.
     case missingPublicKey
-    /// The RS256 signature does not verify with the key.
+    /// The RS256 or ES256 signature does not verify with the key (for ES256 this includes a
+    /// signature that is not the 64-byte `r || s` form, e.g. DER).
     case invalidSignature
     /// No string `iss`.
     case missingIss
@@ -63,7 +65,7 @@ public enum IDTokenValidationFailure: String, Sendable, CaseIterable {
         switch self {
         case .missingIDToken: "The ID token is missing."
         case .cannotDecode: "The ID token could not be decoded."
-        case .invalidAlgorithm: "The ID token is signed with an unsupported algorithm (RS256 is required)."
+        case .invalidAlgorithm: "The ID token is signed with an unsupported algorithm (RS256 or ES256 is required, matching the key)."
         case .missingPublicKey: "No public key was found to verify the ID token."
         case .invalidSignature: "The ID token signature is invalid."
         case .missingIss: "The ID token has no issuer (iss)."

@@ -57,18 +57,30 @@ public struct IDTokenClaims: Sendable {
     public subscript(claim: String) -> String? { claims[claim]?.stringValue }
 }
 
-/// Validates OpenID Connect ID tokens: RS256 signatures with keys from a ``JWKSCache`` (through
-/// jwt-kit), then the claims, in the order of the Auth0 fact sheet §2; the first failure wins and
-/// is thrown as ``IDTokenValidationFailure/error(details:underlying:)``.
+/// Validates OpenID Connect ID tokens: RS256 or ES256 signatures with keys from a ``JWKSCache``
+/// (through jwt-kit), then the claims, in the order of the Auth0 fact sheet §2; the first failure
+/// wins and is thrown as ``IDTokenValidationFailure/error(details:underlying:)``.
 ///
-/// Only RS256 is accepted: `none`, HS256 (including HS256 "signed" with the RSA public key) and
-/// every other algorithm fail with ``IDTokenValidationFailure/invalidAlgorithm`` before any key is
-/// looked at.
+/// Only RS256 (RSA PKCS#1 v1.5, SHA-256) and ES256 (ECDSA P-256, SHA-256, the JWS raw `r || s`
+/// signature of 64 bytes; a DER signature is refused) are accepted: `none`, HS256 (including HS256
+/// "signed" with a public key), ES384 and every other algorithm fail with
+/// ``IDTokenValidationFailure/invalidAlgorithm`` before any key is looked at.
+///
+/// Each key verifies only for its own algorithm (RFC 8725 §3.1): an RSA key only RS256, a P-256 key
+/// only ES256. When the header's `alg` differs from the algorithm of the key its `kid` names (or,
+/// without `kid`, of the JWKS's single key) — ES256 naming an RSA key, RS256 naming an EC key — the
+/// token fails with ``IDTokenValidationFailure/invalidAlgorithm`` (details `actual`: the header's
+/// `alg`, `expected`: the key's, `kid`) and its signature is not checked. `invalidAlgorithm` rather
+/// than `invalidSignature`, because the header contradicts the key set whatever the signature bytes
+/// are, and a provider that changed key types then shows up as such in logs.
 public struct IDTokenValidator: Sendable {
     /// The signing keys.
     public let keys: JWKSCache
     /// The clock `exp` and `auth_time` are compared with.
     public let clock: any AuthClock
+
+    /// The accepted `alg` values, as reported in an ``IDTokenValidationFailure/invalidAlgorithm`` error's `expected`.
+    static let acceptedAlgorithms = JWKSCache.Algorithm.allCases.map(\.rawValue).joined(separator: " or ")
 
     /// Creates a validator.
     public init(keys: JWKSCache, clock: any AuthClock) {
@@ -98,14 +110,19 @@ public struct IDTokenValidator: Sendable {
 
         // 2. Signature.
         let alg = header["alg"]?.stringValue ?? ""
-        guard alg == "RS256" else {
-            throw IDTokenValidationFailure.invalidAlgorithm.error(details: ["actual": alg, "expected": "RS256"])
+        guard let algorithm = JWKSCache.Algorithm(rawValue: alg) else {
+            throw IDTokenValidationFailure.invalidAlgorithm.error(details: ["actual": alg, "expected": Self.acceptedAlgorithms])
         }
         let kid = header["kid"]?.stringValue ?? ""
         // No `kid`: only a JWKS with a single usable key can verify it (OIDC Core §10.1).
-        let collection = kid.isEmpty ? try await keys.soleKey() : try await keys.keys(containing: kid)
+        let key = kid.isEmpty ? try await keys.soleKey() : try await keys.keys(containing: kid)
+        // jwt-kit picks the key by `kid` alone and verifies with that key's algorithm whatever the
+        // header's `alg` says, so the pairing is checked here.
+        guard key.algorithm == algorithm else {
+            throw IDTokenValidationFailure.invalidAlgorithm.error(details: ["actual": alg, "expected": key.algorithm.rawValue, "kid": kid])
+        }
         do {
-            _ = try await collection.verify(raw, as: UncheckedPayload.self)
+            _ = try await key.collection.verify(raw, as: UncheckedPayload.self)
         } catch {
             throw IDTokenValidationFailure.invalidSignature.error(details: ["kid": kid])
         }

@@ -7,8 +7,17 @@ import JWTKit
 /// When a token names a `kid` the cached set lacks (the provider rotated its keys), the set is
 /// fetched again once, but not more often than ``minimumRefetchInterval`` by the injected clock,
 /// so tokens with made-up `kid`s cannot make AuthHub hammer the provider. Concurrent callers share
-/// one fetch. Only RSA signature keys (`kty: RSA` with `n` and `e`, `use` absent or `sig`, `alg`
-/// absent or `RS256`) of at least 2048 bits are kept.
+/// one fetch. Only signature keys for the two accepted algorithms are kept, each with a non-empty
+/// `kid`, `use` absent or `sig`:
+/// - RS256: `kty: RSA` with `n` and `e`, `alg` absent or `RS256`, at least 2048 bits;
+/// - ES256: `kty: EC`, `crv: P-256`, `x` and `y` base64url of exactly 32 bytes each naming a point on
+///   the curve, `alg` absent or `ES256` (e.g. Openfort's v1 JWKS).
+///
+/// Every other key (other `kty`, curve or `alg`, `use: enc`, malformed or too-short coordinates or
+/// modulus) is skipped silently, so one odd key does not make the provider's other keys unusable;
+/// a token naming a skipped key fails as ``IDTokenValidationFailure/missingPublicKey``. Each kept
+/// key remembers its algorithm, and ``IDTokenValidator`` refuses a token whose `alg` is not the
+/// algorithm of the key that would verify it.
 public actor JWKSCache {
     /// The JWKS URI (absolute, or a path relative to the API client's base URL).
     public nonisolated let jwksURI: String
@@ -22,12 +31,26 @@ public actor JWKSCache {
     /// How many times the JWKS was fetched (successfully or not).
     public private(set) var fetchCount = 0
 
+    /// The signature algorithms whose keys the cache keeps: the `alg` values a token may name.
+    enum Algorithm: String, Sendable, CaseIterable {
+        case rs256 = "RS256"
+        case es256 = "ES256"
+    }
+
+    /// A key collection that verifies a token, with the one algorithm its key is for.
+    struct VerificationKey: Sendable {
+        var collection: JWTKeyCollection
+        var algorithm: Algorithm
+    }
+
     /// The usable keys of one JWKS document.
     struct KeySet: Sendable {
-        var kids: Set<String>
+        /// The algorithm of each usable key, by `kid`. When a `kid` repeats, the last key wins here
+        /// as it does in `collection`.
+        var kids: [String: Algorithm]
         var collection: JWTKeyCollection
         /// The document's only usable key, as the default of its own collection, when it has exactly one.
-        var sole: JWTKeyCollection?
+        var sole: VerificationKey?
     }
 
     /// Creates a cache; nothing is fetched until a key is needed.
@@ -43,11 +66,12 @@ public actor JWKSCache {
         self.minimumRefetchInterval = minimumRefetchInterval
     }
 
-    /// A key collection that holds the key `kid`, fetching or refetching the JWKS as described above.
+    /// A key collection that holds the key `kid`, and that key's algorithm, fetching or refetching the
+    /// JWKS as described above. The caller must check the algorithm against the token's `alg`.
     /// - Throws: the ``IDTokenValidationFailure/missingPublicKey`` error when no key has this `kid`
     ///   or the JWKS cannot be fetched.
-    func keys(containing kid: String) async throws -> JWTKeyCollection {
-        if let keySet, keySet.kids.contains(kid) { return keySet.collection }
+    func keys(containing kid: String) async throws -> VerificationKey {
+        if let keySet, let algorithm = keySet.kids[kid] { return VerificationKey(collection: keySet.collection, algorithm: algorithm) }
         let mayFetch: Bool
         if keySet == nil {
             mayFetch = true
@@ -63,15 +87,16 @@ public actor JWKSCache {
         } catch {
             throw IDTokenValidationFailure.missingPublicKey.error(details: ["kid": kid], underlying: AuthError.wrap(error))
         }
-        guard fresh.kids.contains(kid) else { throw Self.missing(kid) }
-        return fresh.collection
+        guard let algorithm = fresh.kids[kid] else { throw Self.missing(kid) }
+        return VerificationKey(collection: fresh.collection, algorithm: algorithm)
     }
 
     /// The keys for a token whose header names no `kid`: allowed only when the JWKS holds exactly
     /// one usable key (OpenID Connect Core §10.1 requires a `kid` once there are several), as with
-    /// servers that publish a single key and omit `kid` from their tokens.
+    /// servers that publish a single key and omit `kid` from their tokens. The key may be RSA or EC;
+    /// the caller must check its algorithm against the token's `alg`.
     /// - Throws: the ``IDTokenValidationFailure/missingPublicKey`` error otherwise.
-    func soleKey() async throws -> JWTKeyCollection {
+    func soleKey() async throws -> VerificationKey {
         let set: KeySet
         if let keySet {
             set = keySet
@@ -107,31 +132,73 @@ public actor JWKSCache {
         return set
     }
 
-    /// Parses a JWKS document into a key collection.
+    /// Parses a JWKS document into a key collection, skipping every key that is not usable (see the
+    /// type's documentation).
     static func parse(_ data: Data) async throws -> KeySet {
         guard let json = try? JSONValue.parse(data), let keys = json["keys"]?.arrayValue else {
             throw AuthError(.invalidRequest, message: "The JWKS document is not a JSON object with a keys array.")
         }
         let collection = JWTKeyCollection()
-        var kids = Set<String>()
-        var usable: [Insecure.RSA.PublicKey] = []
+        var kids: [String: Algorithm] = [:]
+        var usable: [UsableKey] = []
         for key in keys {
-            guard key["kty"]?.stringValue == "RSA",
-                  let kid = key["kid"]?.stringValue, !kid.isEmpty,
-                  let n = key["n"]?.stringValue, let e = key["e"]?.stringValue,
+            guard let kid = key["kid"]?.stringValue, !kid.isEmpty,
                   key["use"]?.stringValue.map({ $0 == "sig" }) ?? true,
-                  key["alg"]?.stringValue.map({ $0 == "RS256" }) ?? true,
-                  let publicKey = try? Insecure.RSA.PublicKey(modulus: n, exponent: e) else { continue }
-            await collection.add(rsa: publicKey, digestAlgorithm: .sha256, kid: JWKIdentifier(string: kid))
-            kids.insert(kid)
-            usable.append(publicKey)
+                  let parsed = usableKey(key) else { continue }
+            switch parsed {
+            case .rsa(let publicKey):
+                await collection.add(rsa: publicKey, digestAlgorithm: .sha256, kid: JWKIdentifier(string: kid))
+            case .ec(let publicKey):
+                await collection.add(ecdsa: publicKey, kid: JWKIdentifier(string: kid))
+            }
+            kids[kid] = parsed.algorithm
+            usable.append(parsed)
         }
-        var sole: JWTKeyCollection?
+        var sole: VerificationKey?
         if usable.count == 1, let only = usable.first {
             let single = JWTKeyCollection()
-            await single.add(rsa: only, digestAlgorithm: .sha256)
-            sole = single
+            switch only {
+            case .rsa(let publicKey): await single.add(rsa: publicKey, digestAlgorithm: .sha256)
+            case .ec(let publicKey): await single.add(ecdsa: publicKey)
+            }
+            sole = VerificationKey(collection: single, algorithm: only.algorithm)
         }
         return KeySet(kids: kids, collection: collection, sole: sole)
+    }
+
+    /// One usable public key of a JWKS.
+    private enum UsableKey {
+        case rsa(Insecure.RSA.PublicKey)
+        case ec(ES256PublicKey)
+
+        var algorithm: Algorithm {
+            switch self {
+            case .rsa: .rs256
+            case .ec: .es256
+            }
+        }
+    }
+
+    /// The public key of one JWK when its type, curve, `alg` and key material make it usable for RS256
+    /// or ES256; nil otherwise (`kid` and `use` are checked by the caller).
+    private static func usableKey(_ key: JSONValue) -> UsableKey? {
+        switch key["kty"]?.stringValue {
+        case "RSA":
+            guard let n = key["n"]?.stringValue, let e = key["e"]?.stringValue,
+                  key["alg"]?.stringValue.map({ $0 == Algorithm.rs256.rawValue }) ?? true,
+                  let publicKey = try? Insecure.RSA.PublicKey(modulus: n, exponent: e) else { return nil }
+            return .rsa(publicKey)
+        case "EC":
+            // jwt-kit builds the point from x || y without checking each coordinate's length, so a
+            // 31-byte x with a 33-byte y would be read as another point: both are checked here first.
+            guard key["crv"]?.stringValue == "P-256",
+                  key["alg"]?.stringValue.map({ $0 == Algorithm.es256.rawValue }) ?? true,
+                  let x = key["x"]?.stringValue, let y = key["y"]?.stringValue,
+                  Base64URL.decode(x)?.count == 32, Base64URL.decode(y)?.count == 32,
+                  let publicKey = try? ES256PublicKey(parameters: (x: x, y: y)) else { return nil }
+            return .ec(publicKey)
+        default:
+            return nil
+        }
     }
 }

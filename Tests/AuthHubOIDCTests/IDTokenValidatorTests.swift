@@ -34,7 +34,14 @@ final class KeyServer: Sendable {
 
     var fetches: Int { transport.requests(to: path).count }
 
+    /// The public JWK of a test key: an EC JWK for a P-256 PEM (coordinates taken from swift-crypto,
+    /// independently of jwt-kit), an RSA JWK otherwise.
     static func jwk(_ pem: String, kid: String) throws -> JSONValue {
+        if let ec = try? P256.Signing.PrivateKey(pemRepresentation: pem) {
+            let point = [UInt8](ec.publicKey.x963Representation)  // 0x04 || x || y
+            return ["kty": "EC", "crv": "P-256", "use": "sig", "alg": "ES256", "kid": .string(kid),
+                    "x": .string(Base64URL.encode(point[1..<33])), "y": .string(Base64URL.encode(point[33..<65]))]
+        }
         let primitives = try Insecure.RSA.PrivateKey(pem: pem).publicKey.getKeyPrimitives()
         return ["kty": "RSA", "use": "sig", "alg": "RS256", "kid": .string(kid),
                 "n": .string(Base64URL.encode(primitives.modulus)), "e": .string(Base64URL.encode(primitives.publicExponent))]

@@ -62,4 +62,31 @@ tBDpBhOn11/XAJLwvxQhPpCWsbj16eFLMwt9J++52W8HvINi0IW17VWknxyXoLlf
 yAtmE9CdObWTmmvidUaWtg==
 -----END PRIVATE KEY-----
 """
+
+    // Test-only EC keys, generated for this suite with `openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256`
+    // (and `P-384` for the last). They protect nothing.
+    static let ecFirst = """
+-----BEGIN PRIVATE KEY-----
+MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgsQbs3QQMlN+F9SwX
+T+Z58O1iuMUsOzZ2ETKGh32WfE+hRANCAAT1faCD/TzImSUMWvhF1k5Pt/5Fa3z/
+zJv+Ma5uS6VJOjuWHH2wyMk5foz5OYTbRhUpIBgCzvFElJhFjZpF9Q9o
+-----END PRIVATE KEY-----
+"""
+
+    static let ecSecond = """
+-----BEGIN PRIVATE KEY-----
+MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg13zAw7H4CxZpJGUl
+vxFqGUqqFounts3yRGbdGoQ+mtqhRANCAAT6VYP11Jl/z+mO18Twjynfg2NfkmKU
+tdoGnFHHFgvKfgh5i4GsR1Hf7+kRjQD5E+PAP97N3g051pgZcGLdRKZH
+-----END PRIVATE KEY-----
+"""
+
+    static let ecP384 = """
+-----BEGIN PRIVATE KEY-----
+MIG2AgEAMBAGByqGSM49AgEGBSuBBAAiBIGeMIGbAgEBBDAZQx6YsBz8yD6ymOWh
+Js6DQzK/FFa0rc8EC2ITf2pP9RsrmxysDU+qzWcgCHeOiWGhZANiAATlE3LATlNc
+tKJfW7+zs2VbYBH7yCfpfrewRx/Ve3CH0KBrz2zVygWUkppUtw2LQlhU0kJhFS80
+8ZrV7QJEDXC8eTRBU5iYMqTGzVK5mdhXiJ2xXOceXNfDOo8bFAqlBlk=
+-----END PRIVATE KEY-----
+"""
 }

@@ -51,10 +51,11 @@ enum TokenBenchmarks {
         let ops = options.batch(2_000)
         var rows: [Row] = []
 
-        func baselineRun(_ token: String, issuer: String, audience: String) -> () async throws -> Double {
+        func baselineRun(_ token: String, issuer: String, audience: String, with keys: JWTKeyCollection? = nil) -> () async throws -> Double {
             BaselineIDClaims.expectedIssuer = issuer
             BaselineIDClaims.expectedAudience = audience
-            return { try await Clock.perOp(ops) { for _ in 0..<ops { _ = try await verifier.verify(token, as: BaselineIDClaims.self) } } }
+            let keys = keys ?? verifier
+            return { try await Clock.perOp(ops) { for _ in 0..<ops { _ = try await keys.verify(token, as: BaselineIDClaims.self) } } }
         }
 
         // AuthHubOIDC's IDTokenValidator (RS256).
@@ -89,9 +90,49 @@ enum TokenBenchmarks {
                                 targetRatio: 1.2, allocs: allocs, baselineAllocs: baseAllocs,
                                 note: fetches == 1 ? "" : "JWKS fetched \(fetches) times (expected once)"))
         }
+        // AuthHubOIDC's IDTokenValidator (ES256: a P-256 key, e.g. Openfort v1's JWKS), same claims.
         if options.wants("idtoken.oidc.es256") {
-            rows.append(Row.skipped("idtoken.oidc.es256", target: "≤ 1.2×",
-                                    reason: "IDTokenValidator accepts RS256 only (OIDC's default; Auth0's tokens); ES256 tokens are refused by design"))
+            let issuer = "https://issuer.bench.invalid/"
+            let clientId = "bench-client"
+            let ecKid = "bench-ec-key-1"
+            let ecBacking = P256.Signing.PrivateKey()
+            let ecPrivate = try ES256PrivateKey(backing: ecBacking)
+            let ecPublic = ecPrivate.publicKey
+            let point = [UInt8](ecBacking.publicKey.x963Representation)  // 0x04 || x || y
+            let ecJWKS = """
+                {"keys":[{"kty":"EC","kid":"\(ecKid)","use":"sig","alg":"ES256","crv":"P-256","x":"\(Base64URL.encode(point[1..<33]))","y":"\(Base64URL.encode(point[33..<65]))"}]}
+                """
+            let ecSigner = JWTKeyCollection()
+            await ecSigner.add(ecdsa: ecPrivate, kid: JWKIdentifier(string: ecKid))
+            let ecVerifier = JWTKeyCollection()
+            await ecVerifier.add(ecdsa: ecPublic, kid: JWKIdentifier(string: ecKid))
+            let token = try await ecSigner.sign(
+                BaselineIDClaims(iss: IssuerClaim(value: issuer), sub: SubjectClaim(value: "auth0|bench-user"), aud: AudienceClaim(value: clientId),
+                                 exp: ExpirationClaim(value: now.addingTimeInterval(24 * 3600)), iat: IssuedAtClaim(value: now),
+                                 auth_time: Int(now.timeIntervalSince1970), email: "ada@example.com", name: "Ada Lovelace"),
+                kid: JWKIdentifier(string: ecKid))
+            let transport = FixedDocumentTransport(body: Data(ecJWKS.utf8))
+            let api = APIClient(provider: "oidc", baseURL: URL(string: issuer)!, transport: transport)
+            let cache = JWKSCache(jwksURI: issuer + ".well-known/jwks.json", api: api)
+            let validator = IDTokenValidator(keys: cache, clock: SystemClock())
+            let expectations = IDTokenExpectations(issuer: issuer, clientId: clientId)
+            let secret = Secret(token)
+            _ = try await validator.validate(secret, expecting: expectations)
+            let baseline = baselineRun(token, issuer: issuer, audience: clientId, with: ecVerifier)
+            let result = try await paired(samples: options.samples, baseline: baseline, subject: {
+                try await Clock.perOp(ops) { for _ in 0..<ops { _ = try await validator.validate(secret, expecting: expectations) } }
+            })
+            let allocOps = options.batch(500)
+            let allocs = try await Allocations.perOp(allocOps) {
+                for _ in 0..<allocOps { _ = try await validator.validate(secret, expecting: expectations) }
+            }
+            let baseAllocs = try await Allocations.perOp(allocOps) {
+                for _ in 0..<allocOps { _ = try await ecVerifier.verify(token, as: BaselineIDClaims.self) }
+            }
+            let fetches = transport.counter.withLock { $0 }
+            rows.append(timeRow("idtoken.oidc.es256", result, unit: "µs/op", baseline: "jwt-kit verify(_:as:), same P-256 key and claims",
+                                targetRatio: 1.2, allocs: allocs, baselineAllocs: baseAllocs,
+                                note: fetches == 1 ? "" : "JWKS fetched \(fetches) times (expected once)"))
         }
 
         // AuthHubFirebase's FirebaseIDTokenVerifier (RS256, production mode with a cached key set).

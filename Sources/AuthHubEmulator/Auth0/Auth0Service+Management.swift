@@ -184,8 +184,8 @@ extension Auth0Service {
         case refused(Auth0Failure)
     }
 
-    /// `POST /api/v2/users/{primaryId}/identities` with `{link_with:<ID token>}` (an RS256 ID
-    /// token this emulator issued, not expired, whose `aud` is the calling token's client) or
+    /// `POST /api/v2/users/{primaryId}/identities` with `{link_with:<ID token>}` (an ID token
+    /// this emulator issued, signed with its key (RS256 unless the module says ES256), not expired, whose `aud` is the calling token's client) or
     /// `{provider, user_id, connection_id?}` → `201` with the primary's identities.
     func linkIdentity(_ request: Request, context: EmulatorRequestContext) async -> Response {
         await Self.guarded {
@@ -230,7 +230,7 @@ extension Auth0Service {
     /// this tenant, not expired, with `aud` (or one of its audiences) equal to `clientId`.
     func linkedSubject(_ token: String, clientId: String, request: Request) async throws -> String {
         guard let claims = await signingKey.verifiedClaims(token) else {
-            throw Self.invalidBody("link_with must be an RS256 ID token issued by this tenant (the signature does not verify).")
+            throw Self.invalidBody("link_with must be an ID token signed by this tenant (the signature does not verify).")
         }
         guard claims["iss"]?.stringValue == (await issuer(for: request)) else {
             throw Self.invalidBody("link_with was issued by another tenant.")

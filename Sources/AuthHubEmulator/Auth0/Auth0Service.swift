@@ -12,10 +12,10 @@ import Hummingbird
 /// routes, written from spec/auth0.md §0–§5 and §8.
 ///
 /// Token shapes: access tokens and refresh tokens are opaque random strings (the emulator keeps
-/// only their SHA-256 digests); ID tokens are RS256 JWTs signed with the instance's
-/// ``Auth0SigningKey``. Lifetimes follow Auth0's defaults: access tokens 86 400 s, ID tokens
-/// 36 000 s, authorization codes and MFA tokens 600 s. Every time comes from the emulator's
-/// injected clock.
+/// only their SHA-256 digests); ID tokens are JWTs signed with the instance's ``Auth0SigningKey``
+/// (RS256, or ES256 when the module was created so). Lifetimes follow Auth0's defaults: access
+/// tokens 86 400 s, ID tokens 36 000 s, authorization codes and MFA tokens 600 s. Every time comes
+/// from the emulator's injected clock.
 struct Auth0Service: Sendable {
     /// The path prefix of the module.
     static let prefix = "/auth0"
@@ -94,7 +94,7 @@ struct Auth0Service: Sendable {
                 .string(Self.tokenExchangeGrant),
             ],
             "subject_types_supported": ["public"],
-            "id_token_signing_alg_values_supported": ["RS256"],
+            "id_token_signing_alg_values_supported": [.string(signingKey.algorithm.rawValue)],
             "token_endpoint_auth_methods_supported": ["none"],
             "claims_supported": [
                 "aud", "auth_time", "email", "email_verified", "exp", "family_name", "given_name", "iat", "iss",

@@ -5,13 +5,25 @@ import Foundation
 import JWTKit
 import _CryptoExtras
 
-/// The RS256 key one emulator instance signs Auth0 ID tokens with, and its public half as a JWK.
+/// The algorithm an emulated Auth0 tenant signs its ID tokens with.
 ///
-/// A fresh 2048-bit key is generated for every emulator instance (every ``Auth0EmulatorModule``
-/// registration), so tokens of one emulator never verify against another's JWKS. Generation
-/// starts in the background when the routes are registered and is awaited on first use, so an
-/// emulator that never signs an Auth0 token does not wait for it. The key survives
-/// `POST /__authhub/reset`: a reset clears users and tokens, not the tenant's signing key.
+/// Auth0 itself signs with RS256 (the default here); ES256 (a P-256 key published as a `kty: EC`
+/// JWK) lets tests exercise clients against an OpenID provider that signs with elliptic curves.
+public enum Auth0EmulatorSigningAlgorithm: String, Sendable, CaseIterable {
+    /// RSA PKCS#1 v1.5 with SHA-256, a 2048-bit key.
+    case rs256 = "RS256"
+    /// ECDSA on P-256 with SHA-256.
+    case es256 = "ES256"
+}
+
+/// The key one emulator instance signs Auth0 ID tokens with (RS256 by default, or ES256), and its
+/// public half as a JWK.
+///
+/// A fresh key (2048-bit RSA, or P-256) is generated for every emulator instance (every
+/// ``Auth0EmulatorModule`` registration), so tokens of one emulator never verify against another's
+/// JWKS. Generation starts in the background when the routes are registered and is awaited on
+/// first use, so an emulator that never signs an Auth0 token does not wait for it. The key
+/// survives `POST /__authhub/reset`: a reset clears users and tokens, not the tenant's signing key.
 actor Auth0SigningKey {
     /// The generated key material.
     struct Material: Sendable {
@@ -20,14 +32,22 @@ actor Auth0SigningKey {
         let jwk: JSONValue
     }
 
+    /// The algorithm of the tokens this key signs.
+    nonisolated let algorithm: Auth0EmulatorSigningAlgorithm
     private let generation: Task<Material, any Error>
 
     /// Starts generating the key.
-    init() {
-        generation = Task { try await Self.generate() }
+    init(algorithm: Auth0EmulatorSigningAlgorithm = .rs256) {
+        self.algorithm = algorithm
+        generation = Task {
+            switch algorithm {
+            case .rs256: try await Self.generateRSA()
+            case .es256: try await Self.generateP256()
+            }
+        }
     }
 
-    private static func generate() async throws -> Material {
+    private static func generateRSA() async throws -> Material {
         let backing = try _RSA.Signing.PrivateKey(keySize: .bits2048)
         let primitives = try backing.publicKey.getKeyPrimitives()
         let modulus = Base64URL.encode(primitives.modulus)
@@ -39,6 +59,19 @@ actor Auth0SigningKey {
         let jwk: JSONValue = [
             "kty": "RSA", "use": "sig", "alg": "RS256", "kid": .string(kid),
             "n": .string(modulus), "e": .string(exponent),
+        ]
+        return Material(keys: keys, kid: kid, jwk: jwk)
+    }
+
+    private static func generateP256() async throws -> Material {
+        let backing = P256.Signing.PrivateKey()
+        let point = [UInt8](backing.publicKey.x963Representation)  // 0x04 || x || y (RFC 7518 §6.2.1)
+        let kid = Base64URL.encode(SHA256.hash(data: point).prefix(16))
+        let keys = JWTKeyCollection()
+        await keys.add(ecdsa: try ES256PrivateKey(backing: backing), kid: JWKIdentifier(string: kid))
+        let jwk: JSONValue = [
+            "kty": "EC", "crv": "P-256", "use": "sig", "alg": "ES256", "kid": .string(kid),
+            "x": .string(Base64URL.encode(point[1..<33])), "y": .string(Base64URL.encode(point[33..<65])),
         ]
         return Material(keys: keys, kid: kid, jwk: jwk)
     }
@@ -58,7 +91,7 @@ actor Auth0SigningKey {
         ["keys": [try await material().jwk]]
     }
 
-    /// Signs `claims` as a compact RS256 JWT with this key's `kid` in the header.
+    /// Signs `claims` as a compact JWT (RS256 or ES256, per ``algorithm``) with this key's `kid` in the header.
     func sign(_ claims: [String: JSONValue]) async throws -> String {
         let material = try await material()
         do {
@@ -70,7 +103,7 @@ actor Auth0SigningKey {
 }
 
 extension Auth0SigningKey {
-    /// The claims of a compact JWT whose RS256 signature this key made, or nil for anything else
+    /// The claims of a compact JWT whose signature this key made, or nil for anything else
     /// (malformed, another algorithm or key, tampered). Claims such as `exp` and `aud` are left to
     /// the caller, who knows the emulator's clock and what to expect.
     func verifiedClaims(_ token: String) async -> [String: JSONValue]? {

@@ -9,8 +9,8 @@ import enum AuthHub.JSONValue
 /// tokens is `http://127.0.0.1:PORT/auth0/` (with the trailing slash, spec §2).
 ///
 /// Authentication API routes (spec §1–§3, §8):
-/// - `GET /auth0/.well-known/openid-configuration`, `GET /auth0/.well-known/jwks.json` (RS256 key
-///   generated per emulator instance)
+/// - `GET /auth0/.well-known/openid-configuration`, `GET /auth0/.well-known/jwks.json` (an RS256
+///   key generated per emulator instance, or a P-256 ES256 key with `init(idTokenSigningAlgorithm: .es256)`)
 /// - `GET /auth0/authorize` (authorization code + PKCE S256; HTML login page posting to
 ///   `POST /auth0/u/login`), `GET /auth0/v2/logout` (redirects to an allowed `returnTo`)
 /// - `POST /auth0/oauth/token`: `password`, `…/password-realm`, `authorization_code`,
@@ -99,12 +99,19 @@ public struct Auth0EmulatorModule: EmulatorModule {
     /// `["/auth0"]`: the Auth0 domain is `http://HOST:PORT/auth0`.
     public let pathPrefixes = ["/auth0"]
 
-    /// Creates the module; every emulator that registers it gets its own tenant and signing key.
-    public init() {}
+    /// The algorithm ID tokens are signed with (Auth0's RS256 unless set otherwise).
+    public let idTokenSigningAlgorithm: Auth0EmulatorSigningAlgorithm
 
-    /// Registers the Auth0 routes and starts generating this instance's RS256 signing key.
+    /// Creates the module; every emulator that registers it gets its own tenant and signing key.
+    /// - Parameter idTokenSigningAlgorithm: RS256 (Auth0's, the default) or ES256, for testing
+    ///   clients against an OpenID provider that signs with a P-256 key.
+    public init(idTokenSigningAlgorithm: Auth0EmulatorSigningAlgorithm = .rs256) {
+        self.idTokenSigningAlgorithm = idTokenSigningAlgorithm
+    }
+
+    /// Registers the Auth0 routes and starts generating this instance's signing key.
     public func register(routes: EmulatorRouteBuilder, environment: EmulatorEnvironment) {
-        let service = Auth0Service(environment: environment, signingKey: Auth0SigningKey())
+        let service = Auth0Service(environment: environment, signingKey: Auth0SigningKey(algorithm: idTokenSigningAlgorithm))
         let p = Auth0Service.prefix
         routes.get("\(p)/.well-known/openid-configuration") { request, _ in await service.discovery(request) }
         routes.get("\(p)/.well-known/jwks.json") { _, _ in await service.jwks() }
