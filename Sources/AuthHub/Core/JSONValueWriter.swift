@@ -36,14 +36,11 @@ struct JSONValueWriter {
             bytes.append(UInt8(ascii: "]"))
         case .object(let members):
             bytes.append(UInt8(ascii: "{"))
-            var first = true
-            for key in members.keys.sorted() {
-                if !first { bytes.append(UInt8(ascii: ",")) }
-                first = false
-                write(key)
+            for (index, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                write(member.key)
                 bytes.append(UInt8(ascii: ":"))
-                // swiftlint:disable:next force_unwrapping
-                try write(members[key]!)
+                try write(member.value)
             }
             bytes.append(UInt8(ascii: "}"))
         }
