@@ -38,11 +38,18 @@ struct EmulatorCommand: AsyncParsableCommand {
     @Option(help: "Log level on standard error: trace, debug, info, notice, warning, error, critical.")
     var logLevel: String = "warning"
 
+    @Option(help: "Algorithm the Auth0 module signs ID tokens with: RS256 (2048-bit RSA) or ES256 (P-256).")
+    var auth0IdTokenAlg: String = "RS256"
+
+    /// The parsed `--auth0-id-token-alg`.
+    var auth0SigningAlgorithm: Auth0EmulatorSigningAlgorithm? { Auth0EmulatorSigningAlgorithm(rawValue: auth0IdTokenAlg.uppercased()) }
+
     func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
         guard Logger.Level(rawValue: logLevel.lowercased()) != nil else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical.")
         }
+        guard auth0SigningAlgorithm != nil else { throw ValidationError("--auth0-id-token-alg must be RS256 or ES256.") }
     }
 
     func run() async throws {
@@ -56,7 +63,11 @@ struct EmulatorCommand: AsyncParsableCommand {
         )
         let running: RunningEmulator
         do {
-            running = try await Emulator(configuration: configuration).start()
+            let modules: [any EmulatorModule] = [
+                Auth0EmulatorModule(idTokenSigningAlgorithm: auth0SigningAlgorithm ?? .rs256), FirebaseEmulatorModule(),
+                OpenfortEmulatorModule(), TurnkeyEmulatorModule(),
+            ]
+            running = try await Emulator(configuration: configuration, modules: modules).start()
         } catch {
             CLI.fail(Self.reason(error))
         }

@@ -9,10 +9,10 @@ import Glibc
 /// on SIGTERM, and refuses a port that is taken with a one-line error.
 @Suite(.serialized) struct EmulatorCommandTests {
     /// Starts `authhub emulator --port 0` and returns the process and the URL it announced.
-    func startEmulator(port: Int = 0) throws -> (Process, URL, FileHandle) {
+    func startEmulator(port: Int = 0, _ extra: [String] = []) throws -> (Process, URL, FileHandle) {
         let process = Process()
         process.executableURL = try AuthHubBinary.url()
-        process.arguments = ["emulator", "--port", String(port)]
+        process.arguments = ["emulator", "--port", String(port)] + extra
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
@@ -60,5 +60,24 @@ import Glibc
         let lines = result.stderr.split(separator: "\n")
         #expect(lines.count == 1, "\(result.stderr)")
         #expect(result.stderr.contains("in use"))
+    }
+
+    @Test func auth0CanSignIDTokensWithES256() async throws {
+        let (process, url, _) = try startEmulator(["--auth0-id-token-alg", "es256"])
+        defer { process.terminate(); process.waitUntilExit() }
+        let transport = URLSessionTransport()
+        let discovery = try await transport.send(HTTPRequest(method: .get, url: url.appendingPathComponent("auth0/.well-known/openid-configuration")))
+        #expect(discovery.status == 200)
+        #expect(try JSONValue.parse(discovery.body)["id_token_signing_alg_values_supported"] == ["ES256"])
+        let jwks = try await transport.send(HTTPRequest(method: .get, url: url.appendingPathComponent("auth0/.well-known/jwks.json")))
+        let key = try JSONValue.parse(jwks.body)["keys"]?.arrayValue?.first
+        #expect(key?["kty"] == "EC")
+        #expect(key?["crv"] == "P-256")
+    }
+
+    @Test func anUnknownSigningAlgorithmIsAUsageError() async throws {
+        let result = try await AuthHubBinary.runDetached(["emulator", "--port", "0", "--auth0-id-token-alg", "HS256"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("--auth0-id-token-alg must be RS256 or ES256"), "\(result.stderr)")
     }
 }
