@@ -58,15 +58,16 @@ enum TokenBenchmarks {
             return { try await Clock.perOp(ops) { for _ in 0..<ops { _ = try await keys.verify(token, as: BaselineIDClaims.self) } } }
         }
 
-        // AuthHubOIDC's IDTokenValidator (RS256).
-        if options.wants("idtoken.oidc.rs256") {
-            let issuer = "https://issuer.bench.invalid/"
-            let clientId = "bench-client"
-            let token = try await signer.sign(
-                BaselineIDClaims(iss: IssuerClaim(value: issuer), sub: SubjectClaim(value: "auth0|bench-user"), aud: AudienceClaim(value: clientId),
-                                 exp: ExpirationClaim(value: now.addingTimeInterval(24 * 3600)), iat: IssuedAtClaim(value: now),
-                                 auth_time: Int(now.timeIntervalSince1970), email: "ada@example.com", name: "Ada Lovelace"),
-                kid: JWKIdentifier(string: kid))
+        let issuer = "https://issuer.bench.invalid/"
+        let clientId = "bench-client"
+        func oidcClaims() -> BaselineIDClaims {
+            BaselineIDClaims(iss: IssuerClaim(value: issuer), sub: SubjectClaim(value: "auth0|bench-user"), aud: AudienceClaim(value: clientId),
+                             exp: ExpirationClaim(value: now.addingTimeInterval(24 * 3600)), iat: IssuedAtClaim(value: now),
+                             auth_time: Int(now.timeIntervalSince1970), email: "ada@example.com", name: "Ada Lovelace")
+        }
+        /// AuthHubOIDC's IDTokenValidator on `token`, its JWKS (`jwks`) cached, against jwt-kit's
+        /// verification of the same token with `keys`.
+        func oidcRow(_ name: String, token: String, jwks: String, keys: JWTKeyCollection, baselineLabel: String) async throws -> Row {
             let transport = FixedDocumentTransport(body: Data(jwks.utf8))
             let api = APIClient(provider: "oidc", baseURL: URL(string: issuer)!, transport: transport)
             let cache = JWKSCache(jwksURI: issuer + ".well-known/jwks.json", api: api)
@@ -74,7 +75,7 @@ enum TokenBenchmarks {
             let expectations = IDTokenExpectations(issuer: issuer, clientId: clientId)
             let secret = Secret(token)
             _ = try await validator.validate(secret, expecting: expectations)
-            let baseline = baselineRun(token, issuer: issuer, audience: clientId)
+            let baseline = baselineRun(token, issuer: issuer, audience: clientId, with: keys)
             let result = try await paired(samples: options.samples, baseline: baseline, subject: {
                 try await Clock.perOp(ops) { for _ in 0..<ops { _ = try await validator.validate(secret, expecting: expectations) } }
             })
@@ -83,21 +84,24 @@ enum TokenBenchmarks {
                 for _ in 0..<allocOps { _ = try await validator.validate(secret, expecting: expectations) }
             }
             let baseAllocs = try await Allocations.perOp(allocOps) {
-                for _ in 0..<allocOps { _ = try await verifier.verify(token, as: BaselineIDClaims.self) }
+                for _ in 0..<allocOps { _ = try await keys.verify(token, as: BaselineIDClaims.self) }
             }
             let fetches = transport.counter.withLock { $0 }
-            rows.append(timeRow("idtoken.oidc.rs256", result, unit: "µs/op", baseline: "jwt-kit verify(_:as:), same key and claims",
-                                targetRatio: 1.2, allocs: allocs, baselineAllocs: baseAllocs,
-                                note: fetches == 1 ? "" : "JWKS fetched \(fetches) times (expected once)"))
+            return timeRow(name, result, unit: "µs/op", baseline: baselineLabel, targetRatio: 1.2, allocs: allocs, baselineAllocs: baseAllocs,
+                           note: fetches == 1 ? "" : "JWKS fetched \(fetches) times (expected once)")
+        }
+
+        // AuthHubOIDC's IDTokenValidator (RS256).
+        if options.wants("idtoken.oidc.rs256") {
+            let token = try await signer.sign(oidcClaims(), kid: JWKIdentifier(string: kid))
+            rows.append(try await oidcRow("idtoken.oidc.rs256", token: token, jwks: jwks, keys: verifier,
+                                          baselineLabel: "jwt-kit verify(_:as:), same key and claims"))
         }
         // AuthHubOIDC's IDTokenValidator (ES256: a P-256 key, e.g. Openfort v1's JWKS), same claims.
         if options.wants("idtoken.oidc.es256") {
-            let issuer = "https://issuer.bench.invalid/"
-            let clientId = "bench-client"
             let ecKid = "bench-ec-key-1"
             let ecBacking = P256.Signing.PrivateKey()
             let ecPrivate = try ES256PrivateKey(backing: ecBacking)
-            let ecPublic = ecPrivate.publicKey
             let point = [UInt8](ecBacking.publicKey.x963Representation)  // 0x04 || x || y
             let ecJWKS = """
                 {"keys":[{"kty":"EC","kid":"\(ecKid)","use":"sig","alg":"ES256","crv":"P-256","x":"\(Base64URL.encode(point[1..<33]))","y":"\(Base64URL.encode(point[33..<65]))"}]}
@@ -105,34 +109,10 @@ enum TokenBenchmarks {
             let ecSigner = JWTKeyCollection()
             await ecSigner.add(ecdsa: ecPrivate, kid: JWKIdentifier(string: ecKid))
             let ecVerifier = JWTKeyCollection()
-            await ecVerifier.add(ecdsa: ecPublic, kid: JWKIdentifier(string: ecKid))
-            let token = try await ecSigner.sign(
-                BaselineIDClaims(iss: IssuerClaim(value: issuer), sub: SubjectClaim(value: "auth0|bench-user"), aud: AudienceClaim(value: clientId),
-                                 exp: ExpirationClaim(value: now.addingTimeInterval(24 * 3600)), iat: IssuedAtClaim(value: now),
-                                 auth_time: Int(now.timeIntervalSince1970), email: "ada@example.com", name: "Ada Lovelace"),
-                kid: JWKIdentifier(string: ecKid))
-            let transport = FixedDocumentTransport(body: Data(ecJWKS.utf8))
-            let api = APIClient(provider: "oidc", baseURL: URL(string: issuer)!, transport: transport)
-            let cache = JWKSCache(jwksURI: issuer + ".well-known/jwks.json", api: api)
-            let validator = IDTokenValidator(keys: cache, clock: SystemClock())
-            let expectations = IDTokenExpectations(issuer: issuer, clientId: clientId)
-            let secret = Secret(token)
-            _ = try await validator.validate(secret, expecting: expectations)
-            let baseline = baselineRun(token, issuer: issuer, audience: clientId, with: ecVerifier)
-            let result = try await paired(samples: options.samples, baseline: baseline, subject: {
-                try await Clock.perOp(ops) { for _ in 0..<ops { _ = try await validator.validate(secret, expecting: expectations) } }
-            })
-            let allocOps = options.batch(500)
-            let allocs = try await Allocations.perOp(allocOps) {
-                for _ in 0..<allocOps { _ = try await validator.validate(secret, expecting: expectations) }
-            }
-            let baseAllocs = try await Allocations.perOp(allocOps) {
-                for _ in 0..<allocOps { _ = try await ecVerifier.verify(token, as: BaselineIDClaims.self) }
-            }
-            let fetches = transport.counter.withLock { $0 }
-            rows.append(timeRow("idtoken.oidc.es256", result, unit: "µs/op", baseline: "jwt-kit verify(_:as:), same P-256 key and claims",
-                                targetRatio: 1.2, allocs: allocs, baselineAllocs: baseAllocs,
-                                note: fetches == 1 ? "" : "JWKS fetched \(fetches) times (expected once)"))
+            await ecVerifier.add(ecdsa: ecPrivate.publicKey, kid: JWKIdentifier(string: ecKid))
+            let token = try await ecSigner.sign(oidcClaims(), kid: JWKIdentifier(string: ecKid))
+            rows.append(try await oidcRow("idtoken.oidc.es256", token: token, jwks: ecJWKS, keys: ecVerifier,
+                                          baselineLabel: "jwt-kit verify(_:as:), same P-256 key and claims"))
         }
 
         // AuthHubFirebase's FirebaseIDTokenVerifier (RS256, production mode with a cached key set).
