@@ -89,7 +89,7 @@ enum ConfigBenchmarks {
             let validate = [authhub, "validate", "--config", file]
             guard Spawn.run(validate) == 0 else { throw BenchFailure("authhub validate rejected the generated \(count)-provider file") }
             var help: [Double] = []
-            let result = paired(samples: runs, baseline: {
+            let result = await paired(samples: runs, baseline: {
                 Double(Clock.perOp(1) { Spawn.run(["/bin/true"]) })
             }, subject: {
                 let v = Clock.perOp(1) { Spawn.run(validate) }
@@ -116,27 +116,4 @@ extension Clock {
         body()
         return Double(monotonicNanoseconds() - start) / Double(ops)
     }
-}
-
-func paired(samples: Int, baseline: () -> Double, subject: () -> Double) -> PairedResult {
-    _ = baseline()
-    _ = subject()
-    var b: [Double] = []
-    var s: [Double] = []
-    var r: [Double] = []
-    for i in 0..<samples {
-        let bv: Double
-        let sv: Double
-        if i % 2 == 0 {
-            bv = baseline()
-            sv = subject()
-        } else {
-            sv = subject()
-            bv = baseline()
-        }
-        b.append(bv)
-        s.append(sv)
-        r.append(sv / bv)
-    }
-    return PairedResult(subject: Samples(values: s), baseline: Samples(values: b), ratios: Samples(values: r))
 }

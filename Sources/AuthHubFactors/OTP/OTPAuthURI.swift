@@ -352,7 +352,7 @@ public struct OTPAuthURI: Sendable, Equatable, CustomStringConvertible, CustomDe
         while let byte = iterator.next() {
             switch byte {
             case UInt8(ascii: "%"):
-                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+                guard let high = iterator.next().flatMap(Hex.digitValue), let low = iterator.next().flatMap(Hex.digitValue) else {
                     throw parseError("malformed", "The \(what) of the otpauth URI has a broken %-escape.")
                 }
                 bytes.append(high << 4 | low)
@@ -366,15 +366,6 @@ public struct OTPAuthURI: Sendable, Equatable, CustomStringConvertible, CustomDe
             throw parseError("malformed", "The \(what) of the otpauth URI is not valid UTF-8.")
         }
         return decoded
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     /// ` ('value')` for short, plain values worth repeating in a message; empty otherwise, so that
