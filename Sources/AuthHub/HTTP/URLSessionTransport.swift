@@ -90,7 +90,7 @@ public struct URLSessionTransport: HTTPTransport {
         }
     }
 
-    /// A `Duration` as a dispatch interval, capped at a day (a longer deadline is no deadline).
+    /// A `Duration` as a dispatch interval, clamped to 0…1 day (longer deadlines become one day).
     static func dispatchInterval(_ duration: Duration) -> DispatchTimeInterval {
         let nanoseconds = min(max(duration.seconds, 0), 86_400) * 1_000_000_000
         return .nanoseconds(Int(nanoseconds))

@@ -29,15 +29,6 @@ struct SessionFileFormat: Sendable {
     /// The `cipher` value of encrypted files.
     static let cipherName = "AES-256-GCM"
 
-    private struct Envelope: Encodable {
-        var format: String?
-        var version: Int?
-        var key: SessionKey?
-        var session: Session?
-        var cipher: String?
-        var sealed: String?
-    }
-
     /// The key files are sealed with; nil for plain files.
     private let key: SymmetricKey?
 
@@ -68,12 +59,14 @@ struct SessionFileFormat: Sendable {
 
     /// The file contents for `session` stored under `sessionKey` in the file `name`. Written with
     /// ``JSONValue/serialized()`` (the bytes `JSONEncoder` with sorted keys writes, without its
-    /// per-field containers: BENCHMARKS.md, `filestore.save+load`); `JSONEncoder` only for a version
-    /// above 2^53, which a JSON number cannot hold exactly.
+    /// per-field containers: BENCHMARKS.md, `filestore.save+load`).
+    /// - Throws: ``AuthErrorCode/storageFailure`` for a version above 2^53, which a JSON number
+    ///   cannot hold exactly (so it could not be read back as written), or a non-finite number.
     func encode(_ session: Session, for sessionKey: SessionKey, name: SessionFileName) throws -> Data {
         do {
             guard let sessionTree = StoredSessionWriter.tree(session) else {
-                return try encodeWithJSONEncoder(session, for: sessionKey, name: name)
+                throw AuthError(.storageFailure,
+                                message: "Cannot store the session for \(sessionKey): version \(session.version) is beyond what a JSON number holds exactly (2^53).")
             }
             var envelope: [String: JSONValue] = [
                 "format": .string(Self.formatName),
@@ -93,17 +86,6 @@ struct SessionFileFormat: Sendable {
         } catch {
             throw AuthError(.storageFailure, message: "Cannot encode the session for \(sessionKey).", underlying: error)
         }
-    }
-
-    /// ``encode(_:for:name:)`` through `JSONEncoder` and `Session`'s `Encodable`.
-    func encodeWithJSONEncoder(_ session: Session, for sessionKey: SessionKey, name: SessionFileName) throws -> Data {
-        var envelope = Envelope(format: Self.formatName, version: Self.currentVersion, key: sessionKey)
-        if let key {
-            (envelope.cipher, envelope.sealed) = try seal(try Self.encoder.encode(session), key: key, for: sessionKey, name: name)
-        } else {
-            envelope.session = session
-        }
-        return try Self.encoder.encode(envelope)
     }
 
     /// The `cipher` name and the base64 sealed box of `plaintext`.
@@ -211,13 +193,6 @@ struct SessionFileFormat: Sendable {
     }
 
     // MARK: Helpers
-
-    private static var encoder: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .secondsSince1970
-        return encoder
-    }
 
     /// Decodes base64 or base64url, with or without padding.
     static func decodeBase64(_ text: String) -> Data? {

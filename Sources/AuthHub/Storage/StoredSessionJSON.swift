@@ -94,7 +94,8 @@ enum StoredSessionReader {
 /// ``JSONValue/serialized()`` — the same bytes as `JSONEncoder` with sorted keys, without its
 /// per-field containers (a differential test pins the two together).
 enum StoredSessionWriter {
-    /// The largest version a JSON number holds exactly; above it the store falls back to `JSONEncoder`.
+    /// The largest version a JSON number holds exactly; the store refuses to write a larger one
+    /// (``StoredSessionReader`` would read it back rounded).
     static let largestExactVersion: UInt64 = 1 << 53
 
     /// The session's JSON object, or nil when its version is too large to be a JSON number exactly.

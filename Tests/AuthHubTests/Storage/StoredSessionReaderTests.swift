@@ -1,4 +1,5 @@
 @testable import AuthHub
+import Crypto
 import Foundation
 import Testing
 
@@ -151,25 +152,53 @@ import Testing
         }
     }
 
-    @Test func aVersionBeyondJSONNumbersFallsBackToJSONEncoder() throws {
+    @Test func aVersionBeyondJSONNumbersIsRefusedNotRounded() throws {
         var session = Session(providerID: "auth0", accessToken: Secret("at"))
         session.version = (1 << 53) + 1
         #expect(StoredSessionWriter.tree(session) == nil)
         let format = try SessionFileFormat(encryptionKey: nil)
         let key = SessionKey(provider: "auth0", account: "default")
-        let data = try format.encode(session, for: key, name: SessionFileName(key))
-        #expect(String(decoding: data, as: UTF8.self).contains("\"version\":9007199254740993"))
+        let error = #expect(throws: AuthError.self) { try format.encode(session, for: key, name: SessionFileName(key)) }
+        #expect(error?.code == .storageFailure)
+        #expect(error?.message.contains("9007199254740993") == true)
+    }
+
+    /// What the store wrote before it had its own writer: `Session`'s `Encodable` through
+    /// `JSONEncoder` (sorted keys, seconds since 1970) in the envelope, sealed with AES-256-GCM
+    /// under the file name when `key` is given.
+    static func referenceFile(_ session: Session, for sessionKey: SessionKey, name: SessionFileName, key: SymmetricKey?) throws -> Data {
+        struct Envelope: Encodable {
+            var format = "authhub.session"
+            var version = 1
+            var key: SessionKey
+            var session: Session?
+            var cipher: String?
+            var sealed: String?
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .secondsSince1970
+        var envelope = Envelope(key: sessionKey)
+        if let key {
+            let box = try AES.GCM.seal(try encoder.encode(session), using: key, authenticating: name.authenticatedData)
+            envelope.cipher = "AES-256-GCM"
+            envelope.sealed = try #require(box.combined).base64EncodedString()
+        } else {
+            envelope.session = session
+        }
+        return try encoder.encode(envelope)
     }
 
     @Test(arguments: [false, true])
     func theFileFormatIsUnchanged(encrypted: Bool) throws {
         let secret: Secret<String>? = encrypted ? Secret(Data(repeating: 7, count: 32).base64EncodedString()) : nil
+        let symmetric = encrypted ? SymmetricKey(data: Data(repeating: 7, count: 32)) : nil
         let format = try SessionFileFormat(encryptionKey: secret)
         for session in Self.sessions() {
             let key = SessionKey(provider: session.providerID, account: session.accountKey)
             let name = SessionFileName(key)
             let written = try format.encode(session, for: key, name: name)
-            let reference = try format.encodeWithJSONEncoder(session, for: key, name: name)
+            let reference = try Self.referenceFile(session, for: key, name: name, key: symmetric)
             if !encrypted { #expect(written == reference) }  // sealed boxes differ by their random nonce
             let read = try format.decode(written, path: "p", name: name, expecting: key)
             #expect(read == session)
