@@ -76,7 +76,7 @@ public struct URLSessionTransport: HTTPTransport {
                 let task = session.dataTask(with: request) { data, response, error in
                     continuation.resume(with: exchange.finish(data: data, response: response, error: error, timeout: timeout))
                 }
-                let timer = DispatchWorkItem { exchange.stop(task, because: .timedOut) }
+                let timer = DispatchWorkItem { exchange.stop(because: .timedOut) }
                 guard exchange.start(task, timer: timer) else {
                     task.cancel()  // cancelled before it started: completes with URLError.cancelled
                     task.resume()
@@ -86,7 +86,7 @@ public struct URLSessionTransport: HTTPTransport {
                 DispatchQueue.global().asyncAfter(deadline: .now() + Self.dispatchInterval(timeout), execute: timer)
             }
         } onCancel: {
-            exchange.stop(nil, because: .cancelled)
+            exchange.stop(because: .cancelled)
         }
     }
 
@@ -119,11 +119,12 @@ public struct URLSessionTransport: HTTPTransport {
         }
 
         /// Stops the exchange (the deadline passed or the caller was cancelled); the first reason wins.
-        func stop(_ task: URLSessionDataTask?, because reason: Stop) {
+        /// Before ``start(_:timer:)`` there is nothing to cancel yet; `start` then refuses to run.
+        func stop(because reason: Stop) {
             let running = state.withLock { state -> URLSessionDataTask? in
                 guard !state.finished, state.stop == nil else { return nil }
                 state.stop = reason
-                return state.task ?? task
+                return state.task
             }
             running?.cancel()
         }
