@@ -30,6 +30,10 @@ import Foundation
 public struct ConfigLoader: Sendable {
     /// The environment variable that selects the environment when none is given explicitly.
     public static let environmentVariable = "AUTHHUB_ENV"
+    /// The largest providers.json accepted: 1 MiB (a file with 200 providers is ~40 KiB). A larger
+    /// file or `Data` is refused with one problem before it is parsed, so a hostile or mistaken
+    /// file cannot take seconds of CPU and gigabytes of memory.
+    public static let maxFileBytes = 1 << 20
 
     /// The provider types the file may use.
     public let registry: ProviderRegistry
@@ -100,6 +104,9 @@ public struct ConfigLoader: Sendable {
     func analyze(_ data: Data, selection: ConfigValidator.Selection)
         -> (problems: [ConfigProblem], environments: [EnvironmentConfiguration], selected: String?)
     {
+        guard data.count <= Self.maxFileBytes else {
+            return ([ConfigProblem(path: "", message: "the file is larger than \(Self.maxFileBytes) bytes")], [], nil)
+        }
         let root: JSONSourceNode
         do {
             root = try JSONSourceParser().parse(data)
@@ -114,16 +121,25 @@ public struct ConfigLoader: Sendable {
     /// Reads a configuration file.
     /// - Throws: ``ConfigurationError`` with one problem (`file not found`, …) when it cannot be read.
     public static func contents(ofFile path: String) throws -> Data {
+        func problem(_ message: String) -> ConfigurationError {
+            ConfigurationError(file: path, problems: [ConfigProblem(path: "", message: message)])
+        }
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw ConfigurationError(file: path, problems: [ConfigProblem(path: "", message: "file not found")])
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw problem("file not found") }
+        guard !isDirectory.boolValue else { throw problem("is a directory, not a file") }
+        // Symbolic links are followed (deployments link config files into place), but the target must
+        // be a regular file of at most `maxFileBytes`: a FIFO or device never hangs the read.
+        let data: Data?
+        do {
+            data = try POSIXFile.contents(of: path, maxBytes: maxFileBytes, followSymlinks: true)
+        } catch let error as AuthError {
+            switch error.details[POSIXFile.refusalKey] {
+            case "notRegularFile": throw problem("is not a regular file")
+            case "tooLarge": throw problem("the file is larger than \(maxFileBytes) bytes")
+            default: throw problem("file cannot be read")
+            }
         }
-        guard !isDirectory.boolValue else {
-            throw ConfigurationError(file: path, problems: [ConfigProblem(path: "", message: "is a directory, not a file")])
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ConfigurationError(file: path, problems: [ConfigProblem(path: "", message: "file cannot be read")])
-        }
+        guard let data else { throw problem("file not found") }
         return data
     }
 }

@@ -76,7 +76,8 @@ public struct RetryPolicy: Sendable {
     public var baseDelay: Duration
     /// The longest back-off delay.
     public var maxDelay: Duration
-    /// A `Retry-After` longer than this is not waited for: the error is returned with its `retryAfter`.
+    /// A `Retry-After` longer than this (or than the request's timeout) is not waited for: the error is
+    /// returned with its `retryAfter`.
     public var maxRetryAfter: Duration
 
     public init(maxAttempts: Int = 3, baseDelay: Duration = .milliseconds(250), maxDelay: Duration = .seconds(8),
@@ -170,7 +171,9 @@ public struct APIClient: Sendable {
             if let retryAfter = response.headers.retryAfter(now: clock.now) { error.retryAfter = retryAfter }
             if attempt < retryPolicy.maxAttempts, shouldRetry(status: response.status, request, http.method) {
                 let delay = error.retryAfter ?? backoff(attempt: attempt)
-                if delay <= retryPolicy.maxRetryAfter {
+                // A server's Retry-After is waited for only within the policy's limit and the request's
+                // own deadline; a longer one is returned to the caller in the error's `retryAfter`.
+                if delay <= retryPolicy.maxRetryAfter, delay <= (http.timeout ?? timeout) {
                     logger.debug("retrying", metadata: ["status": "\(response.status)", "delay_ms": "\(Int(delay.seconds * 1000))"])
                     try await clock.sleep(for: delay)
                     attempt += 1

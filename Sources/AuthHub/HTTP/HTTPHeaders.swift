@@ -37,16 +37,31 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         for f in fields { hasher.combine(f.name.lowercased()); hasher.combine(f.value) }
     }
 
+    /// The longest `Retry-After` reported: one day. A larger value (a proxy's `1e300`, a date in the
+    /// year 9999) is capped to it; ``APIClient`` never waits longer than its own limits anyway.
+    public static let maxRetryAfter: Duration = .seconds(86_400)
+
     /// The `Retry-After` field as a duration: delay-seconds, or an HTTP date relative to `now`.
+    ///
+    /// The field comes from outside and is range-checked before it becomes a `Duration`: a delay that
+    /// is negative, not a number, or a date that cannot be parsed gives nil (no advice); a delay or
+    /// date further away than ``maxRetryAfter`` is capped to it; a date in the past is zero.
     public func retryAfter(now: Date = Date()) -> Duration? {
-        guard let raw = self["Retry-After"]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else { return nil }
-        if let seconds = Double(raw), seconds >= 0, seconds.isFinite { return .milliseconds(Int64(seconds * 1000)) }
+        guard let raw = self["Retry-After"]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty, raw.utf8.count <= 64 else {
+            return nil
+        }
+        let cap = Double(Self.maxRetryAfter.components.seconds)
+        if let seconds = Double(raw) {
+            guard seconds.isFinite, seconds >= 0 else { return nil }
+            return .milliseconds(Int64((Swift.min(seconds, cap) * 1000).rounded()))
+        }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
         guard let date = formatter.date(from: raw) else { return nil }
-        let delta = Swift.max(0, date.timeIntervalSince(now))
-        return .milliseconds(Int64(delta * 1000))
+        let delta = date.timeIntervalSince(now)
+        guard delta.isFinite else { return nil }
+        return .milliseconds(Int64((Swift.min(Swift.max(0, delta), cap) * 1000).rounded()))
     }
 }

@@ -8,11 +8,20 @@ import Logging
 /// - **Layout.** The directory is created with mode 0700 (an existing one with looser permissions is
 ///   tightened to 0700); session files have mode 0600. File names are escaped forms of the key
 ///   (`auth0/default` → `session.auth0.default.json`), reversible for any provider and account
-///   string; see `SessionFileName` for the scheme. Hidden `.lock`, `.refresh` and `.tmp-` files
+///   string; see `SessionFileName` for the scheme. Hidden `.lock`, `.refresh` and `.pending` files
 ///   next to them are the store's own.
-/// - **Atomic, durable writes.** A save writes a temporary file in the same directory, `fsync`s it,
-///   renames it over the session file and `fsync`s the directory. Readers — in this process or
-///   another — see the old file or the new one, never a torn one, and take no lock.
+/// - **Atomic, durable writes.** A save writes the key's pending file `.<name>.pending` in the same
+///   directory, `fsync`s it, renames it over the session file and `fsync`s the directory. Readers —
+///   in this process or another — see the old file or the new one, never a torn one, and take no lock.
+/// - **Killed writers.** A refresh's new tokens exist nowhere but in the process that received them,
+///   and with rotating refresh tokens the old ones may already be revoked. So a conditional save
+///   writes the new session to the pending file first — before the compare-and-swap read and any
+///   `fsync`; a file is in the kernel's page cache the moment `write` returns, whatever then happens
+///   to the process. The next load, save or remove of the key that finds a pending file takes the
+///   write lock (so no live writer owns it) and rolls it forward when it is complete and newer than
+///   the session file, or deletes it (a torn or stale pending file still holds tokens). The window
+///   left is between the reply arriving and that first write (RELIABILITY.md). Temporary files of
+///   earlier builds (`.<name>.tmp-…`) are deleted by ``keys()`` once ten minutes old.
 /// - **Compare-and-swap across processes.** A save or remove holds an exclusive `flock` on the key's
 ///   write lock file (`.<name>.lock`) while it reads the current version and writes, so two
 ///   processes can never both win a compare-and-swap. Within a process, writers of one key queue on
@@ -22,6 +31,10 @@ import Logging
 /// - **Encryption.** With `encryptionKey`, every file is sealed with AES-256-GCM, the file's name
 ///   being authenticated data; see `SessionFileFormat`. A store with a key refuses plain files
 ///   (someone could plant one), and a store without a key cannot read sealed ones.
+/// - **Hostile files.** Files are opened without following symbolic links and with `O_NONBLOCK`,
+///   must be regular files of at most 1 MiB, and must hold the session of the key their name
+///   encodes (envelope and session alike); anything else is a ``AuthErrorCode/storageFailure``
+///   naming the file, never a hang, a crash or another key's session.
 /// - **Errors.** A file that cannot be read (corrupted, truncated, wrong format, wrong key) makes
 ///   ``load(_:)`` throw ``AuthErrorCode/storageFailure`` naming the file and the reason — never
 ///   a crash and never "no session". ``keys()`` still lists such a key, so it can be removed or
@@ -47,7 +60,6 @@ public final class FileSessionStore: SessionStore {
     private let writers = InProcessRefreshLock()
     private let refreshLock: FileRefreshLock
     private let queue = DispatchQueue(label: "authhub.file-session-store", qos: .userInitiated, attributes: .concurrent)
-    private let random: any RandomSource = SystemRandom()
 
     /// Opens (creating when missing) a store in `directory`.
     /// - Parameters:
@@ -76,57 +88,89 @@ public final class FileSessionStore: SessionStore {
     // MARK: SessionStore
 
     /// The session stored under `key`, or nil when its file does not exist. Takes no lock: files are
-    /// replaced atomically. Reads on the caller's thread (see "Threads" above).
+    /// replaced atomically. Reads on the caller's thread (see "Threads" above). When a pending file of
+    /// a killed save is present, it is first rolled forward or deleted under the write lock (see
+    /// "Killed writers" above).
     /// - Throws: ``AuthErrorCode/storageFailure`` naming the file when it exists but cannot be read.
     public func load(_ key: SessionKey) async throws -> Session? {
         let name = SessionFileName(key)
         let path = filePath(name.fileName)
+        if POSIXFile.exists(filePath(name.pendingName)) {
+            try await withWriteLock(key, name) { try await self.io { self.recoverPending(key, name) } }
+        }
         guard let data = try POSIXFile.contents(of: path) else { return nil }
         return try format.decode(data, path: path, name: name, expecting: key)
     }
 
     /// Stores `session` under `key` if `expectedVersion` holds (see ``SessionStore``), holding the key's
     /// write lock across processes; returns the stored session with its new version.
+    ///
+    /// A conditional save (a refresh's) writes the new session to the pending file before anything
+    /// else — before the compare-and-swap read and before any `fsync` — so that once this process has
+    /// it, a kill cannot lose it (see "Killed writers" above).
     /// - Throws: ``AuthErrorCode/conflict`` when the expectation fails; ``AuthErrorCode/storageFailure``
     ///   on I/O errors, or for a conditional save over a file that cannot be read.
     @discardableResult
     public func save(_ session: Session, for key: SessionKey, expectedVersion: UInt64?) async throws -> Session {
         let name = SessionFileName(key)
         let path = filePath(name.fileName)
-        let tempPath = filePath(name.temporaryName(Hex.lowercase(random.bytes(8))))
+        let pendingPath = filePath(name.pendingName)
         let directoryPath = directoryPath
         let format = format
         let logger = logger
         return try await withWriteLock(key, name) {
-            try await self.io {
-                var found: UInt64 = 0
-                if let data = try POSIXFile.contents(of: path) {
-                    do {
-                        found = try format.storedVersion(data, path: path, name: name, expecting: key)
-                    } catch {
-                        guard expectedVersion == nil else { throw error }
-                        logger.warning("replacing an unreadable session file", metadata: ["key": "\(key)"])
-                    }
+            if POSIXFile.exists(pendingPath) { try await self.io { self.recoverPending(key, name) } }
+            let writtenEarly = expectedVersion != nil
+            if let expectedVersion {
+                do {
+                    let stored = try session.storedCopy(for: key, currentVersion: expectedVersion, expectedVersion: expectedVersion)
+                    try POSIXFile.writeFile(try format.encode(stored, for: key, name: name), to: pendingPath)
+                } catch {
+                    try? POSIXFile.remove(pendingPath)
+                    throw error
                 }
-                let stored = try session.storedCopy(for: key, currentVersion: found, expectedVersion: expectedVersion)
-                let data = try format.encode(stored, for: key, name: name)
-                try POSIXFile.writeAtomically(data, to: path, tempPath: tempPath, directory: directoryPath)
-                logger.debug("session saved", metadata: ["key": "\(key)", "version": "\(stored.version)"])
-                return stored
+            }
+            return try await self.io {
+                do {
+                    var found: UInt64 = 0
+                    if let data = try POSIXFile.contents(of: path) {
+                        do {
+                            found = try format.storedVersion(data, path: path, name: name, expecting: key)
+                        } catch {
+                            guard expectedVersion == nil else { throw error }
+                            logger.warning("replacing an unreadable session file", metadata: ["key": "\(key)"])
+                        }
+                    }
+                    let stored = try session.storedCopy(for: key, currentVersion: found, expectedVersion: expectedVersion)
+                    if !writtenEarly {
+                        try POSIXFile.writeFile(try format.encode(stored, for: key, name: name), to: pendingPath)
+                    }
+                    try POSIXFile.commit(pendingPath, to: path, directory: directoryPath)
+                    logger.debug("session saved", metadata: ["key": "\(key)", "version": "\(stored.version)"])
+                    return stored
+                } catch {
+                    // The pending file holds tokens; a failed or refused save leaves none behind.
+                    try? POSIXFile.remove(pendingPath)
+                    throw error
+                }
             }
         }
     }
 
-    /// Deletes `key`'s session file under the write lock; a missing file is not an error. The hidden
-    /// lock files stay (deleting a lock file another process waits on would break the lock).
+    /// Deletes `key`'s session file (and a pending file of a killed save) under the write lock; a
+    /// missing file is not an error. The hidden lock files stay (deleting a lock file another process
+    /// waits on would break the lock).
     public func remove(_ key: SessionKey) async throws {
         let name = SessionFileName(key)
         let path = filePath(name.fileName)
+        let pendingPath = filePath(name.pendingName)
         let directoryPath = directoryPath
         let logger = logger
         try await withWriteLock(key, name) {
             try await self.io {
-                guard try POSIXFile.contents(of: path) != nil else { return }
+                let pending = POSIXFile.exists(pendingPath)
+                guard pending || POSIXFile.exists(path) else { return }
+                try POSIXFile.remove(pendingPath)
                 try POSIXFile.remove(path)
                 try POSIXFile.syncDirectory(directoryPath)
                 logger.debug("session removed", metadata: ["key": "\(key)"])
@@ -141,7 +185,12 @@ public final class FileSessionStore: SessionStore {
         let logger = logger
         return try await io {
             var keys = Set<SessionKey>()
+            let now = Date()
             for entry in try POSIXFile.entries(of: directoryPath) {
+                if entry.hasPrefix("."), entry.contains(SessionFileName.legacyTemporaryInfix) {
+                    Self.deleteIfAbandoned(directoryPath + "/" + entry, now: now, logger: logger)
+                    continue
+                }
                 guard let (name, key) = SessionFileName.parse(fileName: entry) else { continue }
                 if let key {
                     keys.insert(key)
@@ -164,6 +213,58 @@ public final class FileSessionStore: SessionStore {
     /// The store's ``FileRefreshLock`` (one per store, so managers in this process queue in-process
     /// before contending for the file lock).
     public func makeRefreshLock() -> any RefreshLock { refreshLock }
+
+    // MARK: Killed writers
+
+    /// How old a temporary file of an earlier build must be before ``keys()`` deletes it: ten minutes,
+    /// far longer than any save takes, so no live writer can still own it.
+    static let abandonedTemporaryAge: TimeInterval = 600
+
+    /// Rolls forward or deletes the pending file of `key`. Runs under the key's write lock, so no live
+    /// writer owns the file: its writer was killed between writing it and renaming it.
+    ///
+    /// A pending file that decodes completely for `key` and is newer than the session file (or there
+    /// is no readable session file) holds tokens the provider already issued — possibly having revoked
+    /// the stored ones — so it becomes the session file; anything else (torn, older, another key) is
+    /// deleted, since it holds tokens too. Never throws: a failure leaves the files as they were for
+    /// the next attempt, and the log says why.
+    private func recoverPending(_ key: SessionKey, _ name: SessionFileName) {
+        let pendingPath = filePath(name.pendingName)
+        let path = filePath(name.fileName)
+        do {
+            guard let data = try? POSIXFile.contents(of: pendingPath),
+                  let pending = try? format.decode(data, path: pendingPath, name: name, expecting: key) else {
+                try POSIXFile.remove(pendingPath)
+                try POSIXFile.syncDirectory(directoryPath)
+                logger.warning("deleted an incomplete session file left by a killed save", metadata: ["key": "\(key)"])
+                return
+            }
+            var current: UInt64?
+            if let stored = try? POSIXFile.contents(of: path) {
+                current = try? format.storedVersion(stored, path: path, name: name, expecting: key)
+            }
+            if let current, current >= pending.version {
+                try POSIXFile.remove(pendingPath)
+                try POSIXFile.syncDirectory(directoryPath)
+                logger.info("deleted a stale session file left by a killed save", metadata: ["key": "\(key)"])
+                return
+            }
+            try POSIXFile.commit(pendingPath, to: path, directory: directoryPath)
+            logger.warning("recovered the session a killed save had written", metadata: [
+                "key": "\(key)", "version": "\(pending.version)",
+            ])
+        } catch {
+            logger.error("cannot recover a killed save's session file", metadata: ["key": "\(key)", "error": "\(error)"])
+        }
+    }
+
+    /// Deletes a temporary file of an earlier build once it is older than ``abandonedTemporaryAge``.
+    private static func deleteIfAbandoned(_ path: String, now: Date, logger: Logger) {
+        guard let modified = POSIXFile.modificationTime(path), now.timeIntervalSince(modified) > abandonedTemporaryAge else { return }
+        if (try? POSIXFile.remove(path)) != nil {
+            logger.info("deleted an abandoned temporary session file", metadata: ["path": "\(path)"])
+        }
+    }
 
     // MARK: Helpers
 

@@ -63,6 +63,10 @@ struct SessionFileFormat: Sendable {
     /// - Throws: ``AuthErrorCode/storageFailure`` for a version above 2^53, which a JSON number
     ///   cannot hold exactly (so it could not be read back as written), or a non-finite number.
     func encode(_ session: Session, for sessionKey: SessionKey, name: SessionFileName) throws -> Data {
+        // Never write what `decode` would refuse: a date outside 1970–9999 would make the file unreadable.
+        for date in [session.expiresAt, session.issuedAt].compactMap({ $0 }) where !SessionTimeLimits.isValidDate(date.timeIntervalSince1970) {
+            throw AuthError(.storageFailure, message: "Cannot store the session for \(sessionKey): a date lies outside the years 1970–9999.")
+        }
         do {
             guard let sessionTree = StoredSessionWriter.tree(session) else {
                 throw AuthError(.storageFailure,
@@ -108,7 +112,15 @@ struct SessionFileFormat: Sendable {
     /// Decodes the contents of the session file at `path` (named `name`, expected to hold `sessionKey`).
     /// - Throws: ``AuthErrorCode/storageFailure`` naming `path` and what is wrong.
     func decode(_ data: Data, path: String, name: SessionFileName, expecting sessionKey: SessionKey) throws -> Session {
-        try read(data, path: path, name: name, expecting: sessionKey) { try StoredSessionReader.session(from: $0, at: $1) }
+        let session = try read(data, path: path, name: name, expecting: sessionKey) { try StoredSessionReader.session(from: $0, at: $1) }
+        // The envelope's key is checked in `read`; the session inside must name the same key, or a file
+        // copied (or planted) under another key's name would be shown and used as that key's session.
+        guard session.providerID == sessionKey.provider, session.accountKey == sessionKey.account else {
+            throw AuthError(.storageFailure,
+                            message: "Cannot read session file \(path): the session inside belongs to another key.",
+                            details: ["path": path])
+        }
+        return session
     }
 
     /// The stored session's `version` only — what a save's compare-and-swap needs — with every

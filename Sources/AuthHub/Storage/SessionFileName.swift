@@ -15,9 +15,9 @@ import Foundation
 /// from the plaintext `key` field of its envelope.
 ///
 /// Besides the session file `<base>.json`, a key has a write lock `.<base>.lock` (held for a
-/// compare-and-swap), a refresh lock `.<base>.refresh` (held by ``FileRefreshLock``) and short-lived
-/// temporary files `.<base>.tmp-<random>`. They are hidden (leading dot) and never mistaken for
-/// sessions.
+/// compare-and-swap), a refresh lock `.<base>.refresh` (held by ``FileRefreshLock``) and, while a
+/// save is under way or after one was killed, a pending file `.<base>.pending`. They are hidden
+/// (leading dot) and never mistaken for sessions.
 struct SessionFileName: Hashable, Sendable {
     /// The name without extension: `session.<provider>.<account>` or `session-sha256.<hex>`.
     let base: String
@@ -58,8 +58,14 @@ struct SessionFileName: Hashable, Sendable {
     var writeLockName: String { "." + base + ".lock" }
     /// `.<base>.refresh`: the lock ``FileRefreshLock`` holds during a refresh.
     var refreshLockName: String { "." + base + ".refresh" }
-    /// `.<base>.tmp-<suffix>`: a temporary file for an atomic write.
-    func temporaryName(_ suffix: String) -> String { "." + base + ".tmp-" + suffix }
+    /// `.<base>.pending`: the next version of the session, written before the compare-and-swap and
+    /// renamed over the session file once it succeeds. There is at most one: it is written only under
+    /// the write lock. Found without a live writer, it is an orphan of a killed process — rolled
+    /// forward when it is complete and newer, deleted otherwise (see ``FileSessionStore``).
+    var pendingName: String { "." + base + ".pending" }
+    /// The infix of the temporary files earlier builds wrote (`.<base>.tmp-<random>`); the store
+    /// deletes such files once they are old enough that no writer can still own them.
+    static let legacyTemporaryInfix = ".tmp-"
 
     /// The bytes AES-GCM authenticates with a sealed session: the session file's name, so a sealed
     /// file copied under another key's name fails to open.

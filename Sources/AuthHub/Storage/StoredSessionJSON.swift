@@ -25,14 +25,14 @@ enum StoredSessionReader {
             tokenType: try reader.required("tokenType", \.stringValue),
             idToken: try reader.optional("idToken", \.stringValue).map { Secret($0) },
             refreshToken: try reader.optional("refreshToken", \.stringValue).map { Secret($0) },
-            expiresAt: try reader.optional("expiresAt", \.doubleValue).map { Date(timeIntervalSince1970: $0) },
+            expiresAt: try reader.date("expiresAt"),
             scope: try reader.optional("scope", \.stringValue),
             userID: try reader.optional("userID", \.stringValue),
             claims: try reader.required("claims", \.objectValue),
             extras: try reader.required("extras", \.objectValue),
             secretExtras: try reader.secretStrings("secretExtras"),
             version: try reader.version(),
-            issuedAt: try reader.optional("issuedAt", \.doubleValue).map { Date(timeIntervalSince1970: $0) }
+            issuedAt: try reader.date("issuedAt")
         )
     }
 
@@ -62,6 +62,14 @@ enum StoredSessionReader {
             guard let value = fields[name], value != .null else { return nil }
             guard let typed = read(value) else { throw Failure(what: "wrong type", path: path + [name]) }
             return typed
+        }
+
+        /// An optional date as seconds since 1970, within ``SessionTimeLimits/dateRange`` (a value
+        /// outside it would later trap a conversion to `Int`, e.g. when showing the session).
+        func date(_ name: String) throws -> Date? {
+            guard let seconds = try optional(name, \.doubleValue) else { return nil }
+            guard SessionTimeLimits.isValidDate(seconds) else { throw Failure(what: "date out of range", path: path + [name]) }
+            return Date(timeIntervalSince1970: seconds)
         }
 
         /// An object whose every member is a string, each kept as a ``Secret``.

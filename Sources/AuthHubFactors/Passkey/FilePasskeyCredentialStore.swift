@@ -28,6 +28,9 @@ public final class FilePasskeyCredentialStore: PasskeyCredentialStore {
     private let key: SymmetricKey?
     private let queue = DispatchQueue(label: "authhub.passkey-store", qos: .userInitiated)
     private static let format = "authhub-passkeys"
+    /// The largest credential file read: 8 MiB (thousands of credentials). The file is read without
+    /// following a symbolic link and must be a regular file, so it can never hang or exhaust memory.
+    public static let maxFileBytes = 8 << 20
     private static let version = 1
 
     /// Opens (creating the directory when missing) a store in `directory`.
@@ -100,13 +103,13 @@ public final class FilePasskeyCredentialStore: PasskeyCredentialStore {
     }
 
     private func read() async throws -> [PasskeyCredential] {
-        try await onQueue { [self] in try decode(POSIXFile.contents(of: path)) }
+        try await onQueue { [self] in try decode(POSIXFile.contents(of: path, maxBytes: Self.maxFileBytes)) }
     }
 
     private func modify<T: Sendable>(_ change: @escaping @Sendable (inout [PasskeyCredential]) throws -> T) async throws -> T {
         try await FileLock.withLock(path: lockPath) {
             try await onQueue { [self] in
-                var list = try decode(POSIXFile.contents(of: path))
+                var list = try decode(POSIXFile.contents(of: path, maxBytes: Self.maxFileBytes))
                 let result = try change(&list)
                 let temp = directoryPath + "/.passkeys.tmp-\(UUID().uuidString)"
                 try POSIXFile.writeAtomically(try encode(list), to: path, tempPath: temp, directory: directoryPath)
