@@ -133,13 +133,15 @@ public final class FileSessionStore: SessionStore {
             return try await self.io {
                 do {
                     var found: UInt64 = 0
-                    if let data = try POSIXFile.contents(of: path) {
-                        do {
+                    do {
+                        if let data = try POSIXFile.contents(of: path) {
                             found = try format.storedVersion(data, path: path, name: name, expecting: key)
-                        } catch {
-                            guard expectedVersion == nil else { throw error }
-                            logger.warning("replacing an unreadable session file", metadata: ["key": "\(key)"])
                         }
+                    } catch {
+                        // A file that cannot be read (damaged, a link, a FIFO, too large) is replaced by an
+                        // unconditional save — a new sign-in — but fails a compare-and-swap.
+                        guard expectedVersion == nil else { throw error }
+                        logger.warning("replacing an unreadable session file", metadata: ["key": "\(key)"])
                     }
                     let stored = try session.storedCopy(for: key, currentVersion: found, expectedVersion: expectedVersion)
                     if !writtenEarly {
