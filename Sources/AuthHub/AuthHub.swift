@@ -160,9 +160,10 @@ public final class AuthHub: Sendable {
             do {
                 try await p.signOut(session)
             } catch {
-                revocationError = AuthError.wrap(error, provider: p.id)
+                let wrapped = AuthError.wrap(error, provider: p.id)
+                revocationError = wrapped
                 context.logger.warning("revocation failed; signed out locally",
-                                       metadata: ["provider": "\(p.id)", "error": "\(revocationError!.code)"])
+                                       metadata: ["provider": "\(p.id)", "error": "\(wrapped.code)"])
             }
         }
         try await m.clear()

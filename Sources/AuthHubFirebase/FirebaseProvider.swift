@@ -79,7 +79,8 @@ public struct FirebaseProvider: AuthProvider {
         if let method = verified.signInProvider { extras["firebase.sign_in_provider"] = .string(method) }
         return Session(providerID: id, accountKey: accountKey, accessToken: idToken, tokenType: "Bearer", idToken: idToken,
                        refreshToken: refreshToken.flatMap { $0.isEmpty ? nil : $0 },
-                       expiresAt: receivedAt.addingTimeInterval(expiresIn), userID: verified.uid, claims: verified.claims,
+                       expiresAt: try SessionTimeLimits.expiry(afterSeconds: expiresIn, from: receivedAt, provider: id, field: "expiresIn"),
+                       userID: verified.uid, claims: verified.claims,
                        extras: extras)
     }
 

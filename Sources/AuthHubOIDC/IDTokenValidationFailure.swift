@@ -59,6 +59,9 @@ public enum IDTokenValidationFailure: String, Sendable, CaseIterable {
     case missingOrgName
     /// `org_name` differs from the lowercased expected name.
     case mismatchedOrgName
+    /// `exp`, `iat` or `auth_time` is not a date between 1970 and 9999 (AuthHub's own check, before
+    /// any comparison: such a number cannot be a real time and must not reach a conversion).
+    case invalidTimeClaim
 
     /// A message safe to show a user.
     public var message: String {
@@ -86,6 +89,7 @@ public enum IDTokenValidationFailure: String, Sendable, CaseIterable {
         case .mismatchedOrgId: "The ID token organization id (org_id) is not the expected one."
         case .missingOrgName: "The ID token has no organization name (org_name)."
         case .mismatchedOrgName: "The ID token organization name (org_name) is not the expected one."
+        case .invalidTimeClaim: "The ID token carries a time (exp, iat or auth_time) outside the years 1970–9999."
         }
     }
 

@@ -154,10 +154,12 @@ public struct IDTokenValidator: Sendable {
             throw failure.error(details: ["expected": expectations.clientId])
         }
         guard let exp = payload["exp"]?.doubleValue else { throw IDTokenValidationFailure.missingExp.error() }
+        guard SessionTimeLimits.isValidDate(exp) else { throw IDTokenValidationFailure.invalidTimeClaim.error(details: ["claim": "exp"]) }
         guard exp + leeway > now.timeIntervalSince1970 else {
             throw IDTokenValidationFailure.pastExp.error(details: ["exp": String(Int(exp)), "now": String(Int(now.timeIntervalSince1970))])
         }
         guard let iat = payload["iat"]?.doubleValue else { throw IDTokenValidationFailure.missingIat.error() }
+        guard SessionTimeLimits.isValidDate(iat) else { throw IDTokenValidationFailure.invalidTimeClaim.error(details: ["claim": "iat"]) }
         if let expectedNonce = expectations.nonce {
             guard let nonce = payload["nonce"]?.stringValue else { throw IDTokenValidationFailure.missingNonce.error() }
             guard Secret(nonce) == expectedNonce else { throw IDTokenValidationFailure.mismatchedNonce.error() }
@@ -169,6 +171,9 @@ public struct IDTokenValidator: Sendable {
             }
         }
         let authTime = payload["auth_time"]?.doubleValue
+        if let authTime, !SessionTimeLimits.isValidDate(authTime) {
+            throw IDTokenValidationFailure.invalidTimeClaim.error(details: ["claim": "auth_time"])
+        }
         if let maxAge = expectations.maxAge {
             guard let authTime else { throw IDTokenValidationFailure.missingAuthTime.error() }
             guard now.timeIntervalSince1970 <= authTime + TimeInterval(maxAge) + leeway else {

@@ -90,6 +90,9 @@ public final class LoopbackRedirectReceiver: Sendable {
         if closeNow { _ = Self.closeSocket(socket) }
     }
 
+    /// The longest ``waitForCallback(timeout:clock:)`` waits, whatever timeout it is given: one day.
+    public static let maxTimeout: Duration = .seconds(86_400)
+
     /// Waits for the browser's redirect.
     /// - Parameters:
     ///   - timeout: how long to wait, measured on `clock`.
@@ -112,7 +115,8 @@ public final class LoopbackRedirectReceiver: Sendable {
             return try await withThrowingTaskGroup(of: URL?.self) { group in
                 group.addTask { try await self.acceptCallback() }
                 group.addTask {
-                    try await clock.sleep(for: timeout)
+                    // A caller's timeout is clamped to 0…1 day: `Task.sleep` traps on a deadline past Int64.
+                    try await clock.sleep(for: Swift.min(Swift.max(timeout, .zero), Self.maxTimeout))
                     return nil
                 }
                 defer { group.cancelAll() }
@@ -232,14 +236,19 @@ public final class LoopbackRedirectReceiver: Sendable {
                   isRetryable: false)
     }
 
-    /// Reads the request head (up to the blank line), at most 16 KiB, waiting at most 5 s per read.
+    /// Reads the request head (up to the blank line), at most 16 KiB, within 5 s for the whole head:
+    /// a client trickling one byte at a time cannot hold the receiver past that.
     private static func readHead(_ connection: Int32) -> String? {
         var data = [UInt8]()
         var buffer = [UInt8](repeating: 0, count: 4096)
         let terminator: [UInt8] = [13, 10, 13, 10]
+        let deadline = ContinuousClock.now + .seconds(5)
         while data.count < 16 * 1024 {
+            let remaining = deadline - ContinuousClock.now
+            guard remaining > .zero else { return nil }
+            let milliseconds = Int32(clamping: remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000)
             var descriptor = pollfd(fd: connection, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&descriptor, 1, 5000)
+            let ready = poll(&descriptor, 1, max(1, milliseconds))
             if ready < 0, errno == EINTR { continue }
             guard ready > 0 else { return nil }
             let count = buffer.withUnsafeMutableBytes { recv(connection, $0.baseAddress, $0.count, 0) }

@@ -148,7 +148,8 @@ public struct OIDCTokenResponse: Sendable, CustomStringConvertible {
     ///   - now: the time `expires_in` counts from.
     ///   - provider: the provider id for errors.
     /// - Throws: ``AuthErrorCode/invalidRequest`` when the body is not a JSON object or
-    ///   `expires_in` is neither a number nor a numeric string.
+    ///   `expires_in` is neither a number nor a numeric string, or is negative, zero or not finite
+    ///   (a huge one is clamped: ``SessionTimeLimits``).
     public init(_ response: HTTPResponse, now: Date, provider: String? = nil) throws {
         guard let json = try? JSONValue.parse(response.body), let object = json.objectValue else {
             throw AuthError(.invalidRequest, message: "The token reply could not be read (not a JSON object).",
@@ -166,9 +167,21 @@ public struct OIDCTokenResponse: Sendable, CustomStringConvertible {
             throw AuthError(.invalidRequest, message: "The token reply has an invalid expires_in.",
                             provider: provider, statusCode: response.status)
         }
+        // A missing expires_in means "expired now"; a present one must be positive (clamped to ten years).
+        let expiresAt: Date
+        if lifetime == 0, object["expires_in"] == nil || object["expires_in"] == .null {
+            expiresAt = now
+        } else {
+            do {
+                expiresAt = try SessionTimeLimits.expiry(afterSeconds: lifetime, from: now, provider: provider ?? "the provider")
+            } catch var error as AuthError {
+                error.statusCode = response.status
+                throw error
+            }
+        }
         self.init(accessToken: Secret(string("access_token") ?? ""), tokenType: string("token_type") ?? "",
                   idToken: Secret(string("id_token") ?? ""), refreshToken: string("refresh_token").map(Secret.init),
-                  expiresAt: now.addingTimeInterval(lifetime), scope: string("scope"),
+                  expiresAt: expiresAt, scope: string("scope"),
                   recoveryCode: string("recovery_code").map(Secret.init))
     }
 

@@ -100,7 +100,9 @@ public struct OpenfortProvider: AuthProvider {
     static func legacySession(providerID: String, token: Secret<String>, refreshToken: Secret<String>?, playerID: String?,
                               player: [String: JSONValue], now: Date) -> Session {
         let payload = JWTParts.decode(token)?.payload
-        let expiresAt = payload?["exp"]?.doubleValue.map { Date(timeIntervalSince1970: $0) }
+        // An unverified claim: kept only when it is a real date (else the session has no known expiry and
+        // is refreshed on use).
+        let expiresAt = payload?["exp"]?.doubleValue.flatMap { SessionTimeLimits.isValidDate($0) ? Date(timeIntervalSince1970: $0) : nil }
         return Session(providerID: providerID, accessToken: token, tokenType: "Bearer", refreshToken: refreshToken, expiresAt: expiresAt,
                        userID: playerID ?? payload?["sub"]?.stringValue, claims: player, extras: ["apiVersion": "v1"], issuedAt: now)
     }

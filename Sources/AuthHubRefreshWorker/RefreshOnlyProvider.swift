@@ -37,7 +37,7 @@ struct RefreshOnlyProvider: AuthProvider {
             accessToken: Secret(reply.accessToken),
             tokenType: reply.tokenType ?? "Bearer",
             refreshToken: reply.refreshToken.map { Secret($0) },
-            expiresAt: reply.expiresIn.map { Date().addingTimeInterval($0) },
+            expiresAt: try reply.expiresIn.map { try SessionTimeLimits.expiry(afterSeconds: $0, from: Date(), provider: id) },
             scope: reply.scope ?? session.scope
         )
     }

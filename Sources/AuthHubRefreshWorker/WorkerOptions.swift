@@ -46,7 +46,9 @@ struct WorkerOptions {
         options.provider = values["--provider"] ?? options.provider
         options.account = values["--account"] ?? options.account
         if let callers = values["--callers"] {
-            guard let n = Int(callers), n > 0 else { throw UsageError(description: "--callers must be a positive number") }
+            guard let n = Int(callers), (1...10_000).contains(n) else {
+                throw UsageError(description: "--callers must be a number from 1 to 10000")
+            }
             options.callers = n
         }
         options.waitForGo = waitForGo

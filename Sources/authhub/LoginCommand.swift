@@ -42,6 +42,9 @@ struct LoginCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Print the session summary as JSON.") var json = false
 
     func validate() throws {
+        guard (1...86_400).contains(timeout) else {
+            throw ValidationError("--timeout must be between 1 and 86400 seconds.")
+        }
         if guest {
             guard email == nil, username == nil, phone == nil, password == nil, !passwordStdin, !passwordless, !browser else {
                 throw ValidationError("--guest takes no email, password, code or browser options.")

@@ -33,7 +33,7 @@ struct SessionSummary: Encodable {
         email = session.claims["email"]?.stringValue
         tokenType = session.tokenType
         expiresAt = session.expiresAt.map { ISO8601DateFormatter().string(from: $0) }
-        expiresInSeconds = session.expiresAt.map { Int($0.timeIntervalSince(now)) }
+        expiresInSeconds = session.expiresAt.map { SessionTimeLimits.wholeSeconds(from: now, to: $0) }
         scope = session.scope
         hasRefreshToken = session.canRenew
         hasIDToken = session.idToken != nil

@@ -221,7 +221,8 @@ struct JSONValueParser {
                         throw error("unpaired surrogate in a \\u escape")
                     }
                     guard let unicode = Unicode.Scalar(scalar) else { throw error("invalid \\u escape") }
-                    buffer.append(contentsOf: UTF8.encode(unicode)!)
+                    guard let encoded = UTF8.encode(unicode) else { throw error("invalid \\u escape") }
+                    buffer.append(contentsOf: encoded)
                 default:
                     throw error("invalid escape")
                 }

@@ -256,8 +256,10 @@ public struct APIClient: Sendable {
     }
 
     private func backoff(attempt: Int) -> Duration {
-        let base = retryPolicy.baseDelay.seconds * pow(2, Double(attempt - 1))
-        let capped = min(base, retryPolicy.maxDelay.seconds)
+        let base = retryPolicy.baseDelay.seconds * pow(2, Double(min(attempt - 1, 30)))
+        // Capped to the policy's maximum and to one day, whatever the policy says: the result is
+        // converted to whole milliseconds below.
+        let capped = max(0, min(base, retryPolicy.maxDelay.seconds, 86_400))
         let jitterByte = random.bytes(1).first ?? 128
         let jittered = capped * (0.5 + Double(jitterByte) / 510.0)  // 50 %–100 % of the delay
         return .milliseconds(Int64(jittered * 1000))

@@ -96,4 +96,14 @@ struct WebAuthnJSONReader {
         let response = WebAuthnJSONReader(.object(try reader.object("response")), what: what, path: "response")
         return (id, response, try reader.optionalString("authenticatorAttachment"))
     }
+
+    /// The longest ceremony timeout kept: ten minutes, the upper end of WebAuthn's recommended range.
+    static let maxTimeoutMilliseconds: Double = 600_000
+
+    /// A `timeout` in milliseconds from a server's options: a positive, finite number, clamped to
+    /// ``maxTimeoutMilliseconds``; anything else (absent, zero, negative, NaN, `1e300`) is no timeout.
+    static func timeout(_ value: JSONValue?) -> Duration? {
+        guard let milliseconds = value?.doubleValue, milliseconds.isFinite, milliseconds > 0 else { return nil }
+        return .milliseconds(Int64(Swift.min(milliseconds, maxTimeoutMilliseconds).rounded()))
+    }
 }

@@ -218,10 +218,12 @@ public actor SessionManager {
         publish(.tokenRefreshed(saved))
 
         if let expiresAt = saved.expiresAt, expiresAt < clock.now.addingTimeInterval(minTTL) {
-            let lifetime = Int(expiresAt.timeIntervalSince(clock.now))
+            // Whole seconds through SessionTimeLimits: neither value is trusted to fit an Int.
+            let lifetime = SessionTimeLimits.wholeSeconds(from: clock.now, to: expiresAt)
+            let wanted = SessionTimeLimits.wholeSeconds(from: clock.now, to: clock.now.addingTimeInterval(minTTL))
             throw AuthError(.invalidRequest,
-                            message: "The requested minimum lifetime (\(Int(minTTL))s) is longer than the renewed token's (\(lifetime)s).",
-                            provider: key.provider, details: ["minTTL": String(Int(minTTL)), "lifetime": String(lifetime)])
+                            message: "The requested minimum lifetime (\(wanted)s) is longer than the renewed token's (\(lifetime)s).",
+                            provider: key.provider, details: ["minTTL": String(wanted), "lifetime": String(lifetime)])
         }
         return saved
     }

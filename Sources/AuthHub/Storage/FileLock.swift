@@ -40,7 +40,8 @@ package final class FileLock: Sendable {
     /// - Throws: ``AuthErrorCode/storageFailure`` when the file cannot be opened or locked;
     ///   `CancellationError` when the task is cancelled while waiting.
     package static func acquire(path: String) async throws -> FileLock {
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        // O_NOFOLLOW: a lock file replaced by a link is refused rather than followed somewhere else.
+        let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             throw AuthError(.storageFailure, message: "Cannot open lock file \(path): \(POSIXFile.errorText()).")
         }

@@ -148,7 +148,7 @@ public actor Auth0CredentialsManager {
             do {
                 return try await body()
             } catch let error as AuthError where error.isRetryable && attempt < maxRetries {
-                try await clock.sleep(for: .milliseconds(Int64(500 * (1 << attempt))))
+                try await clock.sleep(for: .milliseconds(500 << min(attempt, 6)))  // 0.5 s doubling, at most 32 s
                 attempt += 1
             }
         }
@@ -188,11 +188,12 @@ public actor Auth0CredentialsManager {
             try await self.provider.authentication.renew(refreshToken: main.refreshToken ?? Secret(""), scope: scope, audience: audience)
         }
         try await restoreMain(main, idToken: reply.idToken, refreshToken: reply.refreshToken)
-        let lifetime = reply.expiresAt.timeIntervalSince(clock.now)
-        guard lifetime >= minTTL else {
+        guard reply.expiresAt.timeIntervalSince(clock.now) >= minTTL else {
+            let lifetime = SessionTimeLimits.wholeSeconds(from: clock.now, to: reply.expiresAt)
+            let wanted = SessionTimeLimits.wholeSeconds(from: clock.now, to: clock.now.addingTimeInterval(minTTL))
             throw AuthError(.invalidRequest,
-                            message: "The requested minimum lifetime (\(Int(minTTL))s) is longer than the API token's (\(Int(lifetime))s).",
-                            provider: key.provider, details: ["minTTL": String(Int(minTTL)), "lifetime": String(Int(lifetime))])
+                            message: "The requested minimum lifetime (\(wanted)s) is longer than the API token's (\(lifetime)s).",
+                            provider: key.provider, details: ["minTTL": String(wanted), "lifetime": String(lifetime)])
         }
         let api = Session(providerID: key.provider, accountKey: apiKey.account, accessToken: reply.accessToken,
                           tokenType: reply.tokenType.isEmpty ? "Bearer" : reply.tokenType, expiresAt: reply.expiresAt,

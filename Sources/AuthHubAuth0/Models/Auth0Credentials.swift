@@ -37,9 +37,9 @@ public struct Auth0Credentials: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Reads a token reply. Missing strings become `""`; `expires_in` may be a number or a numeric
-    /// string and becomes `now + expires_in`.
+    /// string and becomes `now + expires_in` (see ``SessionTimeLimits/expiry(afterSeconds:from:provider:field:)``).
     /// - Throws: ``AuthErrorCode/invalidRequest`` when the body is not a JSON object or
-    ///   `expires_in` is neither a number nor a numeric string.
+    ///   `expires_in` is not a number, a numeric string, or is negative, zero or not finite.
     public init(json: JSONValue, now: Date) throws {
         guard json.objectValue != nil else {
             throw AuthError(.invalidRequest, message: "The token reply is not a JSON object.")
@@ -58,7 +58,10 @@ public struct Auth0Credentials: Sendable, Hashable, CustomStringConvertible {
             tokenType: json["token_type"]?.stringValue ?? "",
             idToken: Secret(json["id_token"]?.stringValue ?? ""),
             refreshToken: json["refresh_token"]?.stringValue.map(Secret.init),
-            expiresAt: now.addingTimeInterval(expiresIn),
+            // A missing expires_in means "expired now" (refresh before use); a present one must be a positive,
+            // finite number of seconds (clamped to ten years, see SessionTimeLimits).
+            expiresAt: json["expires_in"] == nil || json["expires_in"] == .null
+                ? now : try SessionTimeLimits.expiry(afterSeconds: expiresIn, from: now, provider: "Auth0"),
             scope: json["scope"]?.stringValue,
             recoveryCode: json["recovery_code"]?.stringValue.map(Secret.init),
             issuedTokenType: json["issued_token_type"]?.stringValue)

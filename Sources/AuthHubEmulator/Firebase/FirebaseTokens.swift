@@ -48,6 +48,12 @@ enum FirebaseTokens {
         var audience: String?
     }
 
+    /// `seconds` rounded down, or nil when it is not finite or beyond ±10^15 (no real time is).
+    private static func wholeSeconds(_ seconds: Double) -> Int? {
+        guard seconds.isFinite, abs(seconds) < 1e15 else { return nil }
+        return Int(seconds.rounded(.down))
+    }
+
     /// Decodes `token`, or nil when it is not a decodable JWT (→ `INVALID_ID_TOKEN`). `exp` is not
     /// checked (spec §4).
     static func decodeIDToken(_ token: String) -> IDTokenClaims? {
@@ -57,11 +63,12 @@ enum FirebaseTokens {
               let payloadData = Base64URL.decode(String(parts[1])),
               let payload = (try? JSONValue.parse(payloadData))?.objectValue,
               let localId = payload["sub"]?.stringValue ?? payload["user_id"]?.stringValue, !localId.isEmpty,
-              let iat = payload["iat"]?.doubleValue
+              let iat = payload["iat"]?.doubleValue, let issuedAt = wholeSeconds(iat)
         else { return nil }
-        let authTime = payload["auth_time"]?.doubleValue ?? iat
+        // A client's token is outside input: a time that is no whole-seconds date is an invalid token.
+        guard let authTime = wholeSeconds(payload["auth_time"]?.doubleValue ?? iat) else { return nil }
         return IDTokenClaims(
-            localId: localId, issuedAt: Int(iat.rounded(.down)), authTime: Int(authTime.rounded(.down)),
+            localId: localId, issuedAt: issuedAt, authTime: authTime,
             audience: payload["aud"]?.stringValue
         )
     }

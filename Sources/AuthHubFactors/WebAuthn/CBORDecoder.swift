@@ -13,10 +13,11 @@ public struct CBORDecoder {
     /// The offset of the next unread byte.
     public private(set) var offset: Int
 
-    /// Starts reading `bytes` at `offset`.
+    /// Starts reading `bytes` at `offset` (clamped to `0...bytes.count`, so an offset past the end
+    /// reads as "unexpected end of data", never a trap).
     public init(_ bytes: [UInt8], offset: Int = 0) {
         self.bytes = bytes
-        self.offset = offset
+        self.offset = Swift.min(Swift.max(offset, 0), bytes.count)
     }
 
     /// Decodes one item that must span all of `bytes`.

@@ -137,16 +137,19 @@ public struct FirebaseIDTokenVerifier: Sendable {
         }
         let now = clock.now.timeIntervalSince1970
         guard let exp = payload["exp"]?.doubleValue else { throw reject("exp", "The ID token has no expiry.") }
+        // Range first: these numbers come from outside (unsigned in emulator mode) and must never reach a conversion.
+        guard SessionTimeLimits.isValidDate(exp) else { throw reject("exp", "The ID token's expiry is not a date between 1970 and 9999.") }
         guard exp > now - leeway else {
             throw reject("exp", "The ID token has expired.", ["exp": String(Int(exp)), "now": String(Int(now))])
         }
         guard let iat = payload["iat"]?.doubleValue else { throw reject("iat", "The ID token has no issue time.") }
+        guard SessionTimeLimits.isValidDate(iat) else { throw reject("iat", "The ID token's issue time is not a date between 1970 and 9999.") }
         guard iat <= now + leeway else {
             throw reject("iat", "The ID token was issued in the future.", ["iat": String(Int(iat)), "now": String(Int(now))])
         }
         var authTime: Date?
         if let value = payload["auth_time"] {
-            guard let seconds = value.doubleValue, seconds <= now + leeway else {
+            guard let seconds = value.doubleValue, SessionTimeLimits.isValidDate(seconds), seconds <= now + leeway else {
                 throw reject("auth_time", "The ID token's authentication time is in the future or malformed.")
             }
             authTime = Date(timeIntervalSince1970: seconds)

@@ -107,8 +107,12 @@ public actor FirebasePublicKeyCache {
         return set
     }
 
-    /// The `max-age` of a `Cache-Control` value, in seconds (nil when absent or malformed;
-    /// `no-cache`/`no-store` count as 0).
+    /// The longest the keys are cached whatever `max-age` says: one day (Google rotates them every few
+    /// hours; a hostile `max-age=1e300` must not pin a key forever).
+    static let maxCacheSeconds: TimeInterval = 86_400
+
+    /// The `max-age` of a `Cache-Control` value, in seconds, at most ``maxCacheSeconds`` (nil when
+    /// absent or malformed; `no-cache`/`no-store` count as 0).
     static func maxAge(_ header: String?) -> TimeInterval? {
         guard let header else { return nil }
         var result: TimeInterval?
@@ -116,8 +120,8 @@ public actor FirebasePublicKeyCache {
             let parts = directive.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
             if parts.first == "no-cache" || parts.first == "no-store" { return 0 }
             if parts.count == 2, parts[0] == "max-age", let seconds = Double(parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))),
-               seconds >= 0 {
-                result = seconds
+               seconds.isFinite, seconds >= 0 {
+                result = min(seconds, Self.maxCacheSeconds)
             }
         }
         return result

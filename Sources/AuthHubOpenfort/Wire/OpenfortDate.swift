@@ -12,13 +12,16 @@ enum OpenfortDate {
             if let n = Double(s) { return epoch(n) }
             let fractional = ISO8601DateFormatter()
             fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-            if let date = fractional.date(from: s) { return date }
-            return ISO8601DateFormatter().date(from: s)
+            let date = fractional.date(from: s) ?? ISO8601DateFormatter().date(from: s)
+            return date.flatMap { SessionTimeLimits.isValidDate($0.timeIntervalSince1970) ? $0 : nil }
         default: return nil
         }
     }
 
-    private static func epoch(_ n: Double) -> Date {
-        Date(timeIntervalSince1970: n > 100_000_000_000 ? n / 1000 : n)
+    /// An epoch number as a date, or nil when it is not a date between 1970 and 9999 (NaN, `1e300`):
+    /// a value from outside that must not become a session's expiry.
+    private static func epoch(_ n: Double) -> Date? {
+        let seconds = n > 100_000_000_000 ? n / 1000 : n
+        return SessionTimeLimits.isValidDate(seconds) ? Date(timeIntervalSince1970: seconds) : nil
     }
 }

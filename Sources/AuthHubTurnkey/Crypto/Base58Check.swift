@@ -17,9 +17,17 @@ public enum Base58Check {
         return table
     }()
 
+    /// The longest base58 text decoded: 4 KiB (a credential bundle is ~150 characters). Decoding is
+    /// quadratic in the length, so a longer text from outside is refused before any work.
+    public static let maxTextLength = 4096
+
     /// Decodes plain base58 (no checksum).
-    /// - Throws: ``AuthErrorCode/invalidToken`` naming the first character outside the alphabet.
+    /// - Throws: ``AuthErrorCode/invalidToken`` naming the first character outside the alphabet, or
+    ///   for a text longer than ``maxTextLength``.
     public static func decodeBase58(_ text: String) throws -> [UInt8] {
+        guard text.utf8.count <= maxTextLength else {
+            throw AuthError(.invalidToken, message: "The base58 text is longer than \(maxTextLength) characters.")
+        }
         let chars = Array(text.utf8)
         var zeros = 0
         while zeros < chars.count, chars[zeros] == UInt8(ascii: "1") { zeros += 1 }

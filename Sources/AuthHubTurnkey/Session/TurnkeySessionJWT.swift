@@ -40,6 +40,9 @@ public struct TurnkeySessionJWT: Sendable {
         guard let exp = payload["exp"]?.doubleValue else {
             throw AuthError(.invalidToken, message: "The Turnkey session JWT has no numeric exp claim.")
         }
+        guard SessionTimeLimits.isValidDate(exp) else {
+            throw AuthError(.invalidToken, message: "The Turnkey session JWT's exp is not a date between 1970 and 9999.")
+        }
         guard let publicKey = payload["public_key"]?.stringValue, !publicKey.isEmpty else {
             throw AuthError(.invalidToken, message: "The Turnkey session JWT has no public_key claim.")
         }
