@@ -155,7 +155,8 @@ public struct APIClient: Sendable {
                 logger.debug("request failed", metadata: [
                     "method": "\(http.method)", "url": "\(Redactor.url(http.url))", "error": "\(mapped.code)",
                 ])
-                if mapped.code != .userCancelled, attempt < retryPolicy.maxAttempts,
+                // A cancelled request and an oversized reply are not tried again.
+                if mapped.code != .userCancelled, mapped.code != .invalidRequest, attempt < retryPolicy.maxAttempts,
                    isIdempotent(request, http.method) {
                     try await clock.sleep(for: backoff(attempt: attempt))
                     attempt += 1
@@ -272,6 +273,9 @@ public struct APIClient: Sendable {
                 return AuthError(.timeout, message: "'\(provider)' did not answer in time.", provider: provider, underlying: t)
             case .cancelled:
                 return AuthError(.userCancelled, message: "The request to '\(provider)' was cancelled.", provider: provider, underlying: t)
+            case .responseTooLarge:
+                return AuthError(.invalidRequest, message: "The reply from '\(provider)' is larger than this client accepts.",
+                                 provider: provider, underlying: t, details: ["reason": "replyTooLarge"])
             case .connection, .tls, .other:
                 return AuthError(.network, message: "'\(provider)' could not be reached (\(t.kind.rawValue)).", provider: provider, underlying: t)
             }

@@ -74,6 +74,8 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         case tls
         /// The request was cancelled.
         case cancelled
+        /// The reply body was larger than the transport's cap; the rest was not read.
+        case responseTooLarge
         /// The request could not be built or sent for another reason.
         case other
     }

@@ -7,26 +7,46 @@ import FoundationNetworking
 ///
 /// `URLError`s are classified into ``TransportError`` kinds: timeouts as `.timeout`; DNS, refused,
 /// reset and lost connections as `.connection`; certificate failures as `.tls`.
+///
+/// Reply bodies are capped (``defaultMaxResponseBytes``, 4 MiB, unless set): a reply whose
+/// `Content-Length` says more, or whose body grows past the cap, is cancelled as soon as that is
+/// known and fails with a `.responseTooLarge` ``TransportError`` — the bytes beyond the cap are never
+/// kept, so a hostile or broken server cannot exhaust memory.
 public struct URLSessionTransport: HTTPTransport {
+    /// The reply-body cap of a transport that sets none: 4 MiB, far above any identity provider's
+    /// reply (a JWKS or a discovery document is a few KiB).
+    public static let defaultMaxResponseBytes = 4 << 20
+
     private let session: URLSession
     private let defaultTimeout: Duration
+    private let maxResponseBytes: Int
+    /// The session delegate that collects bodies under the cap; nil for a caller's own session.
+    private let collector: BodyCollector?
 
     /// Creates a transport.
     /// - Parameters:
-    ///   - session: the session to use; by default an ephemeral one that stores no cookies.
+    ///   - session: a session of your own; by default an ephemeral one that stores no cookies. With
+    ///     your own session the body cap is checked once the reply has arrived (its delegate is yours),
+    ///     so prefer the default for replies from outside.
     ///   - defaultTimeout: used when a request has no timeout of its own.
     ///   - followRedirects: when false, a 3xx reply is returned as it is (with its `Location`),
     ///     which OAuth flows driven without a browser need.
-    public init(session: URLSession? = nil, defaultTimeout: Duration = .seconds(30), followRedirects: Bool = true) {
+    ///   - maxResponseBytes: the largest reply body accepted (at least 1 KiB).
+    public init(session: URLSession? = nil, defaultTimeout: Duration = .seconds(30), followRedirects: Bool = true,
+                maxResponseBytes: Int = URLSessionTransport.defaultMaxResponseBytes) {
+        self.maxResponseBytes = max(1024, maxResponseBytes)
         if let session {
             self.session = session
+            self.collector = nil
         } else {
             let config = URLSessionConfiguration.ephemeral
             config.httpCookieStorage = nil
             config.httpShouldSetCookies = false
             config.urlCache = nil
             config.requestCachePolicy = .reloadIgnoringLocalCacheData
-            self.session = URLSession(configuration: config, delegate: followRedirects ? nil : RedirectRefusal(), delegateQueue: nil)
+            let collector = BodyCollector(followRedirects: followRedirects)
+            self.session = URLSession(configuration: config, delegate: collector, delegateQueue: nil)
+            self.collector = collector
         }
         self.defaultTimeout = defaultTimeout
     }
@@ -42,10 +62,12 @@ public struct URLSessionTransport: HTTPTransport {
         for field in request.headers { urlRequest.addValue(field.value, forHTTPHeaderField: field.name) }
         urlRequest.httpBody = request.body
         do {
-            let (data, response) = try await Self.exchange(urlRequest, on: session, deadline: timeout)
+            let (data, response) = try await Self.exchange(urlRequest, on: session, collector: collector,
+                                                           maxBytes: maxResponseBytes, deadline: timeout)
             guard let http = response as? HTTPURLResponse else {
                 throw TransportError(.other, "the reply was not HTTP")
             }
+            guard data.count <= maxResponseBytes else { throw Self.tooLarge(maxResponseBytes) }
             var headers = HTTPHeaders()
             for (key, value) in http.allHeaderFields {
                 if let k = key as? String, let v = value as? String { headers.add(name: k, value: v) }
@@ -62,19 +84,35 @@ public struct URLSessionTransport: HTTPTransport {
         }
     }
 
+    static func tooLarge(_ maxBytes: Int) -> TransportError {
+        TransportError(.responseTooLarge, "the reply body is larger than \(maxBytes) bytes")
+    }
+
     /// One request with a total deadline (URLSession's own interval is an idle timeout, not a
     /// deadline): a dispatch timer cancels the URLSession task when `timeout` passes, and the
     /// calling task's cancellation cancels it too. No child tasks: a task group with a sleeping
     /// timeout task cost two extra thread wake-ups per request, ~90 µs on a 2-core virtual machine
-    /// (BENCHMARKS.md, `signin.layers.transport-vs-urlsession`).
-    /// - Throws: a `.timeout` ``TransportError`` when the deadline passed, `CancellationError` when
-    ///   the calling task was cancelled, URLSession's error otherwise.
-    static func exchange(_ request: URLRequest, on session: URLSession, deadline timeout: Duration) async throws -> (Data, URLResponse) {
-        let exchange = Exchange()
+    /// (BENCHMARKS.md, `signin.layers.transport-vs-urlsession`). With a `collector` (the transport's
+    /// own session) the body arrives through it, under `maxBytes`; otherwise through a completion
+    /// handler.
+    /// - Throws: a `.timeout` ``TransportError`` when the deadline passed, a `.responseTooLarge` one
+    ///   when the body passed `maxBytes`, `CancellationError` when the calling task was cancelled,
+    ///   URLSession's error otherwise.
+    static func exchange(_ request: URLRequest, on session: URLSession, collector: BodyCollector? = nil, maxBytes: Int = defaultMaxResponseBytes,
+                         deadline timeout: Duration) async throws -> (Data, URLResponse) {
+        let exchange = Exchange(maxBytes: maxBytes)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, URLResponse), any Error>) in
-                let task = session.dataTask(with: request) { data, response, error in
-                    continuation.resume(with: exchange.finish(data: data, response: response, error: error, timeout: timeout))
+                let task: URLSessionDataTask
+                if let collector {
+                    task = session.dataTask(with: request)
+                    collector.register(task, exchange) { data, response, error in
+                        continuation.resume(with: exchange.finish(data: data, response: response, error: error, timeout: timeout))
+                    }
+                } else {
+                    task = session.dataTask(with: request) { data, response, error in
+                        continuation.resume(with: exchange.finish(data: data, response: response, error: error, timeout: timeout))
+                    }
                 }
                 let timer = DispatchWorkItem { exchange.stop(because: .timedOut) }
                 guard exchange.start(task, timer: timer) else {
@@ -96,17 +134,21 @@ public struct URLSessionTransport: HTTPTransport {
         return .nanoseconds(Int(nanoseconds))
     }
 
-    /// The shared state of one ``exchange(_:on:deadline:)``: the URLSession task, its timer, and why
-    /// it was stopped early, if it was.
-    private final class Exchange: Sendable {
-        enum Stop { case timedOut, cancelled }
+    /// The shared state of one ``exchange(_:on:collector:maxBytes:deadline:)``: the URLSession task,
+    /// its timer, the body collected so far, and why (if at all) it was stopped early.
+    final class Exchange: Sendable {
+        enum Stop { case timedOut, cancelled, tooLarge }
         private struct State {
             var task: URLSessionDataTask?
             var timer: DispatchWorkItem?
             var stop: Stop?
             var finished = false
+            var body = Data()
         }
         private let state = Mutex(State())
+        let maxBytes: Int
+
+        init(maxBytes: Int) { self.maxBytes = maxBytes }
 
         /// Records the started task and its timer; false when the exchange was cancelled already.
         func start(_ task: URLSessionDataTask, timer: DispatchWorkItem) -> Bool {
@@ -118,8 +160,9 @@ public struct URLSessionTransport: HTTPTransport {
             }
         }
 
-        /// Stops the exchange (the deadline passed or the caller was cancelled); the first reason wins.
-        /// Before ``start(_:timer:)`` there is nothing to cancel yet; `start` then refuses to run.
+        /// Stops the exchange (the deadline passed, the caller was cancelled, the body is too large);
+        /// the first reason wins. Before ``start(_:timer:)`` there is nothing to cancel yet; `start`
+        /// then refuses to run.
         func stop(because reason: Stop) {
             let running = state.withLock { state -> URLSessionDataTask? in
                 guard !state.finished, state.stop == nil else { return nil }
@@ -128,6 +171,29 @@ public struct URLSessionTransport: HTTPTransport {
             }
             running?.cancel()
         }
+
+        /// Whether a body of `length` bytes (a `Content-Length`) may be received; stops the exchange if not.
+        func expect(_ length: Int64) -> Bool {
+            guard length > Int64(maxBytes) else { return true }
+            stop(because: .tooLarge)
+            return false
+        }
+
+        /// Appends a chunk of the body, or stops the exchange once the body would pass the cap (the
+        /// chunk and everything after it are dropped; libcurl may deliver a little more before the
+        /// cancellation takes effect).
+        func append(_ chunk: Data) {
+            let overflow = state.withLock { state -> Bool in
+                guard state.stop == nil else { return false }
+                guard state.body.count + chunk.count <= maxBytes else { return true }
+                state.body.append(chunk)
+                return false
+            }
+            if overflow { stop(because: .tooLarge) }
+        }
+
+        /// The body collected by ``append(_:)``.
+        var collected: Data { state.withLock { $0.body } }
 
         /// The result of the completed URLSession task, given why (if at all) it was stopped.
         func finish(data: Data?, response: URLResponse?, error: (any Error)?, timeout: Duration) -> Result<(Data, URLResponse), any Error> {
@@ -139,6 +205,7 @@ public struct URLSessionTransport: HTTPTransport {
             switch stop {
             case .timedOut: return .failure(TransportError(.timeout, "no complete reply within \(timeout)"))
             case .cancelled: return .failure(CancellationError())
+            case .tooLarge: return .failure(URLSessionTransport.tooLarge(maxBytes))
             case nil:
                 if let error { return .failure(error) }
                 guard let response else { return .failure(TransportError(.other, "no reply")) }
@@ -167,10 +234,55 @@ public struct URLSessionTransport: HTTPTransport {
     }
 }
 
-/// Declines every redirect so the 3xx reply itself reaches the caller.
-private final class RedirectRefusal: NSObject, URLSessionTaskDelegate, Sendable {
+/// The delegate of a ``URLSessionTransport``'s own session: collects each task's body into its
+/// ``URLSessionTransport/Exchange`` under the cap, completes it, and (when asked) declines every
+/// redirect so the 3xx reply itself reaches the caller.
+///
+/// `@unchecked Sendable`: its one mutable member, the table of running tasks, is behind a `Mutex`;
+/// `followRedirects` is immutable.
+final class BodyCollector: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    typealias Completion = @Sendable (Data?, URLResponse?, (any Error)?) -> Void
+    private struct Running {
+        var exchange: URLSessionTransport.Exchange
+        var response: URLResponse?
+        var completion: Completion
+    }
+    private let running = Mutex<[Int: Running]>([:])
+    private let followRedirects: Bool
+
+    init(followRedirects: Bool) {
+        self.followRedirects = followRedirects
+    }
+
+    /// Starts collecting `task`'s body into `exchange`; `completion` runs once, when the task ends.
+    func register(_ task: URLSessionDataTask, _ exchange: URLSessionTransport.Exchange, completion: @escaping Completion) {
+        running.withLock { $0[task.taskIdentifier] = Running(exchange: exchange, completion: completion) }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+        let exchange = running.withLock { table -> URLSessionTransport.Exchange? in
+            table[dataTask.taskIdentifier]?.response = response
+            return table[dataTask.taskIdentifier]?.exchange
+        }
+        if let exchange, response.expectedContentLength >= 0, !exchange.expect(response.expectedContentLength) {
+            completionHandler(.cancel)
+            return
+        }
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        running.withLock { $0[dataTask.taskIdentifier]?.exchange }?.append(data)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        guard let entry = running.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        entry.completion(entry.exchange.collected, entry.response ?? task.response, error)
+    }
+
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                     newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
-        completionHandler(nil)
+        completionHandler(followRedirects ? request : nil)
     }
 }
