@@ -150,13 +150,26 @@ public final class AuthHub: Sendable {
 
     /// Signs out: asks the provider to revoke the session (when it can), then removes it locally
     /// whatever the provider answered, and publishes `signedOut`.
-    /// - Returns: the revocation error, if the provider could not revoke (the local session is gone all the same).
+    /// - Returns: the revocation error, if the provider could not revoke (the local session is gone all the same) —
+    ///   also the read error when the stored session could not be read, and was removed unrevoked.
     @discardableResult
     public func signOut(provider id: String? = nil, account: String = SessionKey.defaultAccount) async throws -> AuthError? {
         let p = try provider(id)
         let m = try manager(provider: p.id, account: account)
         var revocationError: AuthError?
-        if let session = try await m.current() {
+        // A stored session that cannot be read (damaged, out of range, not a regular file) cannot be
+        // revoked, but signing out must still work: it is removed, and the read error says why it
+        // was not revoked.
+        let stored: Session?
+        do {
+            stored = try await m.current()
+        } catch let error as AuthError where error.code == .storageFailure {
+            context.logger.warning("the stored session cannot be read; removing it without revocation",
+                                   metadata: ["provider": "\(p.id)"])
+            stored = nil
+            revocationError = error
+        }
+        if let session = stored {
             do {
                 try await p.signOut(session)
             } catch {

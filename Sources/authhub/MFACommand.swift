@@ -222,7 +222,8 @@ struct MFAEnrollCommand: AsyncParsableCommand {
             }
             if let manual { CLI.stdoutLine("Key for manual entry: \(manual.revealed())") }
             if kind == .push {
-                _ = HubLoader.readLine(prompt: "Scan the QR code with your authenticator app, accept the enrollment, then press Enter.")
+                _ = HubLoader.readLine(prompt: "Scan the QR code with your authenticator app, accept the enrollment, then press Enter.",
+                                       secret: false)
                 return .none
             }
             return .code(Secret(try typedCode(prompt: "Enter the 6-digit code your authenticator app shows:")))

@@ -76,9 +76,9 @@ enum HubLoader {
         CLI.fail("\(config): \(error.problems.count) problems; run `authhub validate` to list them")
     }
 
-    /// Reads one line from standard input (a password or code piped or typed), without its newline.
-    static func readLine(prompt: String?) -> String? {
-        if let prompt { CLI.stderr(prompt) }
-        return Swift.readLine(strippingNewline: true)
+    /// Reads one line from standard input (piped or typed), without its newline. A `secret`
+    /// (password, one-time or recovery code) is read with terminal echo off (``TerminalInput``).
+    static func readLine(prompt: String?, secret: Bool = true) -> String? {
+        TerminalInput.readLine(prompt: prompt, secret: secret)
     }
 }

@@ -47,7 +47,11 @@ enum AuthHubBinary {
         let input = Pipe()
         process.standardInput = input
         try process.run()
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        if let stdin {
+            // The child may stop reading early (a refused input): a broken pipe is then expected, not fatal.
+            signal(SIGPIPE, SIG_IGN)
+            try? input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8))
+        }
         try? input.fileHandleForWriting.close()
         // Read both pipes to the end before waiting, so a full pipe cannot block the child.
         let outData = out.fileHandleForReading.readDataToEndOfFile()
