@@ -309,8 +309,13 @@ struct Auth0Service: Sendable {
         let fresh = randomToken()
         let issuedAt = now
         let issuer = await issuer(for: request)
+        let digest = Auth0Tenant.digest(presented)
+        // Three steps, so that the tenant changes only when the reply is ready to go out — as a server
+        // that commits its transaction just before answering: (1) check the token and work out the
+        // grant, changing nothing unless the token is a reused one; (2) build the reply, signing the
+        // ID token (milliseconds); (3) commit the rotation, checking again that the token was not used
+        // meanwhile (a concurrent use is a reuse too).
         let outcome: RefreshOutcome = await state.update(Auth0Tenant.key) { tenant in
-            let digest = Auth0Tenant.digest(presented)
             guard let record = tenant.refreshTokens[digest], let family = tenant.families[record.familyId],
                   !family.revoked, family.grant.clientId == clientId
             else { return .refused(.invalidRefreshToken) }
@@ -335,24 +340,15 @@ struct Auth0Service: Sendable {
             } else {
                 grant.scopes = tenant.grantedScopes(grant.scopes, audience: grant.audience, issuer: issuer, clientId: clientId)
             }
-            tenant.purge(now: issuedAt)
-            if !sessionTransfer {
-                tenant.accessTokens[Auth0Tenant.digest(access)] = Auth0AccessGrant(
-                    grant: grant, expiresAt: issuedAt.addingTimeInterval(Self.accessTokenLifetime)
-                )
-            }
-            guard tenant.rotates(clientId) else { return .issued(grant, user, refresh: nil) }
-            tenant.refreshTokens[digest]?.rotated = true
-            tenant.refreshTokens[Auth0Tenant.digest(fresh)] = Auth0RefreshRecord(familyId: record.familyId, rotated: false)
-            return .issued(grant, user, refresh: fresh)
+            return .issued(grant, user, refresh: tenant.rotates(clientId) ? fresh : nil)
         }
-        switch outcome {
-        case .refused(let failure):
-            throw failure
-        case .issued(let grant, let user, let refresh):
-            guard sessionTransfer else {
-                return try await credentials(grant: grant, user: user, access: access, refresh: refresh, issuedAt: issuedAt, request: request)
-            }
+        guard case .issued(let grant, let user, let refresh) = outcome else {
+            if case .refused(let failure) = outcome { throw failure }
+            throw Auth0Failure.invalidRefreshToken
+        }
+
+        let response: Response
+        if sessionTransfer {
             var body: [String: JSONValue] = [
                 "access_token": .string(access),
                 "issued_token_type": .string(Self.sessionTransferTokenType),
@@ -361,8 +357,35 @@ struct Auth0Service: Sendable {
                 "id_token": .string(try await idToken(grant: grant, user: user, issuedAt: issuedAt, request: request)),
             ]
             if let refresh { body["refresh_token"] = .string(refresh) }
-            return EmulatorResponse.json(.object(body), headers: [.cacheControl: "no-store"])
+            response = EmulatorResponse.json(.object(body), headers: [.cacheControl: "no-store"])
+        } else {
+            response = try await credentials(grant: grant, user: user, access: access, refresh: refresh, issuedAt: issuedAt, request: request)
         }
+
+        let committedAt = now
+        let committed: Bool = await state.update(Auth0Tenant.key) { tenant in
+            guard let record = tenant.refreshTokens[digest], let family = tenant.families[record.familyId], !family.revoked else {
+                return false
+            }
+            if record.rotated {
+                tenant.revokeFamily(record.familyId)
+                return false
+            }
+            tenant.purge(now: issuedAt)
+            if !sessionTransfer {
+                tenant.accessTokens[Auth0Tenant.digest(access)] = Auth0AccessGrant(
+                    grant: grant, expiresAt: issuedAt.addingTimeInterval(Self.accessTokenLifetime)
+                )
+            }
+            if refresh != nil {
+                tenant.refreshTokens[digest]?.rotated = true
+                tenant.refreshTokens[Auth0Tenant.digest(fresh)] = Auth0RefreshRecord(familyId: record.familyId, rotated: false,
+                                                                                     issuedAt: committedAt)
+            }
+            return true
+        }
+        guard committed else { throw Auth0Failure.invalidRefreshToken }
+        return response
     }
 
     // MARK: - MFA

@@ -192,6 +192,9 @@ struct Auth0RefreshRecord: Sendable {
     var familyId: String
     /// Set once the token was exchanged for a newer one; presenting it again is reuse.
     var rotated: Bool
+    /// When the token was issued (committed), on the emulator's clock; fault tests compare it with
+    /// the moment they killed a client.
+    var issuedAt: Date? = nil
 }
 
 /// A chain of refresh tokens descending from one login.

@@ -1,0 +1,183 @@
+import AuthHub
+import AuthHubAuth0
+@testable import AuthHubEmulator
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `authhub refresh` killed with SIGKILL at random moments against the emulator's Auth0 tenant,
+/// which rotates refresh tokens and revokes the whole family when a rotated one is used again — so a
+/// refresh whose new tokens are not kept loses the session for good.
+///
+/// Each round kills a refresh after a random delay (uniform over 1.2 × an unkilled refresh's run
+/// time), then checks the store as the next command finds it: the session file is never torn, the
+/// next load leaves no pending or temporary file behind, and the session still renews (a lost one is
+/// counted and signed in again). The emulator runs in this process and records when it issued each
+/// refresh token, so every round is classified against the moment of the kill:
+/// - untouched: the tenant issued nothing (killed before the request was answered) — never lost;
+/// - in flight: the tenant issued the new tokens after the process was already dead — the tokens never
+///   existed in the process, so no client can keep them (with strict reuse detection the session is
+///   lost: inherent, counted);
+/// - written: the process had written the new session (pending file or session file) — never lost;
+/// - window: issued before the kill but not yet written — the window between the server committing
+///   and the process's first write (RELIABILITY.md measures it); losses are counted.
+/// `AUTHHUB_KILL_ROUNDS` sets the number of rounds (default 100).
+@Suite(.serialized) struct RefreshKillTests {
+    static let password = "correct horse battery staple"
+
+    struct Figures: CustomStringConvertible {
+        var kills = 0
+        var torn = 0
+        var orphansLeft = 0
+        var untouched = 0, untouchedLost = 0
+        var inFlight = 0, inFlightLost = 0
+        var written = 0, writtenLost = 0, rolledForward = 0
+        var window = 0, windowLost = 0
+        var lost: Int { untouchedLost + inFlightLost + writtenLost + windowLost }
+
+        var description: String {
+            "kills \(kills); torn files \(torn); orphaned files left \(orphansLeft); lost sessions \(lost) — "
+                + "untouched \(untouched) (lost \(untouchedLost)), in flight \(inFlight) (lost \(inFlightLost)), "
+                + "written \(written) (lost \(writtenLost); rolled forward from the pending file \(rolledForward)), "
+                + "window \(window) (lost \(windowLost))"
+        }
+    }
+
+    @Test func aKilledRefreshLosesNoSessionItHadWritten() async throws {
+        let rounds = Int(ProcessInfo.processInfo.environment["AUTHHUB_KILL_ROUNDS"] ?? "") ?? 100
+        let emulator = try await Emulator.start()
+        defer { Task { await emulator.stop() } }
+        let config = """
+        {"defaultEnvironment": "dev", "environments": {"dev": {"defaultProvider": "auth0",
+          "sessionStore": {"type": "file", "path": "sessions"},
+          "providers": [{"id": "auth0", "type": "auth0", "domain": "\(emulator.url("/auth0").absoluteString)",
+                         "clientId": "authhub-kill", "connection": "Username-Password-Authentication"}]}}}
+        """
+        let directory = try AuthHubBinary.directory(withConfig: config)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let sessions = directory.appendingPathComponent("sessions")
+        let wire = URLSessionTransport(defaultTimeout: .seconds(10))
+        let seeded = try await wire.send(HTTPRequest(
+            method: .post, url: emulator.url("/auth0/__emulator/users"), headers: ["Content-Type": "application/json"],
+            body: Data(#"{"email":"kill@example.com","password":"\#(Self.password)"}"#.utf8)))
+        #expect(seeded.status == 201)
+
+        // The library, in this process, is "the next command": it loads (recovering), and renews.
+        let loader = ConfigLoader(registry: ProviderRegistry([Auth0Plugin()]), environmentVariables: [:])
+        let environment = try loader.load(data: Data(config.utf8))
+        let key = SessionKey(provider: "auth0")
+        func hub() throws -> AuthHub {
+            try AuthHub(environment: environment, registry: ProviderRegistry([Auth0Plugin()]),
+                        context: ProviderContext(transport: wire), store: try FileSessionStore(directory: sessions))
+        }
+        func signIn() async throws {
+            _ = try await hub().signIn(.password(identifier: "kill@example.com", password: Secret(Self.password)), provider: "auth0")
+        }
+        try await signIn()
+
+        // How long an unkilled refresh runs, start to exit.
+        var durations: [Duration] = []
+        for _ in 0..<3 {
+            let started = ContinuousClock.now
+            let result = try await AuthHubBinary.runDetached(["refresh"], in: directory)
+            #expect(result.status == 0, "\(result.stderr)")
+            durations.append(ContinuousClock.now - started)
+        }
+        let lifetime = durations.sorted()[1]
+
+        var figures = Figures()
+        let file = try FileSessionStore(directory: sessions).fileURL(for: key)
+        let pending = file.deletingLastPathComponent()
+            .appendingPathComponent("." + file.lastPathComponent.dropLast(".json".count) + ".pending")
+        for _ in 0..<rounds {
+            let before = try #require(try await FileSessionStore(directory: sessions).load(key))
+            let roundStart = Date()
+            let killedAt = try await Self.runAndKill(["refresh"], in: directory, after: Double.random(in: 0...1.2) * lifetime.seconds)
+            figures.kills += 1
+
+            // As the process left it: the session file itself is whole (or absent), never torn.
+            let hadPending = FileManager.default.fileExists(atPath: pending.path)
+            if let bytes = try? Data(contentsOf: file) {
+                let copy = try TemporaryCopy(bytes, named: file.lastPathComponent)
+                defer { copy.remove() }
+                if (try? await FileSessionStore(directory: copy.directory).load(key)) == nil { figures.torn += 1 }
+            }
+            // The next load recovers; nothing but the lock files may remain hidden in the directory.
+            let after = (try? await FileSessionStore(directory: sessions).load(key)) ?? nil
+            let leftovers = try FileManager.default.contentsOfDirectory(atPath: sessions.path)
+                .filter { $0.hasPrefix(".") && !$0.hasSuffix(".lock") && !$0.hasSuffix(".refresh") }
+            figures.orphansLeft += leftovers.count
+            let wrote = hadPending || (after?.version ?? 0) > before.version
+
+            let tenant = await emulator.state.get(Auth0Tenant.key)
+            let issued = tenant.refreshTokens.values.compactMap(\.issuedAt).filter { $0 >= roundStart }.max()
+
+            // Does the session still renew? With reuse detection, a stale refresh token revokes the family.
+            var lost = false
+            do {
+                _ = try await hub().refresh(provider: "auth0")
+            } catch let error as AuthError where error.code == .refreshTokenInvalid || error.code == .noSession {
+                lost = true
+                try await signIn()
+            }
+            let l = lost ? 1 : 0
+            if wrote {
+                figures.written += 1; figures.writtenLost += l
+                if hadPending { figures.rolledForward += 1 }
+            } else if let issued {
+                if issued > killedAt { figures.inFlight += 1; figures.inFlightLost += l } else { figures.window += 1; figures.windowLost += l }
+            } else {
+                figures.untouched += 1; figures.untouchedLost += l
+            }
+        }
+        print("RefreshKillTests: \(figures); an unkilled `authhub refresh` runs \(lifetime)")
+        #expect(figures.kills == rounds)
+        #expect(figures.torn == 0, "\(figures)")
+        #expect(figures.orphansLeft == 0, "\(figures)")
+        #expect(figures.writtenLost == 0, "a session the process had written was lost: \(figures)")
+        #expect(figures.untouchedLost == 0, "\(figures)")
+        #expect(figures.written > 0, "no kill landed after a write; the test exercised nothing: \(figures)")
+    }
+
+    /// Starts `authhub arguments…`, sends it SIGKILL after `delay` seconds (or lets it finish first),
+    /// and waits for it — on a thread of its own, off Swift's cooperative pool that serves the emulator.
+    /// Returns the moment SIGKILL was sent.
+    static func runAndKill(_ arguments: [String], in directory: URL, after delay: Double) async throws -> Date {
+        let executable = try AuthHubBinary.url()
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Date, any Error>) in
+            Thread.detachNewThread {
+                do {
+                    let process = Process()
+                    process.executableURL = executable
+                    process.arguments = arguments
+                    process.currentDirectoryURL = directory
+                    process.environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
+                    process.standardOutput = FileHandle.nullDevice
+                    process.standardError = FileHandle.nullDevice
+                    process.standardInput = FileHandle.nullDevice
+                    try process.run()
+                    usleep(useconds_t(max(0, delay) * 1_000_000))
+                    let killedAt = Date()
+                    kill(process.processIdentifier, SIGKILL)
+                    process.waitUntilExit()
+                    continuation.resume(returning: killedAt)
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+        }
+    }
+
+    /// A directory holding one copy of a session file, to check the file on its own.
+    struct TemporaryCopy {
+        let directory: URL
+        init(_ bytes: Data, named name: String) throws {
+            directory = FileManager.default.temporaryDirectory.appendingPathComponent("authhub-kill-copy-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try bytes.write(to: directory.appendingPathComponent(name))
+        }
+        func remove() { try? FileManager.default.removeItem(at: directory) }
+    }
+}
