@@ -34,7 +34,7 @@ public final class ScriptedUpstream: @unchecked Sendable {
         /// huge `Content-Length` when `declaredLength` is set) until the client stops reading or the
         /// server has sent `limit` bytes.
         case endless(status: Int = 200, chunk: Data = Data(repeating: 0x20, count: 64 * 1024), declaredLength: Int? = nil,
-                     limit: Int = 1 << 30)
+                     limit: Int = 64 << 20)
 
         /// A JSON reply.
         public static func json(_ status: Int, _ text: String, headers: [(String, String)] = []) -> Script {
@@ -107,21 +107,24 @@ public final class ScriptedUpstream: @unchecked Sendable {
     /// Every request read so far.
     public var requests: [Request] { lock.withLock { received } }
 
-    /// Closes the listener and every open connection; idempotent.
+    /// Stops accepting and shuts every open connection down; idempotent.
+    ///
+    /// Descriptors are only ever closed by the thread that owns them, under the lock that `stop`
+    /// shuts them down under: a descriptor number freed by one thread and reused by another socket
+    /// (this process's clients included) can never be shut down or accepted on by mistake.
     public func stop() {
-        let open: Set<Int32> = lock.withLock {
-            guard !stopped else { return [] }
+        lock.withLock {
+            guard !stopped else { return }
             stopped = true
             shutdown(listener, Int32(SHUT_RDWR))
-            close(listener)
-            return connections
+            for fd in connections { shutdown(fd, Int32(SHUT_RDWR)) }
         }
-        for fd in open { shutdown(fd, Int32(SHUT_RDWR)) }
     }
 
     private var isStopped: Bool { lock.withLock { stopped } }
 
     private func acceptLoop() {
+        defer { close(listener) }
         while !isStopped {
             var descriptor = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
             let ready = poll(&descriptor, 1, 100)
@@ -148,8 +151,10 @@ public final class ScriptedUpstream: @unchecked Sendable {
 
     private func serve(_ connection: Int32) {
         defer {
-            lock.withLock { _ = connections.remove(connection) }
-            close(connection)
+            lock.withLock {
+                _ = connections.remove(connection)
+                close(connection)
+            }
         }
         // Keep-alive: a client may send several requests on one connection.
         while let request = readRequest(connection) {

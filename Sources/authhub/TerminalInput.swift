@@ -20,12 +20,11 @@ enum TerminalInput {
     /// Prints `prompt` (if any) to standard error and reads one line without its newline; nil at end
     /// of input. With `secret`, nothing typed is echoed.
     static func readLine(prompt: String?, secret: Bool) -> String? {
+        // Echo goes off before the prompt is shown, so nothing typed after the prompt is ever echoed.
+        let quiet = secret && isatty(STDIN_FILENO) == 1 && EchoGuard.disable()
+        defer { if quiet { EchoGuard.restore() } }
         if let prompt { CLI.stderr(prompt) }
-        guard secret, isatty(STDIN_FILENO) == 1 else { return readRawLine() }
-        guard EchoGuard.disable() else { return readRawLine() }
-        defer { EchoGuard.restore() }
-        let line = readRawLine()
-        return line
+        return readRawLine()
     }
 
     private static func readRawLine() -> String? {

@@ -108,6 +108,9 @@ import Glibc
         _ = terminal.read(for: 30) { $0.contains("Password:") }
         #expect(!terminal.echoes)
         terminal.type("half-typed")
+        // While the prompt waits, what is typed does not appear (this also lets the line discipline take
+        // the keystrokes in before the interrupt, as with a person at the keyboard).
+        #expect(!terminal.read(for: 0.5).contains("half-typed"))
         kill(process.processIdentifier, SIGINT)
         process.waitUntilExit()
         #expect(process.terminationReason == .uncaughtSignal)

@@ -20,6 +20,8 @@ public struct URLSessionTransport: HTTPTransport {
     private let session: URLSession
     private let defaultTimeout: Duration
     private let maxResponseBytes: Int
+    /// Whether this transport follows redirects itself (its own session's delegate declines them all).
+    private let followsRedirects: Bool
     /// The session delegate that collects bodies under the cap; nil for a caller's own session.
     private let collector: BodyCollector?
 
@@ -44,14 +46,58 @@ public struct URLSessionTransport: HTTPTransport {
             config.httpShouldSetCookies = false
             config.urlCache = nil
             config.requestCachePolicy = .reloadIgnoringLocalCacheData
-            let collector = BodyCollector(followRedirects: followRedirects)
+            // The delegate declines every redirect (FoundationNetworking's delegate path for following one
+            // can trap when a task is cancelled mid-redirect); this transport follows them itself.
+            let collector = BodyCollector()
             self.session = URLSession(configuration: config, delegate: collector, delegateQueue: nil)
             self.collector = collector
         }
+        self.followsRedirects = followRedirects && session == nil
         self.defaultTimeout = defaultTimeout
     }
 
+    /// The most redirects followed for one request.
+    public static let maxRedirects = 10
+
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        guard followsRedirects else { return try await sendOnce(request) }
+        let started = ContinuousClock.now
+        let deadline = request.timeout ?? defaultTimeout
+        var current = request
+        for _ in 0...Self.maxRedirects {
+            let response = try await sendOnce(current)
+            guard let next = Self.redirect(from: current, response: response) else { return response }
+            let remaining = deadline - (ContinuousClock.now - started)
+            guard remaining > .zero else { throw TransportError(.timeout, "no complete reply within \(deadline)") }
+            current = next
+            current.timeout = remaining
+        }
+        throw TransportError(.other, "more than \(Self.maxRedirects) redirects")
+    }
+
+    /// The request a 3xx reply redirects to, or nil when it is not a redirect to follow: 301, 302 and
+    /// 303 become a GET without a body (as browsers and libcurl do; HEAD stays HEAD), 307 and 308 keep
+    /// the method and body; credentials (`Authorization`, `Cookie`) are dropped when the origin changes.
+    static func redirect(from request: HTTPRequest, response: HTTPResponse) -> HTTPRequest? {
+        guard [301, 302, 303, 307, 308].contains(response.status), let location = response.headers["Location"],
+              let target = URL(string: location, relativeTo: request.url)?.absoluteURL,
+              target.scheme == "http" || target.scheme == "https" else { return nil }
+        var next = request
+        next.url = target
+        if response.status <= 303, request.method != .head, !(response.status != 303 && request.method == .get) {
+            next.method = .get
+            next.body = nil
+            next.headers["Content-Type"] = nil
+            next.headers["Content-Length"] = nil
+        }
+        if target.scheme != request.url.scheme || target.host != request.url.host || target.port != request.url.port {
+            next.headers["Authorization"] = nil
+            next.headers["Cookie"] = nil
+        }
+        return next
+    }
+
+    private func sendOnce(_ request: HTTPRequest) async throws -> HTTPResponse {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method.rawValue
         let timeout = request.timeout ?? defaultTimeout
@@ -100,23 +146,23 @@ public struct URLSessionTransport: HTTPTransport {
     ///   URLSession's error otherwise.
     static func exchange(_ request: URLRequest, on session: URLSession, collector: BodyCollector? = nil, maxBytes: Int = defaultMaxResponseBytes,
                          deadline timeout: Duration) async throws -> (Data, URLResponse) {
-        let exchange = Exchange(maxBytes: maxBytes)
+        let exchange = Exchange(maxBytes: maxBytes, timeout: timeout)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, URLResponse), any Error>) in
                 let task: URLSessionDataTask
                 if let collector {
                     task = session.dataTask(with: request)
                     collector.register(task, exchange) { data, response, error in
-                        continuation.resume(with: exchange.finish(data: data, response: response, error: error, timeout: timeout))
+                        exchange.finish(data: data, response: response, error: error)
                     }
                 } else {
                     task = session.dataTask(with: request) { data, response, error in
-                        continuation.resume(with: exchange.finish(data: data, response: response, error: error, timeout: timeout))
+                        exchange.finish(data: data, response: response, error: error)
                     }
                 }
                 let timer = DispatchWorkItem { exchange.stop(because: .timedOut) }
-                guard exchange.start(task, timer: timer) else {
-                    task.cancel()  // cancelled before it started: completes with URLError.cancelled
+                guard exchange.start(task, timer: timer, continuation: continuation) else {
+                    task.cancel()  // cancelled before it started: the caller was answered already
                     task.resume()
                     return
                 }
@@ -135,41 +181,69 @@ public struct URLSessionTransport: HTTPTransport {
     }
 
     /// The shared state of one ``exchange(_:on:collector:maxBytes:deadline:)``: the URLSession task,
-    /// its timer, the body collected so far, and why (if at all) it was stopped early.
+    /// its timer, the caller's continuation, the body collected so far, and why (if at all) it was
+    /// stopped early.
+    ///
+    /// The caller is answered once, by whichever comes first: the task's completion, or a stop (the
+    /// deadline, the caller's cancellation, a body over the cap). A stop cancels the task and answers
+    /// at once — libcurl may take a while to wind a cancelled transfer down (it keeps reading a body
+    /// that is still arriving), and the caller does not wait for that.
     final class Exchange: Sendable {
         enum Stop { case timedOut, cancelled, tooLarge }
+        typealias Continuation = CheckedContinuation<(Data, URLResponse), any Error>
         private struct State {
             var task: URLSessionDataTask?
             var timer: DispatchWorkItem?
+            var continuation: Continuation?
             var stop: Stop?
             var finished = false
             var body = Data()
         }
         private let state = Mutex(State())
         let maxBytes: Int
+        let timeout: Duration
 
-        init(maxBytes: Int) { self.maxBytes = maxBytes }
+        init(maxBytes: Int, timeout: Duration) {
+            self.maxBytes = maxBytes
+            self.timeout = timeout
+        }
 
-        /// Records the started task and its timer; false when the exchange was cancelled already.
-        func start(_ task: URLSessionDataTask, timer: DispatchWorkItem) -> Bool {
-            state.withLock { state in
+        /// Records the started task, its timer and the caller; false (the caller answered with
+        /// `CancellationError`) when the exchange was cancelled already.
+        func start(_ task: URLSessionDataTask, timer: DispatchWorkItem, continuation: Continuation) -> Bool {
+            let started = state.withLock { state -> Bool in
                 guard state.stop == nil else { return false }
                 state.task = task
                 state.timer = timer
+                state.continuation = continuation
                 return true
             }
+            if !started { continuation.resume(throwing: CancellationError()) }
+            return started
         }
 
-        /// Stops the exchange (the deadline passed, the caller was cancelled, the body is too large);
-        /// the first reason wins. Before ``start(_:timer:)`` there is nothing to cancel yet; `start`
-        /// then refuses to run.
+        /// Stops the exchange (the deadline passed, the caller was cancelled, the body is too large):
+        /// the first reason wins, the task is cancelled and the caller answered now. Before
+        /// ``start(_:timer:continuation:)`` there is nothing to cancel yet; `start` then refuses to run.
         func stop(because reason: Stop) {
-            let running = state.withLock { state -> URLSessionDataTask? in
-                guard !state.finished, state.stop == nil else { return nil }
+            let (running, continuation, timer) = state.withLock { state -> (URLSessionDataTask?, Continuation?, DispatchWorkItem?) in
+                guard !state.finished, state.stop == nil else { return (nil, nil, nil) }
                 state.stop = reason
-                return state.task
+                state.body = Data()
+                defer { state.continuation = nil }
+                return (state.task, state.continuation, state.timer)
             }
+            timer?.cancel()
             running?.cancel()
+            continuation?.resume(throwing: error(for: reason))
+        }
+
+        private func error(for reason: Stop) -> any Error {
+            switch reason {
+            case .timedOut: TransportError(.timeout, "no complete reply within \(timeout)")
+            case .cancelled: CancellationError()
+            case .tooLarge: URLSessionTransport.tooLarge(maxBytes)
+            }
         }
 
         /// Whether a body of `length` bytes (a `Content-Length`) may be received; stops the exchange if not.
@@ -195,21 +269,21 @@ public struct URLSessionTransport: HTTPTransport {
         /// The body collected by ``append(_:)``.
         var collected: Data { state.withLock { $0.body } }
 
-        /// The result of the completed URLSession task, given why (if at all) it was stopped.
-        func finish(data: Data?, response: URLResponse?, error: (any Error)?, timeout: Duration) -> Result<(Data, URLResponse), any Error> {
-            let (stop, timer) = state.withLock { state in
+        /// The URLSession task completed: answers the caller with its result, unless a stop did already.
+        func finish(data: Data?, response: URLResponse?, error: (any Error)?) {
+            let (continuation, timer) = state.withLock { state -> (Continuation?, DispatchWorkItem?) in
                 state.finished = true
-                return (state.stop, state.timer)
+                defer { state.continuation = nil }
+                return (state.continuation, state.timer)
             }
             timer?.cancel()
-            switch stop {
-            case .timedOut: return .failure(TransportError(.timeout, "no complete reply within \(timeout)"))
-            case .cancelled: return .failure(CancellationError())
-            case .tooLarge: return .failure(URLSessionTransport.tooLarge(maxBytes))
-            case nil:
-                if let error { return .failure(error) }
-                guard let response else { return .failure(TransportError(.other, "no reply")) }
-                return .success((data ?? Data(), response))
+            guard let continuation else { return }
+            if let error {
+                continuation.resume(throwing: error)
+            } else if let response {
+                continuation.resume(returning: (data ?? Data(), response))
+            } else {
+                continuation.resume(throwing: TransportError(.other, "no reply"))
             }
         }
     }
@@ -235,11 +309,10 @@ public struct URLSessionTransport: HTTPTransport {
 }
 
 /// The delegate of a ``URLSessionTransport``'s own session: collects each task's body into its
-/// ``URLSessionTransport/Exchange`` under the cap, completes it, and (when asked) declines every
-/// redirect so the 3xx reply itself reaches the caller.
+/// ``URLSessionTransport/Exchange`` under the cap, completes it, and declines every redirect so the
+/// 3xx reply itself reaches the transport (which follows it when asked to).
 ///
-/// `@unchecked Sendable`: its one mutable member, the table of running tasks, is behind a `Mutex`;
-/// `followRedirects` is immutable.
+/// `@unchecked Sendable`: its one mutable member, the table of running tasks, is behind a `Mutex`.
 final class BodyCollector: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     typealias Completion = @Sendable (Data?, URLResponse?, (any Error)?) -> Void
     private struct Running {
@@ -248,11 +321,6 @@ final class BodyCollector: NSObject, URLSessionDataDelegate, @unchecked Sendable
         var completion: Completion
     }
     private let running = Mutex<[Int: Running]>([:])
-    private let followRedirects: Bool
-
-    init(followRedirects: Bool) {
-        self.followRedirects = followRedirects
-    }
 
     /// Starts collecting `task`'s body into `exchange`; `completion` runs once, when the task ends.
     func register(_ task: URLSessionDataTask, _ exchange: URLSessionTransport.Exchange, completion: @escaping Completion) {
@@ -283,6 +351,6 @@ final class BodyCollector: NSObject, URLSessionDataDelegate, @unchecked Sendable
 
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                     newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
-        completionHandler(followRedirects ? request : nil)
+        completionHandler(nil)
     }
 }

@@ -258,9 +258,14 @@ public struct FirebaseAPI: Sendable {
     // MARK: - Lookup and delete (§3.6, §3.7)
 
     /// The signed-in user (`accounts:lookup {idToken}`, `users[0]`).
-    /// - Throws: ``AuthErrorCode/userNotFound`` when the reply lists no user.
+    /// - Throws: ``AuthErrorCode/userNotFound`` when the reply lists no user;
+    ///   ``AuthErrorCode/invalidRequest`` when `users` is not a list of objects.
     public func lookup(idToken: Secret<String>) async throws -> FirebaseUser {
         let reply = try await accounts("lookup", ["idToken": .string(idToken.revealed())], retry: .idempotent)
+        if let users = reply["users"], users != .null, users.arrayValue?.allSatisfy({ $0.objectValue != nil }) != true {
+            throw AuthError(.invalidRequest, message: "The accounts:lookup reply from '\(provider)' has users that are not a list of objects.",
+                            provider: provider)
+        }
         guard let first = reply["users"]?.arrayValue?.first?.objectValue else {
             throw AuthError(.userNotFound, message: "The account no longer exists.", provider: provider,
                             providerCode: "USER_NOT_FOUND", details: ["iosCode": "17011"])

@@ -57,11 +57,15 @@ public struct FirebaseUser: Sendable, Hashable {
         photoURL = json["photoUrl"]?.stringValue
         phoneNumber = json["phoneNumber"]?.stringValue
         disabled = json["disabled"]?.firebaseBool ?? false
-        func millis(_ key: String) -> Date? { json[key]?.firebaseNumber.map { Date(timeIntervalSince1970: $0 / 1000) } }
-        createdAt = millis("createdAt")
-        lastLoginAt = millis("lastLoginAt")
-        passwordUpdatedAt = millis("passwordUpdatedAt")
-        validSince = json["validSince"]?.firebaseNumber.map { Date(timeIntervalSince1970: $0) }
+        // Informational times: one outside 1970–9999 (or not a number) is left out, never converted.
+        func date(_ key: String, divisor: Double) -> Date? {
+            guard let seconds = json[key]?.firebaseNumber.map({ $0 / divisor }), SessionTimeLimits.isValidDate(seconds) else { return nil }
+            return Date(timeIntervalSince1970: seconds)
+        }
+        createdAt = date("createdAt", divisor: 1000)
+        lastLoginAt = date("lastLoginAt", divisor: 1000)
+        passwordUpdatedAt = date("passwordUpdatedAt", divisor: 1000)
+        validSince = date("validSince", divisor: 1)
         lastRefreshAt = json["lastRefreshAt"]?.stringValue
         customAttributes = json["customAttributes"]?.stringValue
         tenantID = json["tenantId"]?.stringValue

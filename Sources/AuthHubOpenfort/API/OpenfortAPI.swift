@@ -58,8 +58,10 @@ public struct OpenfortAPI: Sendable {
 
     /// Sends a request under the auth prefix (or `path` as is when it starts with `iam/`) and
     /// parses the reply (an empty body reads as `null`).
+    /// Sends a request and parses its JSON reply; an empty body reads as `null` unless `emptyIsNull`
+    /// is false (then it is an error: for get-session, `null` means "no session" and must be said).
     func send(_ method: HTTPMethod, _ path: String, body: [String: JSONValue?]? = nil, query: [(String, String)] = [],
-              bearer: Secret<String>? = nil, retry: APIRequest.RetryMode = .automatic) async throws -> JSONValue {
+              bearer: Secret<String>? = nil, retry: APIRequest.RetryMode = .automatic, emptyIsNull: Bool = true) async throws -> JSONValue {
         let fullPath = path.hasPrefix("iam/") ? path : Self.authPrefix + path
         let request: APIRequest
         if let body {
@@ -69,7 +71,13 @@ public struct OpenfortAPI: Sendable {
             request = APIRequest(method, fullPath, query: query, headers: headers(bearer), retry: retry)
         }
         let reply = try await (bearer == nil ? client : sessionClient).send(request)
-        if reply.body.isEmpty || reply.body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return .null }
+        if reply.body.isEmpty || reply.body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+            guard emptyIsNull else {
+                throw AuthError(.invalidRequest, message: "The reply from '\(provider)' to \(path) is empty.", provider: provider,
+                                statusCode: reply.status)
+            }
+            return .null
+        }
         do {
             return try JSONValue.parse(reply.body)
         } catch {
@@ -275,8 +283,8 @@ public struct OpenfortAPI: Sendable {
     /// - Returns: nil when the server answers `null` (no valid session).
     /// - Throws: ``AuthErrorCode/sessionExpired`` for a 401; transient errors as they are.
     public func getSession(bearer: Secret<String>) async throws -> OpenfortSessionInfo? {
-        try OpenfortSessionInfo.read(await send(.get, "get-session", query: [("disableCookieCache", "true")], bearer: bearer),
-                                     provider: provider)
+        try OpenfortSessionInfo.read(await send(.get, "get-session", query: [("disableCookieCache", "true")], bearer: bearer,
+                                                emptyIsNull: false), provider: provider)
     }
 
     /// Ends the session at the server: `POST /sign-out {}`.

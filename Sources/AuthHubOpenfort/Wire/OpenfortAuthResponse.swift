@@ -18,13 +18,21 @@ public struct OpenfortAuthResponse: Sendable {
         self.user = user
     }
 
-    /// Reads a reply object.
-    /// - Throws: ``AuthErrorCode/invalidRequest`` when the body is not an object or the user has no id.
+    /// Reads a reply object. Every such reply carries the user (openfort-js reads `user.id` from each);
+    /// `token` is a string or `null`.
+    /// - Throws: ``AuthErrorCode/invalidRequest`` when the body is not an object, `token` is neither a
+    ///   string nor `null`, or `user` is missing, not an object, or has no id.
     public init(json: JSONValue, provider: String) throws {
-        guard let object = json.objectValue else {
-            throw AuthError(.invalidRequest, message: "The reply from '\(provider)' is not a JSON object.", provider: provider)
+        func malformed(_ what: String) -> AuthError {
+            AuthError(.invalidRequest, message: "The reply from '\(provider)' \(what).", provider: provider)
         }
-        if let token = object["token"]?.stringValue, !token.isEmpty { self.token = Secret(token) } else { token = nil }
-        user = try object["user"]?.objectValue.map { try OpenfortUser(json: $0, provider: provider) }
+        guard let object = json.objectValue else { throw malformed("is not a JSON object") }
+        switch object["token"] {
+        case nil, .null?: token = nil
+        case .string(let text)?: token = text.isEmpty ? nil : Secret(text)
+        default: throw malformed("has a token that is not a string")
+        }
+        guard let user = object["user"]?.objectValue else { throw malformed("has no user object") }
+        self.user = try OpenfortUser(json: user, provider: provider)
     }
 }

@@ -30,14 +30,39 @@ public struct OpenfortSessionInfo: Sendable {
         guard let object = json.objectValue else {
             throw AuthError(.invalidRequest, message: "The get-session reply from '\(provider)' is not a JSON object.", provider: provider)
         }
-        let session = object["session"]?.objectValue ?? [:]
-        if object["session"] == nil || object["session"] == .null, object["user"] == nil || object["user"] == .null { return nil }
-        let user = try object["user"]?.objectValue.map { try OpenfortUser(json: $0, provider: provider) }
+        func malformed(_ what: String) -> AuthError {
+            AuthError(.invalidRequest, message: "The get-session reply from '\(provider)' \(what).", provider: provider)
+        }
+        // Absent or null members are "not there"; present ones must have their type (a reply of the
+        // wrong shape is an error, never a session kept or ended by accident).
+        func member(_ name: String, in object: [String: JSONValue]) throws -> [String: JSONValue]? {
+            switch object[name] {
+            case nil, .null?: return nil
+            case .object(let members)?: return members
+            default: throw malformed("has a \(name) that is not an object")
+            }
+        }
+        let session = try member("session", in: object)
+        let userObject = try member("user", in: object)
+        if session == nil, userObject == nil { return nil }
+        let user = try userObject.map { try OpenfortUser(json: $0, provider: provider) }
+        let fields = session ?? [:]
+        var token: Secret<String>?
+        switch fields["token"] {
+        case nil, .null?: token = nil
+        case .string(let text)?: token = text.isEmpty ? nil : Secret(text)
+        default: throw malformed("has a session token that is not a string")
+        }
+        var expiresAt: Date?
+        if let raw = fields["expiresAt"], raw != .null {
+            guard let date = OpenfortDate.read(raw) else { throw malformed("has a session expiry that is not a date between 1970 and 9999") }
+            expiresAt = date
+        }
         return OpenfortSessionInfo(
-            id: session["id"]?.stringValue,
-            token: session["token"]?.stringValue.flatMap { $0.isEmpty ? nil : Secret($0) },
-            userID: session["userId"]?.stringValue ?? user?.id,
-            expiresAt: session["expiresAt"].flatMap(OpenfortDate.read),
+            id: fields["id"]?.stringValue,
+            token: token,
+            userID: fields["userId"]?.stringValue ?? user?.id,
+            expiresAt: expiresAt,
             user: user)
     }
 }
