@@ -96,14 +96,22 @@ import Glibc
             let roundStart = Date()
             let killedAt = try await Self.runAndKill(["refresh"], in: directory, after: Double.random(in: 0...1.2) * lifetime.seconds)
             figures.kills += 1
+            // A request the dead process had sent is still being answered: the server does not know its
+            // client died. Let it finish (a few milliseconds) before "the next command" refreshes, or the
+            // two would present the same refresh token and reuse detection would revoke the family — a
+            // race no client can win, and not what this test measures.
+            try await Task.sleep(for: .milliseconds(100))
 
             // As the process left it: the session file itself is whole (or absent), never torn.
-            let hadPending = FileManager.default.fileExists(atPath: pending.path)
-            if let bytes = try? Data(contentsOf: file) {
+            /// Whether `bytes` are a complete session file for the key (read on their own, in a copy).
+            func isComplete(_ bytes: Data) async throws -> Bool {
                 let copy = try TemporaryCopy(bytes, named: file.lastPathComponent)
                 defer { copy.remove() }
-                if (try? await FileSessionStore(directory: copy.directory).load(key)) == nil { figures.torn += 1 }
+                return (try? await FileSessionStore(directory: copy.directory).load(key)) != nil
             }
+            // A pending file cut short by the kill is not a write of the new session; a complete one is.
+            let hadPending = try await (try? Data(contentsOf: pending)).asyncMap(isComplete) ?? false
+            if let bytes = try? Data(contentsOf: file), !(try await isComplete(bytes)) { figures.torn += 1 }
             // The next load recovers; nothing but the lock files may remain hidden in the directory.
             let after = (try? await FileSessionStore(directory: sessions).load(key)) ?? nil
             let leftovers = try FileManager.default.contentsOfDirectory(atPath: sessions.path)
@@ -179,5 +187,12 @@ import Glibc
             try bytes.write(to: directory.appendingPathComponent(name))
         }
         func remove() { try? FileManager.default.removeItem(at: directory) }
+    }
+}
+
+extension Optional {
+    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
+        guard let value = self else { return nil }
+        return try await transform(value)
     }
 }
