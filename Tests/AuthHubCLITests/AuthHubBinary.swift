@@ -65,11 +65,9 @@ enum AuthHubBinary {
     /// the binary from this process (an in-process emulator needs the pool while the binary runs).
     static func runDetached(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
                             stdin: String? = nil) async throws -> Result {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Swift.Result { try run(arguments, in: directory, environment: environment, stdin: stdin) })
-            }
-        }
+        // A thread of its own: blocking a dispatch worker would starve what else runs on the global
+        // queues (URLSession's delegate queues among them) until libdispatch notices and adds threads.
+        try await onOwnThread { try run(arguments, in: directory, environment: environment, stdin: stdin) }
     }
 
     /// A fresh temporary directory holding `providers.json` with `text`.
@@ -84,4 +82,12 @@ enum AuthHubBinary {
 struct CLITestError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
+}
+
+/// Runs blocking `work` on a new thread and resumes with its result, so that neither Swift's cooperative
+/// pool nor libdispatch's worker threads are held while it blocks.
+func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
+    }
 }

@@ -100,7 +100,7 @@ import Glibc
             // client died. Let it finish (a few milliseconds) before "the next command" refreshes, or the
             // two would present the same refresh token and reuse detection would revoke the family — a
             // race no client can win, and not what this test measures.
-            try await Task.sleep(for: .milliseconds(100))
+            try await Task.sleep(for: .milliseconds(50))
 
             // As the process left it: the session file itself is whole (or absent), never torn.
             /// Whether `bytes` are a complete session file for the key (read on their own, in a copy).

@@ -64,11 +64,10 @@ final class RunningBinary: Sendable {
 
     /// Waits for the process to exit and returns its status.
     func finish() async -> Int32 {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                self.process.waitUntilExit()
-                continuation.resume(returning: self.process.terminationStatus)
-            }
-        }
+        let process = self.process
+        return (try? await onOwnThread {
+            process.waitUntilExit()
+            return process.terminationStatus
+        }) ?? -1
     }
 }

@@ -68,7 +68,7 @@ import Glibc
 
     /// `authhub login` against an Auth0 tenant on a closed port: it prompts for the password, then
     /// fails to connect — enough to see what the terminal shows.
-    func startLogin(_ terminal: PseudoTerminal) throws -> Process {
+    static func startLogin(_ terminal: PseudoTerminal) throws -> Process {
         let directory = try AuthHubBinary.directory(withConfig: """
             {"environments":{"dev":{"providers":[{"id":"auth0","type":"auth0","domain":"http://127.0.0.1:9/auth0","clientId":"cli"}]}}}
             """)
@@ -85,7 +85,12 @@ import Glibc
         return process
     }
 
-    @Test func aTypedPasswordIsNeverShown() throws {
+    @Test func aTypedPasswordIsNeverShown() async throws {
+        // The terminal is read with blocking calls: on a thread of its own, off Swift's cooperative pool.
+        try await onOwnThread { try Self.typedPasswordIsNeverShown() }
+    }
+
+    static func typedPasswordIsNeverShown() throws {
         let terminal = try PseudoTerminal()
         #expect(terminal.echoes)
         let process = try startLogin(terminal)
@@ -102,7 +107,11 @@ import Glibc
         #expect(terminal.echoes, "echo is back on after the prompt")
     }
 
-    @Test func ctrlCRestoresEcho() throws {
+    @Test func ctrlCRestoresEcho() async throws {
+        try await onOwnThread { try Self.ctrlCRestoresEchoOnTheTerminal() }
+    }
+
+    static func ctrlCRestoresEchoOnTheTerminal() throws {
         let terminal = try PseudoTerminal()
         let process = try startLogin(terminal)
         _ = terminal.read(for: 30) { $0.contains("Password:") }
@@ -119,12 +128,12 @@ import Glibc
         #expect(!terminal.read(for: 0.2).contains("half-typed"))
     }
 
-    @Test func aPipedLineLongerThanTheLimitIsRefused() throws {
+    @Test func aPipedLineLongerThanTheLimitIsRefused() async throws {
         let directory = try AuthHubBinary.directory(withConfig: """
             {"environments":{"dev":{"providers":[{"id":"auth0","type":"auth0","domain":"http://127.0.0.1:9/auth0","clientId":"cli"}]}}}
             """)
-        let result = try AuthHubBinary.run(["login", "--provider", "auth0", "--email", "u@example.com", "--password-stdin"],
-                                           in: directory, stdin: String(repeating: "x", count: 200_000))
+        let result = try await AuthHubBinary.runDetached(["login", "--provider", "auth0", "--email", "u@example.com", "--password-stdin"],
+                                                         in: directory, stdin: String(repeating: "x", count: 200_000))
         #expect(result.status != 0)
         #expect(result.stderr == "error: the input line is longer than 65536 bytes\n")
     }

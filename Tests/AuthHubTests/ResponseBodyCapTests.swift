@@ -8,18 +8,17 @@ import Testing
 @Suite(.serialized) struct ResponseBodyCapTests {
     func client(_ upstream: ScriptedUpstream, cap: Int = 64 * 1024) -> APIClient {
         APIClient(provider: "p", baseURL: upstream.baseURL,
-                  transport: URLSessionTransport(defaultTimeout: .seconds(20), maxResponseBytes: cap), retryPolicy: .none)
+                  transport: URLSessionTransport(defaultTimeout: .seconds(60), maxResponseBytes: cap), retryPolicy: .none)
     }
 
     func expectTooLarge(_ script: ScriptedUpstream.Script) async throws {
         let upstream = try ScriptedUpstream { _ in script }
         defer { upstream.stop() }
-        let started = ContinuousClock.now
+        // Cut off by the cap, not by the 60 s deadline: the error says which (a timeout would be `.timeout`).
         let error = try await #require(throws: AuthError.self) { try await client(upstream).send(APIRequest(.get, "x")) }
         #expect(error.code == .invalidRequest)
         #expect(error.details["reason"] == "replyTooLarge")
         #expect(error.provider == "p")
-        #expect(ContinuousClock.now - started < .seconds(15))
     }
 
     @Test func anEndlessChunkedBodyIsCutOff() async throws {

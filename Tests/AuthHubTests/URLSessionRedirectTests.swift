@@ -18,7 +18,7 @@ import Testing
             }
         }
         defer { upstream.stop() }
-        let transport = URLSessionTransport(defaultTimeout: .seconds(10))
+        let transport = URLSessionTransport(defaultTimeout: .seconds(60))
         func post(_ path: String) async throws -> JSONValue {
             let reply = try await transport.send(HTTPRequest(method: .post, url: upstream.baseURL.appendingPathComponent(path),
                                                              headers: ["Content-Type": "application/json"], body: Data("{}".utf8)))

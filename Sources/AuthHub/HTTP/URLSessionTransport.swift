@@ -24,6 +24,9 @@ public struct URLSessionTransport: HTTPTransport {
     private let followsRedirects: Bool
     /// The session delegate that collects bodies under the cap; nil for a caller's own session.
     private let collector: BodyCollector?
+    /// Invalidates the transport's own session when the last copy of the transport goes away (a
+    /// session retains its delegate and its connections until invalidated).
+    private let owner: SessionOwner?
 
     /// Creates a transport.
     /// - Parameters:
@@ -40,6 +43,7 @@ public struct URLSessionTransport: HTTPTransport {
         if let session {
             self.session = session
             self.collector = nil
+            self.owner = nil
         } else {
             let config = URLSessionConfiguration.ephemeral
             config.httpCookieStorage = nil
@@ -49,8 +53,10 @@ public struct URLSessionTransport: HTTPTransport {
             // The delegate declines every redirect (FoundationNetworking's delegate path for following one
             // can trap when a task is cancelled mid-redirect); this transport follows them itself.
             let collector = BodyCollector()
-            self.session = URLSession(configuration: config, delegate: collector, delegateQueue: nil)
+            let owned = URLSession(configuration: config, delegate: collector, delegateQueue: nil)
+            self.session = owned
             self.collector = collector
+            self.owner = SessionOwner(owned)
         }
         self.followsRedirects = followRedirects && session == nil
         self.defaultTimeout = defaultTimeout
@@ -306,6 +312,14 @@ public struct URLSessionTransport: HTTPTransport {
         // The URL is left out on purpose: it may carry a code or token in its query.
         return TransportError(kind, "URLError \(error.code.rawValue)", underlying: error)
     }
+}
+
+/// Owns a ``URLSessionTransport``'s own session: invalidates it (letting running tasks finish) when the
+/// last transport holding it is released, which frees its delegate and its pooled connections.
+final class SessionOwner: Sendable {
+    let session: URLSession
+    init(_ session: URLSession) { self.session = session }
+    deinit { session.finishTasksAndInvalidate() }
 }
 
 /// The delegate of a ``URLSessionTransport``'s own session: collects each task's body into its
