@@ -301,6 +301,18 @@ struct Auth0Service: Sendable {
     /// requested API scope that is not grantable is left out. The new access token records
     /// exactly the granted scopes and the audience.
     func refreshGrant(_ parameters: Auth0Parameters, clientId: String, request: Request) async throws -> Response {
+        await state.update(Auth0Tenant.key) { $0.refreshesInProgress += 1 }
+        do {
+            let response = try await answerRefreshGrant(parameters, clientId: clientId, request: request)
+            await state.update(Auth0Tenant.key) { $0.refreshesInProgress -= 1 }
+            return response
+        } catch {
+            await state.update(Auth0Tenant.key) { $0.refreshesInProgress -= 1 }
+            throw error
+        }
+    }
+
+    private func answerRefreshGrant(_ parameters: Auth0Parameters, clientId: String, request: Request) async throws -> Response {
         let presented = try parameters.required("refresh_token")
         let requestedScopes = parameters.string("scope").map(Auth0Grant.scopes)
         let audience = parameters.string("audience")

@@ -227,6 +227,9 @@ struct Auth0Tenant: Sendable {
     var logins: [String: Auth0LoginTransaction] = [:]
     var accessTokens: [String: Auth0AccessGrant] = [:]
     var refreshTokens: [String: Auth0RefreshRecord] = [:]
+    /// Refresh grants being answered right now (checked, not yet committed or refused): fault tests wait
+    /// for zero before "the next command", since a server keeps answering a client that died.
+    var refreshesInProgress = 0
     var families: [String: Auth0RefreshFamily] = [:]
     var mfaTokens: [String: Auth0MFATransaction] = [:]
     var passwordlessCodes: [String: Auth0PasswordlessCode] = [:]
