@@ -111,7 +111,9 @@ public final class FilePasskeyCredentialStore: PasskeyCredentialStore {
             try await onQueue { [self] in
                 var list = try decode(POSIXFile.contents(of: path, maxBytes: Self.maxFileBytes))
                 let result = try change(&list)
-                let temp = directoryPath + "/.passkeys.tmp-\(UUID().uuidString)"
+                // One temporary name, written only under the exclusive lock: a file a killed writer left
+                // there (it holds private keys) is overwritten by the next change, never left to pile up.
+                let temp = directoryPath + "/.passkeys.pending"
                 try POSIXFile.writeAtomically(try encode(list), to: path, tempPath: temp, directory: directoryPath)
                 return result
             }
