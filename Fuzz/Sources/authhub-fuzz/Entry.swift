@@ -41,7 +41,14 @@ let selectedTarget: FuzzTarget = {
 
 @_cdecl("LLVMFuzzerInitialize")
 public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>) -> CInt {
-    _ = selectedTarget.name
+    if let directory = ProcessInfo.processInfo.environment["AUTHHUB_FUZZ_WRITE_SEEDS"] {
+        writeSeeds(to: directory)
+        exit(0)
+    }
+    // Run the seeds once before libFuzzer starts tracking leaks: fixtures made lazily on first use
+    // (keys, JWKS, the passkey, Foundation's caches) would otherwise be counted against the first input.
+    for seed in fuzzSeeds(for: selectedTarget.name) { selectedTarget.run(seed.bytes) }
+    selectedTarget.run([])
     return 0
 }
 

@@ -142,3 +142,14 @@ enum KnownCrashes {
         return text.contains("xpires")
     }
 }
+
+/// ``runBlocking(_:)`` for a body with a result.
+func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
+    let result = Synchronization.Mutex<T?>(nil)
+    runBlocking { () async -> Void in
+        let value = await body()
+        result.withLock { $0 = value }
+    }
+    guard let value = result.withLock({ $0 }) else { fatalError("runBlocking: the body did not finish") }
+    return value
+}
