@@ -194,6 +194,19 @@ import Testing
         #expect(transport.requests.isEmpty)
     }
 
+    /// Fuzzing (issue 16): an `exp` or `iat` too large for an integer trapped while the rejection's
+    /// details were written (`Int(-1e300)`); it is a typed rejection naming the claim.
+    @Test func absurdTimeClaimsAreRejectedNotATrap() async throws {
+        await expectRejected(emulator, try FB.unsigned(claims(["exp": .number(-1e300)])), reason: "exp")
+        await expectRejected(emulator, try FB.unsigned(claims(["exp": .number(-9.3e18)])), reason: "exp")
+        await expectRejected(emulator, try FB.unsigned(claims(["iat": .number(1e300), "exp": .number(1e300)])), reason: "iat")
+        await expectRejected(emulator, try FB.unsigned(claims(["iat": .number(9.3e18)])), reason: "iat")
+        let error = await #expect(throws: AuthError.self) {
+            try await emulator.verify(Secret(try FB.unsigned(claims(["exp": .number(-1e300)]))))
+        }
+        #expect(error?.details["exp"] == "-1e+300")
+    }
+
     @Test func emulatorModeOnlyWithAnEmulatorHost() async throws {
         let context = ProviderContext(transport: transport, clock: clock)
         let emulated = FirebaseIDTokenVerifier(configuration: FB.emulator, context: context)

@@ -138,11 +138,11 @@ public struct FirebaseIDTokenVerifier: Sendable {
         let now = clock.now.timeIntervalSince1970
         guard let exp = payload["exp"]?.doubleValue else { throw reject("exp", "The ID token has no expiry.") }
         guard exp > now - leeway else {
-            throw reject("exp", "The ID token has expired.", ["exp": String(Int(exp)), "now": String(Int(now))])
+            throw reject("exp", "The ID token has expired.", ["exp": Self.seconds(exp), "now": Self.seconds(now)])
         }
         guard let iat = payload["iat"]?.doubleValue else { throw reject("iat", "The ID token has no issue time.") }
         guard iat <= now + leeway else {
-            throw reject("iat", "The ID token was issued in the future.", ["iat": String(Int(iat)), "now": String(Int(now))])
+            throw reject("iat", "The ID token was issued in the future.", ["iat": Self.seconds(iat), "now": Self.seconds(now)])
         }
         var authTime: Date?
         if let value = payload["auth_time"] {
@@ -153,6 +153,12 @@ public struct FirebaseIDTokenVerifier: Sendable {
         }
         return FirebaseIDToken(claims: payload, uid: sub, issuedAt: Date(timeIntervalSince1970: iat),
                                expiresAt: Date(timeIntervalSince1970: exp), authTime: authTime, isUnsigned: unsigned)
+    }
+
+    /// A time claim for an error's details: whole seconds, or the number as written when it is too
+    /// large for an integer (a token's `exp`/`iat` is outside input; converting `-1e300` would trap).
+    private static func seconds(_ value: Double) -> String {
+        value.isFinite && abs(value) < 9e15 ? String(Int64(value.rounded(.towardZero))) : String(value)
     }
 
     private func reject(_ reason: String, _ message: String, _ extra: [String: String] = [:]) -> AuthError {
