@@ -155,7 +155,7 @@ public struct IDTokenValidator: Sendable {
         }
         guard let exp = payload["exp"]?.doubleValue else { throw IDTokenValidationFailure.missingExp.error() }
         guard exp + leeway > now.timeIntervalSince1970 else {
-            throw IDTokenValidationFailure.pastExp.error(details: ["exp": String(Int(exp)), "now": String(Int(now.timeIntervalSince1970))])
+            throw IDTokenValidationFailure.pastExp.error(details: ["exp": Self.seconds(exp), "now": Self.seconds(now.timeIntervalSince1970)])
         }
         guard let iat = payload["iat"]?.doubleValue else { throw IDTokenValidationFailure.missingIat.error() }
         if let expectedNonce = expectations.nonce {
@@ -172,7 +172,7 @@ public struct IDTokenValidator: Sendable {
         if let maxAge = expectations.maxAge {
             guard let authTime else { throw IDTokenValidationFailure.missingAuthTime.error() }
             guard now.timeIntervalSince1970 <= authTime + TimeInterval(maxAge) + leeway else {
-                throw IDTokenValidationFailure.pastLastAuth.error(details: ["auth_time": String(Int(authTime)), "max_age": String(maxAge)])
+                throw IDTokenValidationFailure.pastLastAuth.error(details: ["auth_time": Self.seconds(authTime), "max_age": String(maxAge)])
             }
         }
         if let organization = expectations.organization {
@@ -191,6 +191,12 @@ public struct IDTokenValidator: Sendable {
         return IDTokenClaims(claims: payload, issuer: iss, subject: sub, audience: audience,
                              expiresAt: Date(timeIntervalSince1970: exp), issuedAt: Date(timeIntervalSince1970: iat),
                              authTime: authTime.map { Date(timeIntervalSince1970: $0) })
+    }
+
+    /// A time claim for an error's details: whole seconds, or the number as written when it is too
+    /// large for an integer (a token's `exp`/`auth_time` is outside input; converting `-1e300` would trap).
+    static func seconds(_ value: Double) -> String {
+        value.isFinite && abs(value) < 9e15 ? String(Int64(value.rounded(.towardZero))) : String(value)
     }
 }
 
