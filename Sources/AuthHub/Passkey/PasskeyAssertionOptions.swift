@@ -55,7 +55,7 @@ public struct PasskeyAssertionOptions: Sendable, Hashable {
             allowCredentials: try reader.credentialIDs("allowCredentials"),
             userVerification: json["userVerification"]?.stringValue
                 .flatMap(PasskeyUserVerification.init(rawValue:)) ?? .preferred,
-            timeout: json["timeout"]?.doubleValue.map { .milliseconds(Int64($0)) }
+            timeout: WebAuthnJSONReader.timeout(json["timeout"])
         )
     }
 }

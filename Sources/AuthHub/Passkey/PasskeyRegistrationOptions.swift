@@ -103,7 +103,7 @@ public struct PasskeyRegistrationOptions: Sendable, Hashable {
             residentKey: residentKey ?? .discouraged,
             excludeCredentials: try reader.credentialIDs("excludeCredentials"),
             attestation: try reader.optionalString("attestation") ?? "none",
-            timeout: json["timeout"]?.doubleValue.map { .milliseconds(Int64($0)) }
+            timeout: WebAuthnJSONReader.timeout(json["timeout"])
         )
     }
 }

@@ -13,6 +13,14 @@ struct WebAuthnJSONReader {
         self.path = path
     }
 
+    /// `timeout`: WebAuthn's `unsigned long` of milliseconds, a hint. A value that is not a number in
+    /// 0...4_294_967_295 (negative, `1e300`) is ignored like an absent one — it
+    /// came from a server, and converting it unchecked would trap.
+    static func timeout(_ value: JSONValue?) -> Duration? {
+        guard let milliseconds = value?.doubleValue, milliseconds >= 0, milliseconds <= 4_294_967_295 else { return nil }
+        return .milliseconds(Int64(milliseconds))
+    }
+
     func problem(_ text: String) -> AuthError {
         AuthError(.invalidRequest, message: "Invalid \(what): \(text).")
     }

@@ -40,6 +40,21 @@ import Testing
         #expect(legacy.relyingParty.id == "legacy.example.com" && legacy.residentKey == .required && legacy.userVerification == .preferred)
     }
 
+    /// Fuzzing (issue 16): a `timeout` of `1e300` (or negative) from a provider's options trapped in
+    /// `Int64(_:)`; outside WebAuthn's unsigned long range it is ignored like an absent hint.
+    @Test(arguments: [1e300, -1e300, -1, 4_294_967_296, 9.3e18] as [Double])
+    func outOfRangeTimeoutsAreIgnoredNotATrap(timeout: Double) throws {
+        let creation = try PasskeyRegistrationOptions(json: [
+            "challenge": "AA", "rp": ["id": "a.example", "name": "A"], "user": ["id": "AQ", "name": "n", "displayName": "d"],
+            "pubKeyCredParams": [], "timeout": .number(timeout),
+        ])
+        #expect(creation.timeout == nil)
+        let request = try PasskeyAssertionOptions(json: ["challenge": "AA", "timeout": .number(timeout)], origin: "https://a.example")
+        #expect(request.timeout == nil)
+        let largest = try PasskeyAssertionOptions(json: ["challenge": "AA", "timeout": 4_294_967_295], origin: "https://a.example")
+        #expect(largest.timeout == .milliseconds(4_294_967_295))
+    }
+
     @Test(arguments: [
         (JSONValue.object([:]), "rp is missing"),
         (["rp": "x"], "rp must be an object"),
