@@ -134,13 +134,6 @@ enum KnownCrashes {
         // has more than 6 digits.
         return raw.split(separator: " ").contains { $0.count > 6 && $0.allSatisfy(\.isNumber) }
     }
-
-    /// TODO(issue 16, known class "`expires_in` huge/non-finite in token replies"): a reply whose
-    /// `expires_in`/`expiresIn` is huge, negative or not finite. Remove after the lead's fix.
-    static func expiresInOutOfRange(_ body: Data) -> Bool {
-        guard let text = String(data: body, encoding: .utf8) else { return false }
-        return text.contains("xpires")
-    }
 }
 
 /// ``runBlocking(_:)`` for a body with a result.
