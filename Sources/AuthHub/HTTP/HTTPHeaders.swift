@@ -37,15 +37,12 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
         for f in fields { hasher.combine(f.name.lowercased()); hasher.combine(f.value) }
     }
 
-    /// The `Retry-After` field as a duration: delay-seconds, or an HTTP date relative to `now`.
+    /// The `Retry-After` field as a duration: delay-seconds, or an HTTP date in the IMF-fixdate form
+    /// (`Sun, 06 Nov 1994 08:49:37 GMT`) relative to `now`; nil for anything else.
     public func retryAfter(now: Date = Date()) -> Duration? {
         guard let raw = self["Retry-After"]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else { return nil }
         if let seconds = Double(raw), seconds >= 0, seconds.isFinite { return .milliseconds(Int64(seconds * 1000)) }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: raw) else { return nil }
+        guard let date = HTTPDate.parse(raw) else { return nil }
         let delta = Swift.max(0, date.timeIntervalSince(now))
         return .milliseconds(Int64(delta * 1000))
     }
