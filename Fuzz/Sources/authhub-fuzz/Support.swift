@@ -128,11 +128,9 @@ enum KnownCrashes {
     /// seconds × 1000 to Int64 without a range check. Remove after the lead's fix is merged.
     static func retryAfterOverflows(_ headers: HTTPHeaders) -> Bool {
         guard let raw = headers["Retry-After"]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty else { return false }
-        if let seconds = Double(raw) { return seconds.isFinite && abs(seconds) >= 9e12 }
-        // An HTTP date decades away also overflows once in milliseconds only beyond ~292 million
-        // years; a date of any year AuthHub's formatter accepts is allowed through unless its year
-        // has more than 6 digits.
-        return raw.split(separator: " ").contains { $0.count > 6 && $0.allSatisfy(\.isNumber) }
+        // Only delay-seconds: HTTP dates are read by HTTPDate, whose years (0000-9999) cannot overflow.
+        guard let seconds = Double(raw) else { return false }
+        return seconds.isFinite && abs(seconds) >= 9e12
     }
 }
 
