@@ -194,6 +194,15 @@ import Testing
         #expect(transport.requests.isEmpty)
     }
 
+    /// Fuzzing (issue 16): an `exp` or `iat` too large for an integer trapped while the rejection's
+    /// details were written (`Int(-1e300)`); it is a typed rejection naming the claim.
+    @Test func absurdTimeClaimsAreRejectedNotATrap() async throws {
+        await expectRejected(emulator, try FB.unsigned(claims(["exp": .number(-1e300)])), reason: "exp")
+        await expectRejected(emulator, try FB.unsigned(claims(["exp": .number(-9.3e18)])), reason: "exp")
+        await expectRejected(emulator, try FB.unsigned(claims(["iat": .number(-1e300)])), reason: "iat")
+        await expectRejected(emulator, try FB.unsigned(claims(["iat": .number(9.3e18)])), reason: "iat")
+    }
+
     @Test func emulatorModeOnlyWithAnEmulatorHost() async throws {
         let context = ProviderContext(transport: transport, clock: clock)
         let emulated = FirebaseIDTokenVerifier(configuration: FB.emulator, context: context)

@@ -266,6 +266,18 @@ func compact(header: JSONValue, claims: [String: JSONValue], signature: [UInt8])
         #expect(try await failure(["auth_time": .number(now - 10_000)]) == nil)  // no max_age: not checked
     }
 
+    /// Fuzzing (issue 16): a signed `exp` or `auth_time` too large for an integer trapped while the
+    /// rejection's details were written (`Int(-1e300)`); each is the typed failure.
+    @Test func absurdTimeClaimsAreTypedFailuresNotATrap() async throws {
+        // Range first (HostileNumberTests): no time claim outside 1970–9999 reaches a conversion.
+        #expect(try await failure(["exp": .number(-1e300)]) == .invalidTimeClaim)
+        #expect(try await failure(["exp": .number(-9.3e18)]) == .invalidTimeClaim)
+        var withMaxAge = expectations
+        withMaxAge.maxAge = 300
+        #expect(try await failure(["auth_time": .number(-1e300)], withMaxAge) == .invalidTimeClaim)
+        #expect(try await failure(["exp": .number(1e300), "iat": .number(-1e300), "auth_time": .number(1e300)], withMaxAge) == .invalidTimeClaim)
+    }
+
     @Test func organizationChecks() async throws {
         var byID = expectations
         byID.organization = "org_abc"

@@ -45,6 +45,20 @@ import Testing
         #expect(throws: AuthError(.invalidToken)) { try Base58Check.decode("1") }
     }
 
+    /// Reading (issue 16): base58 decoding is quadratic, so a multi-megabyte "bundle" from a reply
+    /// kept a core busy for hours; a text beyond `maximumTextLength` is refused at once.
+    @Test(.timeLimit(.minutes(1))) func hugeBase58TextIsRefusedNotDecodedForHours() throws {
+        let huge = String(repeating: "z", count: 2_000_000)
+        let error = #expect(throws: AuthError.self) { try Base58Check.decodeBase58(huge) }
+        #expect(error?.code == .invalidToken)
+        #expect(error?.message.contains("at most 4096") == true)
+        #expect(throws: AuthError(.invalidToken)) {
+            try TurnkeyCredentialBundle.decrypt(huge, receiverPrivateKey: try Self.keyAgreement(Self.receiverHex))
+        }
+        let longest = String(repeating: "1", count: Base58Check.maximumTextLength)
+        #expect(try Base58Check.decodeBase58(longest) == [UInt8](repeating: 0, count: Base58Check.maximumTextLength))
+    }
+
     // MARK: §8.4 credential bundle
 
     @Test func credentialBundleDecryptsToTheFixtureKey() throws {

@@ -41,10 +41,11 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
     /// year 9999) is capped to it; ``APIClient`` never waits longer than its own limits anyway.
     public static let maxRetryAfter: Duration = .seconds(86_400)
 
-    /// The `Retry-After` field as a duration: delay-seconds, or an HTTP date relative to `now`.
+    /// The `Retry-After` field as a duration: delay-seconds, or an HTTP date in the IMF-fixdate form
+    /// (`Sun, 06 Nov 1994 08:49:37 GMT`, read by ``HTTPDate``) relative to `now`.
     ///
     /// The field comes from outside and is range-checked before it becomes a `Duration`: a delay that
-    /// is negative, not a number, or a date that cannot be parsed gives nil (no advice); a delay or
+    /// is negative or not a number, or a date in any other form, gives nil (no advice); a delay or
     /// date further away than ``maxRetryAfter`` is capped to it; a date in the past is zero.
     public func retryAfter(now: Date = Date()) -> Duration? {
         guard let raw = self["Retry-After"]?.trimmingCharacters(in: .whitespaces), !raw.isEmpty, raw.utf8.count <= 64 else {
@@ -55,11 +56,7 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
             guard seconds.isFinite, seconds >= 0 else { return nil }
             return .milliseconds(Int64((Swift.min(seconds, cap) * 1000).rounded()))
         }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: raw) else { return nil }
+        guard let date = HTTPDate.parse(raw) else { return nil }
         let delta = date.timeIntervalSince(now)
         guard delta.isFinite else { return nil }
         return .milliseconds(Int64((Swift.min(Swift.max(0, delta), cap) * 1000).rounded()))

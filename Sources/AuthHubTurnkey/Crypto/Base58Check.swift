@@ -17,16 +17,17 @@ public enum Base58Check {
         return table
     }()
 
-    /// The longest base58 text decoded: 4 KiB (a credential bundle is ~150 characters). Decoding is
-    /// quadratic in the length, so a longer text from outside is refused before any work.
-    public static let maxTextLength = 4096
+    /// The longest text ``decodeBase58(_:)`` accepts, in bytes: far above any Turnkey bundle (a
+    /// credential bundle is about 116 characters). Decoding is quadratic in the length, so a
+    /// multi-megabyte text from a reply would otherwise keep a core busy for hours.
+    public static let maximumTextLength = 4096
 
     /// Decodes plain base58 (no checksum).
     /// - Throws: ``AuthErrorCode/invalidToken`` naming the first character outside the alphabet, or
-    ///   for a text longer than ``maxTextLength``.
+    ///   for a text longer than ``maximumTextLength``.
     public static func decodeBase58(_ text: String) throws -> [UInt8] {
-        guard text.utf8.count <= maxTextLength else {
-            throw AuthError(.invalidToken, message: "The base58 text is longer than \(maxTextLength) characters.")
+        guard text.utf8.count <= maximumTextLength else {
+            throw AuthError(.invalidToken, message: "The base58 text is \(text.utf8.count) bytes long; at most \(maximumTextLength) are accepted.")
         }
         let chars = Array(text.utf8)
         var zeros = 0

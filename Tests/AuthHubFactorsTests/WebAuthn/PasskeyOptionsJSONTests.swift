@@ -40,6 +40,24 @@ import Testing
         #expect(legacy.relyingParty.id == "legacy.example.com" && legacy.residentKey == .required && legacy.userVerification == .preferred)
     }
 
+    /// Fuzzing (issue 16): a `timeout` of `1e300` (or negative) from a provider's options trapped in
+    /// `Int64(_:)`. A hint that is not positive is ignored like an absent one; a huge one is clamped to
+    /// ten minutes (see also `PasskeyOptionTimeoutTests`).
+    @Test(arguments: [-1e300, -1, 0] as [Double])
+    func outOfRangeTimeoutsAreIgnoredNotATrap(timeout: Double) throws {
+        let creation = try PasskeyRegistrationOptions(json: [
+            "challenge": "AA", "rp": ["id": "a.example", "name": "A"], "user": ["id": "AQ", "name": "n", "displayName": "d"],
+            "pubKeyCredParams": [], "timeout": .number(timeout),
+        ])
+        #expect(creation.timeout == nil)
+        let request = try PasskeyAssertionOptions(json: ["challenge": "AA", "timeout": .number(timeout)], origin: "https://a.example")
+        #expect(request.timeout == nil)
+        for huge in [1e300, 4_294_967_296, 9.3e18] {
+            let clamped = try PasskeyAssertionOptions(json: ["challenge": "AA", "timeout": .number(huge)], origin: "https://a.example")
+            #expect(clamped.timeout == .seconds(600))
+        }
+    }
+
     @Test(arguments: [
         (JSONValue.object([:]), "rp is missing"),
         (["rp": "x"], "rp must be an object"),

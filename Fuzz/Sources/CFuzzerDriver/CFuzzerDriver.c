@@ -1,0 +1,2 @@
+// Declarations only (see include/CFuzzerDriver.h): the driver itself comes from libFuzzer.
+#include "CFuzzerDriver.h"
