@@ -156,7 +156,8 @@ public struct APIClient: Sendable {
                     "method": "\(http.method)", "url": "\(Redactor.url(http.url))", "error": "\(mapped.code)",
                 ])
                 // A cancelled request and an oversized reply are not tried again.
-                if mapped.code != .userCancelled, mapped.code != .invalidRequest, attempt < retryPolicy.maxAttempts,
+                let oversized = (error as? TransportError)?.kind == .responseTooLarge
+                if mapped.code != .userCancelled, !oversized, attempt < retryPolicy.maxAttempts,
                    isIdempotent(request, http.method) {
                     try await clock.sleep(for: backoff(attempt: attempt))
                     attempt += 1

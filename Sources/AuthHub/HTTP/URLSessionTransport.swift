@@ -90,7 +90,7 @@ public struct URLSessionTransport: HTTPTransport {
               target.scheme == "http" || target.scheme == "https" else { return nil }
         var next = request
         next.url = target
-        if response.status <= 303, request.method != .head, !(response.status != 303 && request.method == .get) {
+        if response.status <= 303, request.method != .get, request.method != .head {
             next.method = .get
             next.body = nil
             next.headers["Content-Type"] = nil
