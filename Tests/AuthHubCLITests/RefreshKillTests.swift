@@ -8,47 +8,63 @@ import Glibc
 #endif
 
 /// `authhub refresh` killed with SIGKILL at random moments against the emulator's Auth0 tenant,
-/// which rotates refresh tokens and revokes the whole family when a rotated one is used again — so a
-/// refresh whose new tokens are not kept loses the session for good.
+/// which rotates refresh tokens and revokes the whole family when a rotated one is used again.
 ///
 /// Each round kills a refresh after a random delay (uniform over 1.2 × an unkilled refresh's run
 /// time), then checks the store as the next command finds it: the session file is never torn, the
 /// next load leaves no pending or temporary file behind, and the session still renews (a lost one is
 /// counted and signed in again). The emulator runs in this process and records when it issued each
 /// refresh token, so every round is classified against the moment of the kill:
-/// - untouched: the tenant issued nothing (killed before the request was answered) — never lost;
-/// - in flight: the tenant issued the new tokens after the process was already dead — the tokens never
-///   existed in the process, so no client can keep them (with strict reuse detection the session is
-///   lost: inherent, counted);
-/// - written: the process had written the new session (pending file or session file) — never lost;
-/// - window: issued before the kill but not yet written — the window between the server committing
-///   and the process's first write (RELIABILITY.md measures it); losses are counted.
-/// `AUTHHUB_KILL_ROUNDS` sets the number of rounds (default 100).
+/// - untouched: the tenant issued nothing (killed before the request was answered);
+/// - in flight: the tenant issued the new tokens after the process was already dead — they never
+///   existed in the process;
+/// - written: the process had written the new session (pending file or session file);
+/// - window: issued before the kill but not yet written — between the server committing and the
+///   process's first write (RELIABILITY.md measures it).
+///
+/// Two measures per class. *Stale*: after the next load the store holds a refresh token the tenant
+/// had already rotated away — under strict reuse detection (no reuse interval) that session is lost;
+/// it depends only on what the process wrote, not on the tenant's settings. *Lost*: the session no
+/// longer renews. The client is registered, as Auth0 recommends for rotating tokens, with a reuse
+/// interval (`refresh_token.leeway`, 30 s): a reply lost between the server and the client — the
+/// in-flight and window rounds, which no client can keep — is then recovered by presenting the
+/// previous token again, while reuse of any older token still revokes the family.
+///
+/// Asserted: no torn file; no orphan; no stale session among written or untouched rounds (the
+/// durability of the write itself, whatever the tenant allows); at most one lost session in all.
+/// `AUTHHUB_KILL_ROUNDS` sets the number of rounds (default 100); `AUTHHUB_KILL_LEEWAY=0` runs against
+/// a strict tenant for the figures (every stale session is then lost, and the at-most-one line is not
+/// asserted: in-flight and window rounds lose their session).
 @Suite(.serialized) struct RefreshKillTests {
     static let password = "correct horse battery staple"
+
+    struct Tally: CustomStringConvertible {
+        var count = 0, stale = 0, lost = 0
+        var description: String { "\(count) (stale \(stale), lost \(lost))" }
+    }
 
     struct Figures: CustomStringConvertible {
         var kills = 0
         var torn = 0
         var orphansLeft = 0
-        var untouched = 0, untouchedLost = 0
-        var inFlight = 0, inFlightLost = 0
-        var written = 0, writtenLost = 0, rolledForward = 0
-        var window = 0, windowLost = 0
+        var untouched = Tally(), inFlight = Tally(), written = Tally(), window = Tally()
+        var rolledForward = 0
         /// In-flight losses found only in a later round (the dead request reached the server late).
         var lateRaces = 0
-        var lost: Int { untouchedLost + inFlightLost + writtenLost + windowLost }
+        var lost: Int { untouched.lost + inFlight.lost + written.lost + window.lost }
+        var stale: Int { untouched.stale + inFlight.stale + written.stale + window.stale }
 
         var description: String {
-            "kills \(kills); torn files \(torn); orphaned files left \(orphansLeft); lost sessions \(lost) — "
-                + "untouched \(untouched) (lost \(untouchedLost)), in flight \(inFlight) (lost \(inFlightLost)), "
-                + "written \(written) (lost \(writtenLost); rolled forward from the pending file \(rolledForward)), "
-                + "window \(window) (lost \(windowLost)); in-flight losses found a round late: \(lateRaces)"
+            "kills \(kills); torn files \(torn); orphaned files left \(orphansLeft); stale \(stale); lost sessions \(lost) — "
+                + "untouched \(untouched), in flight \(inFlight), written \(written) "
+                + "(rolled forward from the pending file \(rolledForward)), window \(window); "
+                + "in-flight losses found a round late: \(lateRaces)"
         }
     }
 
-    @Test func aKilledRefreshLosesNoSessionItHadWritten() async throws {
+    @Test func aKilledRefreshLosesAtMostOneSessionInAHundredKills() async throws {
         let rounds = Int(ProcessInfo.processInfo.environment["AUTHHUB_KILL_ROUNDS"] ?? "") ?? 100
+        let leeway = Int(ProcessInfo.processInfo.environment["AUTHHUB_KILL_LEEWAY"] ?? "") ?? 30
         let emulator = try await Emulator.start()
         defer { Task { await emulator.stop() } }
         let config = """
@@ -61,8 +77,13 @@ import Glibc
         defer { try? FileManager.default.removeItem(at: directory) }
         let sessions = directory.appendingPathComponent("sessions")
         let wire = URLSessionTransport(defaultTimeout: .seconds(10))
+        let json: HTTPHeaders = ["Content-Type": "application/json"]
+        let registered = try await wire.send(HTTPRequest(
+            method: .post, url: emulator.url("/auth0/__emulator/clients"), headers: json,
+            body: Data(#"{"client_id":"authhub-kill","refresh_token_leeway":\#(leeway)}"#.utf8)))
+        #expect(registered.status == 201)
         let seeded = try await wire.send(HTTPRequest(
-            method: .post, url: emulator.url("/auth0/__emulator/users"), headers: ["Content-Type": "application/json"],
+            method: .post, url: emulator.url("/auth0/__emulator/users"), headers: json,
             body: Data(#"{"email":"kill@example.com","password":"\#(Self.password)"}"#.utf8)))
         #expect(seeded.status == 201)
 
@@ -97,12 +118,12 @@ import Glibc
         while round < rounds {
             let before = try #require(try await FileSessionStore(directory: sessions).load(key))
             // A request of an earlier round's dead process that reached the server only after that round's
-            // check (a loaded machine) presents a rotated token: reuse detection then revokes the family
+            // check (a loaded machine) presents a rotated token: reuse detection may then revoke the family
             // under the stored session. That loss belongs to the earlier kill (in flight); sign in again.
             let tenantNow = await emulator.state.get(Auth0Tenant.key)
             if let token = before.refreshToken?.revealed(), let record = tenantNow.refreshTokens[Auth0Tenant.digest(token)],
                tenantNow.families[record.familyId]?.revoked == true {
-                figures.inFlight += 1; figures.inFlightLost += 1; figures.lateRaces += 1
+                figures.inFlight.count += 1; figures.inFlight.stale += 1; figures.inFlight.lost += 1; figures.lateRaces += 1
                 try await signIn()
                 continue
             }
@@ -112,9 +133,8 @@ import Glibc
             figures.kills += 1
             // A request the dead process had sent may still be being answered: the server does not know
             // its client died. Let it finish before "the next command" refreshes, or the two would present
-            // the same refresh token and reuse detection would revoke the family — a race no client can
-            // win, and not what this test measures. (20 ms for a request still on its way in, then until
-            // the tenant answers no refresh.)
+            // the same refresh token at once — a race no client can win, and not what this test measures.
+            // (20 ms for a request still on its way in, then until the tenant answers no refresh.)
             try await Task.sleep(for: .milliseconds(20))
             while await emulator.state.get(Auth0Tenant.key).refreshesInProgress > 0 { try await Task.sleep(for: .milliseconds(5)) }
 
@@ -137,8 +157,11 @@ import Glibc
 
             let tenant = await emulator.state.get(Auth0Tenant.key)
             let issued = tenant.refreshTokens.values.compactMap(\.issuedAt).filter { $0 >= roundStart }.max()
+            // Stale: what the store now holds was already rotated away (strict reuse detection would end it).
+            let held = after?.refreshToken?.revealed()
+            let stale = held.flatMap { tenant.refreshTokens[Auth0Tenant.digest($0)]?.rotated } ?? true
 
-            // Does the session still renew? With reuse detection, a stale refresh token revokes the family.
+            // Does the session still renew?
             var lost = false
             do {
                 _ = try await hub().refresh(provider: "auth0")
@@ -146,23 +169,28 @@ import Glibc
                 lost = true
                 try await signIn()
             }
-            let l = lost ? 1 : 0
+            func tally(_ t: inout Tally) { t.count += 1; t.stale += stale ? 1 : 0; t.lost += lost ? 1 : 0 }
             if wrote {
-                figures.written += 1; figures.writtenLost += l
+                tally(&figures.written)
                 if hadPending { figures.rolledForward += 1 }
             } else if let issued {
-                if issued > killedAt { figures.inFlight += 1; figures.inFlightLost += l } else { figures.window += 1; figures.windowLost += l }
+                if issued > killedAt { tally(&figures.inFlight) } else { tally(&figures.window) }
             } else {
-                figures.untouched += 1; figures.untouchedLost += l
+                tally(&figures.untouched)
             }
         }
-        print("RefreshKillTests: \(figures); an unkilled `authhub refresh` runs \(lifetime)")
+        print("RefreshKillTests: \(figures); reuse interval \(leeway) s; an unkilled `authhub refresh` runs \(lifetime)")
         #expect(figures.kills == rounds)
         #expect(figures.torn == 0, "\(figures)")
         #expect(figures.orphansLeft == 0, "\(figures)")
-        #expect(figures.writtenLost == 0, "a session the process had written was lost: \(figures)")
-        #expect(figures.untouchedLost == 0, "\(figures)")
-        #expect(figures.written > 0, "no kill landed after a write; the test exercised nothing: \(figures)")
+        #expect(figures.written.stale == 0, "a session the process had written was lost: \(figures)")
+        #expect(figures.untouched.stale == 0, "\(figures)")
+        #expect(figures.written.count > 0, "no kill landed after a write; the test exercised nothing: \(figures)")
+        if leeway > 0 {
+            #expect(figures.lost <= 1, "\(figures)")
+        } else {
+            #expect(figures.lost == figures.stale, "with no reuse interval every stale session is lost: \(figures)")
+        }
     }
 
     /// Starts `authhub arguments…`, sends it SIGKILL after `delay` seconds (or lets it finish first),

@@ -188,7 +188,8 @@ extension Auth0Service {
 
     /// `POST /auth0/__emulator/clients` (emulator only): registers a client with its allowed
     /// callback URLs. Body `{client_id, callbacks:[url], refresh_token_rotation?: Bool,
-    /// api_scopes?: [String]}` (rotation defaults to true). Unregistered clients accept any
+    /// refresh_token_leeway?: Int, api_scopes?: [String]}` (rotation defaults to true; the leeway is
+    /// Auth0's reuse interval in whole seconds, 0…86400, default 0). Unregistered clients accept any
     /// absolute redirect URI without a fragment. `api_scopes`, when present, lists the only API
     /// scopes (``Auth0API``: the five My Account and three Management scopes) the client's
     /// tokens may be granted; another value there is `400 invalid_request`.
@@ -198,6 +199,13 @@ extension Auth0Service {
             let clientId = try parameters.required("client_id")
             let callbacks = parameters["callbacks"]?.arrayValue?.compactMap(\.stringValue) ?? []
             let rotation = parameters["refresh_token_rotation"]?.boolValue ?? true
+            var leeway = 0
+            if let value = parameters["refresh_token_leeway"], value != .null {
+                guard let seconds = value.doubleValue, seconds.rounded() == seconds, seconds >= 0, seconds <= 86_400 else {
+                    throw Auth0Failure.invalidRequest("refresh_token_leeway must be a whole number of seconds from 0 to 86400.")
+                }
+                leeway = Int(seconds)
+            }
             var apiScopes: [String]?
             if let value = parameters["api_scopes"], value != .null {
                 guard let list = value.arrayValue?.compactMap(\.stringValue), list.count == value.arrayValue?.count else {
@@ -209,11 +217,11 @@ extension Auth0Service {
                 apiScopes = list
             }
             let settings = Auth0ClientSettings(clientId: clientId, callbacks: callbacks, rotateRefreshTokens: rotation,
-                                               apiScopes: apiScopes)
+                                               refreshTokenLeeway: TimeInterval(leeway), apiScopes: apiScopes)
             await state.update(Auth0Tenant.key) { tenant in tenant.clients[clientId] = settings }
             var body: [String: JSONValue] = [
                 "client_id": .string(clientId), "callbacks": .array(callbacks.map(JSONValue.string)),
-                "refresh_token_rotation": .bool(rotation),
+                "refresh_token_rotation": .bool(rotation), "refresh_token_leeway": .number(Double(leeway)),
             ]
             if let apiScopes { body["api_scopes"] = .array(apiScopes.map(JSONValue.string)) }
             return EmulatorResponse.json(.object(body), status: .created)

@@ -293,7 +293,9 @@ struct Auth0Service: Sendable {
     /// `urn:{host}:session_transfer`, the SSO exchange of spec §3.4, whose session transfer token
     /// is not an access token for `/userinfo`): each use retires the presented token and
     /// returns a new one in the same family; presenting a retired token revokes the whole family
-    /// (every token descending from the same login) and fails with `invalid_grant`.
+    /// (every token descending from the same login) and fails with `invalid_grant` — unless the client
+    /// has a reuse interval (`refresh_token_leeway`) and the token is the previous one, exchanged no
+    /// longer ago than that: then it is exchanged again for a new token of the family.
     ///
     /// A requested `scope` must lie within the family's scopes, except for the API scopes the
     /// `audience` makes grantable (``Auth0API``: the My Account audience `<issuer>me/` and the
@@ -331,7 +333,7 @@ struct Auth0Service: Sendable {
             guard let record = tenant.refreshTokens[digest], let family = tenant.families[record.familyId],
                   !family.revoked, family.grant.clientId == clientId
             else { return .refused(.invalidRefreshToken) }
-            if record.rotated {
+            if record.rotated, !tenant.reuseAllowed(record, clientId: clientId, now: issuedAt) {
                 tenant.revokeFamily(record.familyId)
                 return .refused(.invalidRefreshToken)
             }
@@ -379,7 +381,7 @@ struct Auth0Service: Sendable {
             guard let record = tenant.refreshTokens[digest], let family = tenant.families[record.familyId], !family.revoked else {
                 return false
             }
-            if record.rotated {
+            if record.rotated, !tenant.reuseAllowed(record, clientId: clientId, now: committedAt) {
                 tenant.revokeFamily(record.familyId)
                 return false
             }
@@ -390,9 +392,14 @@ struct Auth0Service: Sendable {
                 )
             }
             if refresh != nil {
-                tenant.refreshTokens[digest]?.rotated = true
-                tenant.refreshTokens[Auth0Tenant.digest(fresh)] = Auth0RefreshRecord(familyId: record.familyId, rotated: false,
-                                                                                     issuedAt: committedAt)
+                if !record.rotated {
+                    tenant.refreshTokens[digest]?.rotated = true
+                    tenant.refreshTokens[digest]?.rotatedAt = committedAt
+                    // The token this one came from stops being the previous token: no more reuse of it.
+                    if let parent = record.parent { tenant.refreshTokens[parent]?.superseded = true }
+                }
+                tenant.refreshTokens[Auth0Tenant.digest(fresh)] = Auth0RefreshRecord(
+                    familyId: record.familyId, rotated: false, parent: digest, issuedAt: committedAt)
             }
             return true
         }

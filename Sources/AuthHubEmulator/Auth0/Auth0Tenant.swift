@@ -151,6 +151,11 @@ struct Auth0ClientSettings: Sendable {
     var callbacks: [String]
     /// Whether refresh tokens rotate on use (default true).
     var rotateRefreshTokens: Bool
+    /// Auth0's reuse interval (Management API `refresh_token.leeway`, seconds, default 0): for this long
+    /// after a rotating refresh token was exchanged, it may be exchanged again — for a new token of the
+    /// same family, without breach detection — as long as it is still the previous token (no token
+    /// issued from it has been exchanged). It covers a reply lost between the server and the client.
+    var refreshTokenLeeway: TimeInterval = 0
     /// The API scopes (of ``Auth0API/allScopes``) the client may be granted; nil: all of them.
     var apiScopes: [String]? = nil
 }
@@ -192,6 +197,13 @@ struct Auth0RefreshRecord: Sendable {
     var familyId: String
     /// Set once the token was exchanged for a newer one; presenting it again is reuse.
     var rotated: Bool
+    /// The token this one was issued for (its digest); nil for the token of a login.
+    var parent: String? = nil
+    /// When the token was first exchanged.
+    var rotatedAt: Date? = nil
+    /// Set once a token issued from this one was exchanged: this one is no longer the previous token,
+    /// so the reuse interval no longer covers it.
+    var superseded = false
     /// When the token was issued (committed), on the emulator's clock; fault tests compare it with
     /// the moment they killed a client.
     var issuedAt: Date? = nil
@@ -279,6 +291,16 @@ struct Auth0Tenant: Sendable {
 
     /// Whether refresh tokens of `clientId` rotate.
     func rotates(_ clientId: String) -> Bool { clients[clientId]?.rotateRefreshTokens ?? true }
+
+    /// Whether a rotated refresh token may be exchanged again at `now`: within the client's reuse
+    /// interval (``Auth0ClientSettings/refreshTokenLeeway``) of its first exchange, and only while it is
+    /// the previous token of its family (Auth0: "only the previous token can be reused").
+    func reuseAllowed(_ record: Auth0RefreshRecord, clientId: String, now: Date) -> Bool {
+        guard record.rotated, !record.superseded, let rotatedAt = record.rotatedAt,
+              let leeway = clients[clientId]?.refreshTokenLeeway, leeway > 0
+        else { return false }
+        return now.timeIntervalSince(rotatedAt) <= leeway
+    }
 
     /// The API scopes a grant for `audience` may receive for `clientId`: the scopes of the API the
     /// audience names, restricted to the client's registered `api_scopes` when it has some.

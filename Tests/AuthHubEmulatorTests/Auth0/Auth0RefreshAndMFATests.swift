@@ -40,6 +40,56 @@ import Testing
         #expect(unrelated.status == 200, "another login's family is untouched")
     }
 
+    /// Auth0's reuse interval (`refresh_token.leeway`): the previous token may be exchanged again within
+    /// it, for a new token of the family; outside it, or once a token issued from it was exchanged (it is
+    /// then the second-to-last), reuse detection revokes the family as before.
+    @Test func theReuseIntervalCoversOnlyThePreviousTokenAndOnlyWithinIt() async throws {
+        let clock = FakeClock()
+        let emulator = try await Emulator.start(EmulatorConfiguration(clock: clock))
+        let wire = Auth0Wire(emulator: emulator)
+        try await wire.seed("leeway@example.com")
+        let registered = try await wire.post("/auth0/__emulator/clients", json: [
+            "client_id": .string(Auth0Wire.clientId), "refresh_token_leeway": 30,
+        ])
+        let badLeeways = [JSONValue.number(-1), .number(1.5), .number(86_401), .number(1e300), .string("30")]
+        var badStatuses: [Int] = []
+        for bad in badLeeways {
+            badStatuses.append(try await wire.post("/auth0/__emulator/clients", json: ["client_id": "other", "refresh_token_leeway": bad]).status)
+        }
+
+        // Within the interval: r1 (the previous token) is exchanged again, twice; each gives a new token.
+        let r1 = try #require(try await wire.login("leeway@example.com").json?["refresh_token"]?.stringValue)
+        let r2 = try #require(try await wire.refresh(r1).json?["refresh_token"]?.stringValue)
+        clock.advance(by: 29)
+        let again = try await wire.refresh(r1)
+        let r2b = try #require(again.json?["refresh_token"]?.stringValue)
+        let twice = try await wire.refresh(r1)
+        // r2 and r2b are both usable; once r2b is exchanged, r1 is the second-to-last: reuse is a breach.
+        let r3 = try #require(try await wire.refresh(r2b).json?["refresh_token"]?.stringValue)
+        let secondToLast = try await wire.refresh(r1)
+        let familyAfterBreach = try await wire.refresh(r3)
+
+        // Outside the interval: a fresh family whose previous token is presented 31 s after its exchange.
+        let s1 = try #require(try await wire.login("leeway@example.com").json?["refresh_token"]?.stringValue)
+        let s2 = try #require(try await wire.refresh(s1).json?["refresh_token"]?.stringValue)
+        clock.advance(by: 31)
+        let late = try await wire.refresh(s1)
+        let familyAfterLate = try await wire.refresh(s2)
+        await emulator.stop()
+
+        #expect(registered.status == 201)
+        #expect(registered.json?["refresh_token_leeway"] == 30)
+        #expect(badStatuses == [400, 400, 400, 400, 400])
+        #expect(again.status == 200, "the previous token, within the interval")
+        #expect(r2b != r2 && r2b != r1)
+        #expect(twice.status == 200)
+        #expect(secondToLast.status == 403, "a token issued from it was exchanged: no longer the previous one")
+        #expect(secondToLast.json == Self.invalidRefresh)
+        #expect(familyAfterBreach.status == 403, "reuse outside the interval revokes the family")
+        #expect(late.status == 403)
+        #expect(familyAfterLate.status == 403)
+    }
+
     @Test func revokeEndsTheFamilyAndAcceptsUnknownTokens() async throws {
         let emulator = try await Emulator.start()
         let wire = Auth0Wire(emulator: emulator)
