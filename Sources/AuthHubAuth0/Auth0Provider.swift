@@ -151,7 +151,11 @@ public struct Auth0Provider: AuthProvider {
         guard let refreshToken = session.refreshToken else {
             throw AuthError(.refreshTokenInvalid, message: "The session has no refresh token.", provider: id)
         }
-        let credentials = try await authentication.renew(refreshToken: refreshToken, scope: scope, audience: configuration.audience)
+        // As Auth0.swift's CredentialsManager renews: no audience, and a scope only when one is asked
+        // for — Auth0 then keeps the originally granted scopes and audience. (The audience with an
+        // ensured `openid` belongs to API-credential exchanges; sent here it would narrow the new
+        // access token to `openid`.)
+        let credentials = try await authentication.renew(refreshToken: refreshToken, scope: scope)
         var renewed = self.session(from: credentials)
         if renewed.scope == nil { renewed.scope = session.scope }
         renewed.accountKey = session.accountKey

@@ -60,6 +60,19 @@ import Testing
         await #expect(throws: AuthError(.unsupported)) { try await p.signIn(.guest) }
     }
 
+    /// Auth0.swift's CredentialsManager renews with no audience and no scope unless one is asked for
+    /// (spec §3.3), also when the provider is configured with an audience.
+    @Test func refreshWithAConfiguredAudienceSendsNeitherAudienceNorScope() async throws {
+        transport.on(.post, "/oauth/token") { _ in .json(200, ["access_token": "at2", "expires_in": 60, "token_type": "Bearer"]) }
+        let old = Session(providerID: "main", accessToken: Secret("at1"), refreshToken: Secret("rt1"), scope: "openid profile read:x")
+        let renewed = try await provider(audience: "https://api").refresh(old, scope: nil)
+        let body = try #require(transport.requests.last?.jsonBody)
+        #expect(body == ["client_id": "cid", "grant_type": "refresh_token", "refresh_token": "rt1"])
+        #expect(renewed.scope == "openid profile read:x")
+        _ = try await provider(audience: "https://api").refresh(old, scope: "read:x")
+        #expect(transport.requests.last?.jsonBody == ["client_id": "cid", "grant_type": "refresh_token", "refresh_token": "rt1", "scope": "read:x"])
+    }
+
     @Test func refreshKeepsTheOldRefreshTokenAndIdentity() async throws {
         transport.on(.post, "/oauth/token") { _ in .json(200, ["access_token": "at2", "expires_in": 60, "token_type": "Bearer"]) }
         let old = Session(providerID: "main", accountKey: "work", accessToken: Secret("at1"), idToken: Secret("idt"),

@@ -116,10 +116,11 @@ import Testing
         for request in sent { expectJSONPost(request, url: Self.toolkit + "sendOobCode?key=AIza-test-key") }
         #expect(sent[0].jsonBody == ["requestType": "PASSWORD_RESET", "email": "a@example.com", "tenantId": "tenant-1"])
         #expect(sent[0].headers["X-Firebase-Locale"] == "fr")
-        #expect(sent[1].jsonBody == ["requestType": "VERIFY_EMAIL", "idToken": "id-tok"])
+        // Both SDKs add tenantId to every sendOobCode (firebase-js-sdk `sendOobCode` → `_addTidIfNecessary`).
+        #expect(sent[1].jsonBody == ["requestType": "VERIFY_EMAIL", "idToken": "id-tok", "tenantId": "tenant-1"])
         #expect(sent[1].headers["X-Firebase-Locale"] == nil)
         #expect(sent[2].jsonBody == ["requestType": "VERIFY_AND_CHANGE_EMAIL", "idToken": "id-tok", "newEmail": "b@example.com",
-                                     "continueUrl": "https://app/x"])
+                                     "continueUrl": "https://app/x", "tenantId": "tenant-1"])
     }
 
     @Test func resetPasswordVerifyAndConfirm() async throws {
@@ -127,8 +128,11 @@ import Testing
         let info = try await api().verifyPasswordResetCode(Secret("oob-1"))
         #expect(info.email == "a@example.com" && info.requestType == "PASSWORD_RESET")
         _ = try await api(FB.tenant).confirmPasswordReset(code: Secret("oob-1"), newPassword: Secret("new-pw"))
+        _ = try await api(FB.tenant).verifyPasswordResetCode(Secret("oob-1"))
         let sent = transport.requests
-        #expect(sent.map(\.jsonBody) == [["oobCode": "oob-1"], ["oobCode": "oob-1", "newPassword": "new-pw", "tenantId": "tenant-1"]])
+        // resetPassword carries tenantId whether it only checks the code or sets the password (both SDKs).
+        #expect(sent.map(\.jsonBody) == [["oobCode": "oob-1"], ["oobCode": "oob-1", "newPassword": "new-pw", "tenantId": "tenant-1"],
+                                         ["oobCode": "oob-1", "tenantId": "tenant-1"]])
         for request in sent { expectJSONPost(request, url: Self.toolkit + "resetPassword?key=AIza-test-key") }
     }
 
@@ -158,6 +162,33 @@ import Testing
             ["idToken": "id-1", "email": "b@example.com", "returnSecureToken": true],
             ["idToken": "id-1", "displayName": "Ada", "deleteAttribute": ["PHOTO_URL"], "returnSecureToken": true],
             ["idToken": "id-1", "photoUrl": "https://p/y.png", "deleteAttribute": ["DISPLAY_NAME"], "returnSecureToken": true],
+        ])
+    }
+
+    /// firebase-ios-sdk's `SetAccountInfoRequest` adds `tenantId` to every `accounts:update` (and
+    /// firebase-js-sdk to applying a code); neither adds it to `lookup` or `delete`.
+    @Test func accountUpdatesCarryTheTenantAndLookupAndDeleteDoNot() async throws {
+        let tokens = try await FB.tokenReply(now: clock.now, refreshToken: "rt-new")
+        transport.on(.post, "/v1/accounts:update", where: { $0.jsonBody?["oobCode"] != nil || $0.jsonBody?["displayName"] != nil }) { _ in
+            .json(200, ["localId": "uid-1", "email": "a@example.com", "emailVerified": true])
+        }
+        transport.on(.post, "/v1/accounts:update") { _ in .json(200, tokens) }
+        stub("lookup", ["kind": "identitytoolkit#GetAccountInfoResponse", "users": [["localId": "uid-1"]]])
+        stub("delete", ["kind": "identitytoolkit#DeleteAccountResponse"])
+        let api = api(FB.tenant)
+        _ = try await api.applyActionCode(Secret("oob-2"))
+        _ = try await api.updatePassword(idToken: Secret("id-1"), newPassword: Secret("pw-2"))
+        _ = try await api.updateEmail(idToken: Secret("id-1"), newEmail: "b@example.com")
+        _ = try await api.updateProfile(idToken: Secret("id-1"), displayName: .set("Ada"))
+        _ = try await api.lookup(idToken: Secret("id-1"))
+        try await api.deleteAccount(idToken: Secret("id-1"))
+        #expect(transport.requests.map(\.jsonBody) == [
+            ["oobCode": "oob-2", "tenantId": "tenant-1"],
+            ["idToken": "id-1", "password": "pw-2", "returnSecureToken": true, "tenantId": "tenant-1"],
+            ["idToken": "id-1", "email": "b@example.com", "returnSecureToken": true, "tenantId": "tenant-1"],
+            ["idToken": "id-1", "displayName": "Ada", "returnSecureToken": true, "tenantId": "tenant-1"],
+            ["idToken": "id-1"],
+            ["idToken": "id-1"],
         ])
     }
 

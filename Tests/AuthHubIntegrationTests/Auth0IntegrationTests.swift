@@ -31,11 +31,11 @@ final class CountingTransport: HTTPTransport {
         let provider: Auth0Provider
         let wire = URLSessionTransport(defaultTimeout: .seconds(10), followRedirects: false)
 
-        static func start(clock: any AuthClock = SystemClock()) async throws -> Tenant {
+        static func start(clock: any AuthClock = SystemClock(), audience: String? = nil) async throws -> Tenant {
             let emulator = try await Emulator.start()
             let transport = CountingTransport(URLSessionTransport(defaultTimeout: .seconds(10)))
             let configuration = try Auth0Configuration(domain: emulator.url("/auth0").absoluteString, clientId: "authhub-it",
-                                                       connection: "Username-Password-Authentication")
+                                                       audience: audience, connection: "Username-Password-Authentication")
             let provider = Auth0Provider(id: "auth0", configuration: configuration,
                                          context: ProviderContext(transport: transport, clock: clock))
             return Tenant(emulator: emulator, transport: transport, provider: provider)
@@ -93,6 +93,26 @@ final class CountingTransport: HTTPTransport {
         let familyRevoked = await #expect(throws: AuthError.self) { try await manager.renew() }
         #expect(familyRevoked?.code == .refreshTokenInvalid)
         #expect(try await manager.sessions.current() == nil, "the provider's word that the token is dead clears the session")
+    }
+
+    /// With an `audience` configured, a refresh keeps the scope and audience of the sign-in (the emulator
+    /// narrows the scope whenever one is sent, as Auth0 does, so sending `scope=openid` would show here).
+    @Test func refreshWithAnAudienceConfiguredKeepsTheOriginalScope() async throws {
+        let tenant = try await Tenant.start(audience: "https://api.example.com/")
+        defer { Task { await tenant.emulator.stop() } }
+        try await tenant.seed("scope@example.com")
+        let session = try await tenant.signIn("scope@example.com")
+        #expect(session.scope == "openid profile email offline_access")
+        let renewed = try await tenant.provider.refresh(session, scope: nil)
+        #expect(renewed.scope == session.scope)
+        let again = try await tenant.provider.refresh(renewed, scope: nil)
+        #expect(again.scope == session.scope)
+        // The access token still grants the original scopes to the configured audience.
+        let info = try await tenant.provider.userInfo(again)
+        #expect(info.email == "scope@example.com", "openid profile email still granted")
+        // Asking for a narrower scope narrows it (the emulator's rule the test above relies on).
+        let narrowed = try await tenant.provider.refresh(again, scope: "openid")
+        #expect(narrowed.scope == "openid")
     }
 
     @Test func revokeEndsTheRefreshToken() async throws {

@@ -17,11 +17,11 @@ import Testing
         let clock: FakeClock
         let wire = URLSessionTransport(defaultTimeout: .seconds(10), followRedirects: false)
 
-        static func start() async throws -> Project {
+        static func start(tenant: String? = nil) async throws -> Project {
             let clock = FakeClock(now: Date(), mode: .manual)
             let emulator = try await Emulator.start(EmulatorConfiguration(clock: clock))
             let configuration = FirebaseConfiguration(apiKey: Secret("any-key"), projectId: "authhub-dev",
-                                                      emulatorHost: "\(emulator.host):\(emulator.port)")
+                                                      emulatorHost: "\(emulator.host):\(emulator.port)", tenantId: tenant)
             let provider = FirebaseProvider(id: "firebase", configuration: configuration,
                                             context: ProviderContext(transport: URLSessionTransport(defaultTimeout: .seconds(10))))
             return Project(emulator: emulator, provider: provider, clock: clock)
@@ -72,6 +72,49 @@ import Testing
         #expect(taken?.code == .emailAlreadyInUse && taken?.providerCode == "EMAIL_EXISTS")
         let weak = await #expect(throws: AuthError.self) { try await auth.signUp(email: "bo@example.com", password: Secret("12345")) }
         #expect(weak?.code == .weakPassword && weak?.message.contains("6 characters") == true)
+    }
+
+    /// With a tenant configured, every call the Firebase SDKs send `tenantId` on carries it: the
+    /// emulator's project has tenants and answers `TENANT_ID_MISMATCH` to a call for a tenant's
+    /// account that names no tenant — so each step below fails if the client leaves it out.
+    @Test func everyCallOfATenantsAccountCarriesTheTenant() async throws {
+        let project = try await Project.start(tenant: "tenant-a")
+        defer { Task { await project.emulator.stop() } }
+        let patched = try await project.wire.send(HTTPRequest(
+            method: .patch, url: project.emulator.url("/emulator/v1/projects/authhub-dev/config"),
+            headers: ["Content-Type": "application/json"], body: Data(#"{"tenants":["tenant-a"]}"#.utf8)))
+        #expect(patched.status == 200)
+        let provider = project.provider
+        let auth = project.auth()
+        let created = try await auth.signUp(email: "ten@example.com", password: Self.password)
+        #expect(created.claims["firebase"]?["tenant"] == "tenant-a")
+        #expect(try await auth.currentUser()?.tenantID == "tenant-a")
+
+        try await auth.sendEmailVerification()                                   // sendOobCode VERIFY_EMAIL
+        let verified = try await provider.applyActionCode(try await project.oobCode("ten@example.com", "VERIFY_EMAIL"))  // update {oobCode}
+        #expect(verified.emailVerified == true)
+        try await auth.updateProfile(displayName: .set("Ten"))                   // update {idToken} profile
+        _ = try await auth.updatePassword(Secret("another horse battery"))        // update {idToken, password}
+        _ = try await auth.updateEmail("ten2@example.com")                        // update {idToken, email}
+        let session = try #require(try await auth.currentSession())
+        try await provider.api.sendVerifyAndChangeEmail(idToken: session.accessToken, newEmail: "ten3@example.com")
+        try await auth.sendPasswordReset(email: "ten2@example.com")              // sendOobCode PASSWORD_RESET
+        let reset = try await project.oobCode("ten2@example.com", "PASSWORD_RESET")
+        #expect(try await provider.verifyPasswordResetCode(reset) == "ten2@example.com")  // resetPassword {oobCode}
+        _ = try await provider.confirmPasswordReset(code: reset, newPassword: Self.password)
+        let again = try await auth.signIn(email: "ten2@example.com", password: Self.password)
+        #expect(again.claims["name"] == "Ten")
+
+        // The same account through a client without the tenant: refused, not served from the wrong pool.
+        let untenanted = FirebaseProvider(id: "firebase", configuration: FirebaseConfiguration(
+            apiKey: Secret("any-key"), projectId: "authhub-dev", emulatorHost: "\(project.emulator.host):\(project.emulator.port)"),
+            context: ProviderContext(transport: URLSessionTransport(defaultTimeout: .seconds(10))))
+        let mismatch = await #expect(throws: AuthError.self) { try await untenanted.sendEmailVerification(again) }
+        #expect(mismatch?.code == .invalidConfiguration && mismatch?.providerCode == "TENANT_ID_MISMATCH")
+        let otherPool = await #expect(throws: AuthError.self) {
+            try await untenanted.signIn(.password(identifier: "ten2@example.com", password: Self.password))
+        }
+        #expect(otherPool?.providerCode == "EMAIL_NOT_FOUND", "the project's own accounts are another pool")
     }
 
     @Test func passwordResetWithACodeFromTheEmulatorEndsOldSessions() async throws {

@@ -13,6 +13,8 @@ struct FirebaseOobCode: Sendable {
     var newEmail: String?
     var continueUrl: String?
     var expiresAt: Date
+    /// The Identity Platform tenant of the account the code acts on (nil: the project itself).
+    var tenantId: String? = nil
 
     /// The `mode` of the code's action link.
     var mode: String {
@@ -35,6 +37,11 @@ struct FirebaseConfig: Sendable, Equatable {
     /// `PASSWORD_RESET` for an unknown email answers 200, and `accounts:update` refuses email
     /// changes (`OPERATION_NOT_ALLOWED`). Off by default.
     var enableImprovedEmailPrivacy = false
+    /// Identity Platform tenants (AuthHub's `tenants` field of the `config` helper; Firebase keeps
+    /// them elsewhere). A request's `tenantId` must name one of them (`INVALID_TENANT_ID`); each
+    /// tenant has its own accounts, so the same email can exist once per tenant and once in the
+    /// project. Empty by default: no tenants, and `tenantId` is refused.
+    var tenants: [String] = []
 }
 
 /// Everything the Firebase module keeps: the project's accounts, pending oob codes and settings.
@@ -50,14 +57,15 @@ struct FirebaseProject: Sendable {
     var oobCodes: [FirebaseOobCode] = []
     var config = FirebaseConfig()
 
-    /// The account with `email` (already lower-cased); with duplicates allowed, the oldest one.
-    func user(email: String) -> FirebaseUser? {
-        users.values.filter { $0.email == email }.min { $0.createdAt < $1.createdAt }
+    /// The account with `email` (already lower-cased) in `tenant` (nil: the project's own
+    /// accounts); with duplicates allowed, the oldest one.
+    func user(email: String, tenant: String?) -> FirebaseUser? {
+        users.values.filter { $0.email == email && $0.tenantId == tenant }.min { $0.createdAt < $1.createdAt }
     }
 
-    /// Whether an account other than `localId` uses `email` and duplicates are not allowed.
-    func emailTaken(_ email: String, except localId: String? = nil) -> Bool {
-        !config.allowDuplicateEmails && users.values.contains { $0.email == email && $0.localId != localId }
+    /// Whether an account of `tenant` other than `localId` uses `email` and duplicates are not allowed.
+    func emailTaken(_ email: String, tenant: String?, except localId: String? = nil) -> Bool {
+        !config.allowDuplicateEmails && users.values.contains { $0.email == email && $0.tenantId == tenant && $0.localId != localId }
     }
 
     /// The pending code `code`.

@@ -50,10 +50,11 @@ extension FirebaseService {
     ///   from the presented token). A profile-only change returns no tokens.
     func update(_ call: Call) async throws -> JSONValue {
         let body = call.body
-        if body["oobCode"] != nil { return .object(try await applyEmailCode(try body.string("oobCode"))) }
+        if body["oobCode"] != nil { return .object(try await applyEmailCode(try body.string("oobCode"), body: body)) }
         if try !body.strings("deleteProvider").isEmpty { throw FirebaseFailure.notImplemented("deleteProvider") }
         let project = await state.get(FirebaseProject.key)
         let (caller, authTime) = try caller(call, in: project)
+        if !call.privileged { try checkTenant(body, account: caller.tenantId, in: project) }
 
         var newEmail: String?
         if let raw = try body.string("email") {
@@ -63,7 +64,7 @@ extension FirebaseService {
                 if project.config.enableImprovedEmailPrivacy && !call.privileged {
                     throw FirebaseFailure.code("OPERATION_NOT_ALLOWED")
                 }
-                if project.emailTaken(email, except: caller.localId) { throw FirebaseFailure.code("EMAIL_EXISTS") }
+                if project.emailTaken(email, tenant: caller.tenantId, except: caller.localId) { throw FirebaseFailure.code("EMAIL_EXISTS") }
                 newEmail = email
             }
         }
@@ -89,7 +90,7 @@ extension FirebaseService {
         let (user, bumped) = try await state.update(FirebaseProject.key) { project -> (FirebaseUser, Bool) in
             guard var user = project.users[caller.localId] else { throw FirebaseFailure.code("USER_NOT_FOUND") }
             if let email {
-                if project.emailTaken(email, except: user.localId) { throw FirebaseFailure.code("EMAIL_EXISTS") }
+                if project.emailTaken(email, tenant: user.tenantId, except: user.localId) { throw FirebaseFailure.code("EMAIL_EXISTS") }
                 user.email = email
                 user.emailVerified = false
             }
@@ -115,9 +116,13 @@ extension FirebaseService {
 
     /// Applies a `VERIFY_EMAIL` or `VERIFY_AND_CHANGE_EMAIL` code: marks the email verified (after
     /// moving the account to the new address, which bumps `validSince`), deletes the code.
-    func applyEmailCode(_ codeText: String?) async throws -> [String: JSONValue] {
+    /// With `body` (an `accounts:update` call), a project with tenants checks its `tenantId`
+    /// against the code's account (``checkTenant(_:account:in:)``); the action link has none to check.
+    func applyEmailCode(_ codeText: String?, body: FirebaseRequestBody? = nil) async throws -> [String: JSONValue] {
         let types: Set<String> = ["VERIFY_EMAIL", "VERIFY_AND_CHANGE_EMAIL"]
-        _ = try pendingCode(codeText, types: types, in: await state.get(FirebaseProject.key))
+        let project = await state.get(FirebaseProject.key)
+        let found = try pendingCode(codeText, types: types, in: project)
+        if let body { try checkTenant(body, account: found.tenantId, in: project) }
         let changedAt = now
         let user = try await state.update(FirebaseProject.key) { project -> FirebaseUser in
             let pending = try pendingCode(codeText, types: types, in: project)
@@ -126,7 +131,7 @@ extension FirebaseService {
             }
             guard !user.disabled else { throw FirebaseFailure.code("USER_DISABLED") }
             if let newEmail = pending.newEmail {
-                if project.emailTaken(newEmail, except: localId) { throw FirebaseFailure.code("EMAIL_EXISTS") }
+                if project.emailTaken(newEmail, tenant: user.tenantId, except: localId) { throw FirebaseFailure.code("EMAIL_EXISTS") }
                 user.email = newEmail
                 user.validSince = FirebaseUser.seconds(changedAt)
             } else if user.email != pending.email {

@@ -48,12 +48,32 @@ extension FirebaseService {
         }
     }
 
-    /// The config body `{"signIn":{"allowDuplicateEmails"},"emailPrivacyConfig":{"enableImprovedEmailPrivacy"}}`.
+    /// The config body `{"signIn":{"allowDuplicateEmails"},"emailPrivacyConfig":{"enableImprovedEmailPrivacy"},
+    /// "tenants":[id]}` (`tenants` is AuthHub's: the project's Identity Platform tenants).
     static func configBody(_ config: FirebaseConfig) -> JSONValue {
         [
             "signIn": ["allowDuplicateEmails": .bool(config.allowDuplicateEmails)],
             "emailPrivacyConfig": ["enableImprovedEmailPrivacy": .bool(config.enableImprovedEmailPrivacy)],
+            "tenants": .array(config.tenants.map(JSONValue.string)),
         ]
+    }
+
+    /// The most tenants a project may list, and the longest tenant id.
+    static let maximumTenants = 100, maximumTenantIdLength = 128
+
+    /// The `tenants` field of a config patch: nil when absent; else up to ``maximumTenants`` ids of
+    /// letters, digits and `-`, each at most ``maximumTenantIdLength`` long (`INVALID_ARGUMENT`).
+    static func tenants(_ value: JSONValue?) throws -> [String]? {
+        guard let value, value != .null else { return nil }
+        guard let list = value.arrayValue, list.count <= maximumTenants else {
+            throw FirebaseFailure.invalidArgument("Invalid value at 'tenants': a list of at most \(maximumTenants) tenant ids")
+        }
+        return try list.map { entry in
+            guard let id = entry.stringValue, !id.isEmpty, id.count <= maximumTenantIdLength,
+                  id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") })
+            else { throw FirebaseFailure.invalidArgument("Invalid value at 'tenants': \(entry.typeName) is not a tenant id") }
+            return id
+        }
     }
 
     /// `GET /emulator/v1/projects/{projectId}/config`.
@@ -67,7 +87,9 @@ extension FirebaseService {
         await helper(request, context: context, readBody: true) { body in
             let duplicates = try Self.flag(body["signIn"], "allowDuplicateEmails", section: "signIn")
             let privacy = try Self.flag(body["emailPrivacyConfig"], "enableImprovedEmailPrivacy", section: "emailPrivacyConfig")
+            let tenants = try Self.tenants(body["tenants"])
             let config = await state.update(FirebaseProject.key) { project -> FirebaseConfig in
+                if let tenants { project.config.tenants = tenants }
                 if let duplicates { project.config.allowDuplicateEmails = duplicates }
                 if let privacy { project.config.enableImprovedEmailPrivacy = privacy }
                 return project.config
@@ -97,7 +119,7 @@ extension FirebaseService {
     /// tokens from password sign-in.
     func seedAccount(_ request: Request, context: EmulatorRequestContext) async -> Response {
         await helper(request, context: context, readBody: true) { body in
-            var account = try newAccount(body)
+            var account = try newAccount(body, in: await state.get(FirebaseProject.key))
             account.emailVerified = try body.bool("emailVerified") ?? false
             account.disabled = try body.bool("disabled") ?? false
             switch body["mfaInfo"] {

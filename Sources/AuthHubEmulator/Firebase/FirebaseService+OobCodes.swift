@@ -35,7 +35,8 @@ extension FirebaseService {
             guard Self.isValidEmail(raw) else { throw FirebaseFailure.code("INVALID_EMAIL") }
             let email = raw.lowercased()
             code.email = email
-            let user = project.user(email: email)
+            code.tenantId = try requestedTenant(body, in: project)
+            let user = project.user(email: email, tenant: code.tenantId)
             code.localId = user?.localId
             if requestType == "PASSWORD_RESET" && user == nil {
                 if project.config.enableImprovedEmailPrivacy {
@@ -46,7 +47,9 @@ extension FirebaseService {
         case "VERIFY_EMAIL", "VERIFY_AND_CHANGE_EMAIL":
             guard let idToken = try body.string("idToken") else { throw FirebaseFailure.code("MISSING_ID_TOKEN") }
             let (user, _) = try verify(idToken: idToken, in: project)
+            try checkTenant(body, account: user.tenantId, in: project)
             code.localId = user.localId
+            code.tenantId = user.tenantId
             if requestType == "VERIFY_EMAIL" {
                 guard let email = user.email else { throw FirebaseFailure.code("MISSING_EMAIL") }
                 code.email = email
@@ -54,7 +57,7 @@ extension FirebaseService {
                 guard let raw = try body.string("newEmail") else { throw FirebaseFailure.code("MISSING_NEW_EMAIL") }
                 guard Self.isValidEmail(raw) else { throw FirebaseFailure.code("INVALID_EMAIL") }
                 let newEmail = raw.lowercased()
-                if project.emailTaken(newEmail, except: user.localId) { throw FirebaseFailure.code("EMAIL_EXISTS") }
+                if project.emailTaken(newEmail, tenant: user.tenantId, except: user.localId) { throw FirebaseFailure.code("EMAIL_EXISTS") }
                 code.email = newEmail
                 code.newEmail = newEmail
             }
@@ -106,6 +109,7 @@ extension FirebaseService {
         let newPassword = try call.body.string("newPassword")
         let project = await state.get(FirebaseProject.key)
         let pending = try pendingCode(codeText, types: ["PASSWORD_RESET"], in: project)
+        try checkTenant(call.body, account: pending.tenantId, in: project)
         let reply: JSONValue = [
             "kind": "identitytoolkit#ResetPasswordResponse", "email": .string(pending.email), "requestType": "PASSWORD_RESET",
         ]

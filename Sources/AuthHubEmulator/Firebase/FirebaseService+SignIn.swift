@@ -12,6 +12,8 @@ extension FirebaseService {
         var emailVerified = false
         var disabled = false
         var mfaInfo: [JSONValue] = []
+        /// The tenant the account is created in (nil: the project).
+        var tenantId: String?
     }
 
     /// Checks sign-up fields in the emulator's order (spec §3.1) up to `EMAIL_EXISTS`, which
@@ -32,6 +34,14 @@ extension FirebaseService {
         )
     }
 
+    /// ``newAccount(_:)`` in the tenant the body names (`INVALID_TENANT_ID` for an unknown one).
+    func newAccount(_ body: FirebaseRequestBody, in project: FirebaseProject) throws -> NewAccount {
+        let tenant = try requestedTenant(body, in: project)
+        var account = try newAccount(body)
+        account.tenantId = tenant
+        return account
+    }
+
     /// Stores `account`: `EMAIL_EXISTS` when the address is taken (unless the project allows
     /// duplicates), then `WEAK_PASSWORD : Password should be at least 6 characters`.
     func store(_ account: NewAccount) async throws -> FirebaseUser {
@@ -41,10 +51,11 @@ extension FirebaseService {
         let user = FirebaseUser(
             localId: newLocalId(), email: account.email, passwordHash: hash, emailVerified: account.emailVerified,
             displayName: account.displayName, photoUrl: account.photoUrl, disabled: account.disabled,
-            validSince: FirebaseUser.seconds(created), createdAt: created, passwordUpdatedAt: created, mfaInfo: account.mfaInfo
+            validSince: FirebaseUser.seconds(created), createdAt: created, passwordUpdatedAt: created, mfaInfo: account.mfaInfo,
+            tenantId: account.tenantId
         )
         try await state.update(FirebaseProject.key) { project in
-            if project.emailTaken(account.email) { throw FirebaseFailure.code("EMAIL_EXISTS") }
+            if project.emailTaken(account.email, tenant: account.tenantId) { throw FirebaseFailure.code("EMAIL_EXISTS") }
             if weak { throw FirebaseFailure.code("WEAK_PASSWORD", Self.weakPasswordDetail) }
             project.users[user.localId] = user
         }
@@ -55,7 +66,7 @@ extension FirebaseService {
     /// expiresIn}`. Upgrading an anonymous user (`idToken` in the body) is not served (501).
     func signUp(_ call: Call) async throws -> JSONValue {
         if try call.body.string("idToken") != nil { throw FirebaseFailure.notImplemented("Linking with accounts:signUp") }
-        var user = try await store(try newAccount(call.body))
+        var user = try await store(try newAccount(call.body, in: await state.get(FirebaseProject.key)))
         user.lastLoginAt = now
         let signedIn = user
         await state.update(FirebaseProject.key) { $0.users[signedIn.localId]?.lastLoginAt = signedIn.lastLoginAt }
@@ -80,8 +91,9 @@ extension FirebaseService {
         guard Self.isValidEmail(rawEmail) else { throw FirebaseFailure.code("INVALID_EMAIL") }
         guard let password = try call.body.string("password") else { throw FirebaseFailure.code("MISSING_PASSWORD") }
         let project = await state.get(FirebaseProject.key)
+        let tenant = try requestedTenant(call.body, in: project)
         let privacy = project.config.enableImprovedEmailPrivacy
-        guard let found = project.user(email: rawEmail.lowercased()) else {
+        guard let found = project.user(email: rawEmail.lowercased(), tenant: tenant) else {
             throw FirebaseFailure.code(privacy ? "INVALID_LOGIN_CREDENTIALS" : "EMAIL_NOT_FOUND")
         }
         guard !found.disabled else { throw FirebaseFailure.code("USER_DISABLED") }

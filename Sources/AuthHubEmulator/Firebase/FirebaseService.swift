@@ -89,6 +89,24 @@ struct FirebaseService: Sendable {
         return (user, claims)
     }
 
+    /// The tenant a request names in `tenantId` (nil: none): it must be one of the project's
+    /// ``FirebaseConfig/tenants`` (`INVALID_TENANT_ID`).
+    func requestedTenant(_ body: FirebaseRequestBody, in project: FirebaseProject) throws -> String? {
+        guard let tenant = try body.string("tenantId") else { return nil }
+        guard project.config.tenants.contains(tenant) else { throw FirebaseFailure.code("INVALID_TENANT_ID") }
+        return tenant
+    }
+
+    /// Where the Firebase SDKs send `tenantId` for an existing account (email actions with an ID
+    /// token, `accounts:update`, `accounts:resetPassword`), a project with tenants checks it: the
+    /// request must name the account's tenant, or none for an account of the project itself —
+    /// else `TENANT_ID_MISMATCH`. (Lookups and deletes carry no `tenantId` in the SDKs and are not
+    /// checked.)
+    func checkTenant(_ body: FirebaseRequestBody, account tenant: String?, in project: FirebaseProject) throws {
+        let requested = try requestedTenant(body, in: project)
+        if !project.config.tenants.isEmpty, requested != tenant { throw FirebaseFailure.code("TENANT_ID_MISMATCH") }
+    }
+
     /// The `idToken`, `refreshToken` and `expiresIn` for `user`, issued now.
     func tokens(for user: FirebaseUser, authTime: Int? = nil) -> [String: JSONValue] {
         let issuedAt = nowSeconds

@@ -35,7 +35,9 @@ enum FirebaseTokens {
         }
         if let name = user.displayName { claims["name"] = .string(name) }
         if let picture = user.photoUrl { claims["picture"] = .string(picture) }
-        claims["firebase"] = ["identities": .object(identities), "sign_in_provider": "password"]
+        var firebase: [String: JSONValue] = ["identities": .object(identities), "sign_in_provider": "password"]
+        if let tenant = user.tenantId { firebase["tenant"] = .string(tenant) }
+        claims["firebase"] = .object(firebase)
         return header + "." + Base64URL.encode(encode(.object(claims))) + "."
     }
 

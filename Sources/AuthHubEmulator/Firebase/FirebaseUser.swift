@@ -26,6 +26,9 @@ struct FirebaseUser: Sendable {
     /// `{"mfaEnrollmentId","displayName","phoneInfo","enrolledAt"}`; non-empty means password
     /// sign-in answers with `mfaPendingCredential` instead of tokens.
     var mfaInfo: [JSONValue] = []
+    /// The Identity Platform tenant the account belongs to (nil: the project itself); ID tokens
+    /// carry it as `firebase.tenant`, lookups as `tenantId`.
+    var tenantId: String? = nil
 
     /// The `UserInfo` object of `accounts:lookup` (spec §3.6).
     var userInfo: JSONValue {
@@ -45,6 +48,7 @@ struct FirebaseUser: Sendable {
         if let lastLoginAt { info["lastLoginAt"] = .string(Self.millis(lastLoginAt)) }
         if let lastRefreshAt { info["lastRefreshAt"] = .string(Self.rfc3339(lastRefreshAt)) }
         if !mfaInfo.isEmpty { info["mfaInfo"] = .array(mfaInfo) }
+        if let tenantId { info["tenantId"] = .string(tenantId) }
         return .object(info)
     }
 

@@ -9,7 +9,10 @@ import Foundation
 ///   under `http://<emulatorHost>/<production host>/…` (§2).
 /// - Every call is a `POST` with the Web API key in the `key` query parameter (redacted in logs).
 ///   Identity Toolkit bodies are JSON with exactly the §3 fields (`returnSecureToken: true` where
-///   tokens are wanted, `tenantId` where §3 lists it and one is configured); the refresh is the
+///   tokens are wanted); `tenantId`, when one is configured, on every call where firebase-ios-sdk
+///   and firebase-js-sdk send it — `signUp`, `signInWithPassword`, every `sendOobCode`,
+///   `resetPassword` (checking a code and confirming it) and every `accounts:update` (with an
+///   `oobCode` or an `idToken`) — and not on `lookup` or `delete`, where neither SDK does; the refresh is the
 ///   documented form body `grant_type=refresh_token&refresh_token=…` and its reply is snake_case.
 /// - Passwords, tokens and action codes are ``Secret``s and revealed only into request bodies.
 /// - Errors are mapped by ``FirebaseErrorMapper`` (the Secure Token endpoint with
@@ -170,6 +173,7 @@ public struct FirebaseAPI: Sendable {
     public func sendEmailVerification(idToken: Secret<String>, continueURL: String? = nil, locale: String? = nil) async throws -> String? {
         let reply = try await accounts("sendOobCode", Self.body([
             "requestType": "VERIFY_EMAIL", "idToken": .string(idToken.revealed()), "continueUrl": continueURL.map(JSONValue.string),
+            "tenantId": tenant,
         ]), headers: Self.localeHeader(locale))
         return reply["email"]?.stringValue
     }
@@ -182,7 +186,7 @@ public struct FirebaseAPI: Sendable {
                                          locale: String? = nil) async throws -> String? {
         let reply = try await accounts("sendOobCode", Self.body([
             "requestType": "VERIFY_AND_CHANGE_EMAIL", "idToken": .string(idToken.revealed()), "newEmail": .string(newEmail),
-            "continueUrl": continueURL.map(JSONValue.string),
+            "continueUrl": continueURL.map(JSONValue.string), "tenantId": tenant,
         ]), headers: Self.localeHeader(locale))
         return reply["email"]?.stringValue
     }
@@ -191,7 +195,8 @@ public struct FirebaseAPI: Sendable {
     /// - Returns: the account's email and the code's request type.
     /// - Throws: ``AuthErrorCode/expiredActionCode``, ``AuthErrorCode/invalidActionCode``, …
     public func verifyPasswordResetCode(_ code: Secret<String>) async throws -> FirebaseActionCodeInfo {
-        let reply = try await accounts("resetPassword", ["oobCode": .string(code.revealed())], retry: .idempotent)
+        let reply = try await accounts("resetPassword", Self.body(["oobCode": .string(code.revealed()), "tenantId": tenant]),
+                                       retry: .idempotent)
         return try actionCodeInfo(reply)
     }
 
@@ -214,7 +219,8 @@ public struct FirebaseAPI: Sendable {
     /// Applies an email-verification (or email-change) code: `accounts:update {oobCode}`.
     @discardableResult
     public func applyActionCode(_ code: Secret<String>) async throws -> FirebaseAccountUpdate {
-        try FirebaseAccountUpdate.read(try await accounts("update", ["oobCode": .string(code.revealed())], retry: .never),
+        try FirebaseAccountUpdate.read(try await accounts("update", Self.body(["oobCode": .string(code.revealed()), "tenantId": tenant]),
+                                                          retry: .never),
                                        provider: provider)
     }
 
@@ -222,17 +228,19 @@ public struct FirebaseAPI: Sendable {
     /// The reply's new tokens (``FirebaseAccountUpdate/tokens``) replace the old ones, whose
     /// refresh token no longer works.
     public func updatePassword(idToken: Secret<String>, newPassword: Secret<String>) async throws -> FirebaseAccountUpdate {
-        try FirebaseAccountUpdate.read(try await accounts("update", [
+        try FirebaseAccountUpdate.read(try await accounts("update", Self.body([
             "idToken": .string(idToken.revealed()), "password": .string(newPassword.revealed()), "returnSecureToken": .bool(true),
-        ], retry: .never), provider: provider)
+            "tenantId": tenant,
+        ]), retry: .never), provider: provider)
     }
 
     /// Changes the signed-in user's email: `accounts:update {idToken, email, returnSecureToken}`
     /// (new tokens in the reply).
     public func updateEmail(idToken: Secret<String>, newEmail: String) async throws -> FirebaseAccountUpdate {
-        try FirebaseAccountUpdate.read(try await accounts("update", [
+        try FirebaseAccountUpdate.read(try await accounts("update", Self.body([
             "idToken": .string(idToken.revealed()), "email": .string(newEmail), "returnSecureToken": .bool(true),
-        ], retry: .never), provider: provider)
+            "tenantId": tenant,
+        ]), retry: .never), provider: provider)
     }
 
     /// Changes the display name and photo URL: set values are sent as `displayName`/`photoUrl`,
@@ -252,6 +260,7 @@ public struct FirebaseAPI: Sendable {
         case .remove: deleted.append("PHOTO_URL")
         }
         if !deleted.isEmpty { body["deleteAttribute"] = .array(deleted) }
+        if let tenant { body["tenantId"] = tenant }
         return try FirebaseAccountUpdate.read(try await accounts("update", body), provider: provider)
     }
 

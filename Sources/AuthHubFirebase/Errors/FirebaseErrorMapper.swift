@@ -99,6 +99,7 @@ public struct FirebaseErrorMapper: ErrorMapper {
         "EMAIL_CHANGE_NEEDS_VERIFICATION": Entry(.verificationRequired, ios: "17090"),
         "UNVERIFIED_EMAIL": Entry(.emailNotVerified, ios: "17086"),
         "TENANT_ID_MISMATCH": Entry(.invalidConfiguration, ios: "17072"),
+        "INVALID_TENANT_ID": Entry(.invalidConfiguration),
         "UNSUPPORTED_TENANT_OPERATION": Entry(.unsupported, ios: "17073"),
         "BLOCKING_FUNCTION_ERROR_RESPONSE": Entry(.accessDenied, ios: "17105"),
         "FEDERATED_USER_ID_ALREADY_LINKED": Entry(.credentialAlreadyInUse, ios: "17025"),

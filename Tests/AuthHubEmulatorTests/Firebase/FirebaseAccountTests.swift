@@ -5,6 +5,54 @@ import Foundation
 import Testing
 
 @Suite struct FirebaseAccountTests {
+    /// Identity Platform tenants: each has its own accounts; `tenantId` must name a configured one;
+    /// where the SDKs send it for an existing account, a call that names another tenant (or none)
+    /// is `TENANT_ID_MISMATCH`; lookups are not checked.
+    @Test func tenantsHaveTheirOwnAccountsAndCallsMustNameTheAccountsTenant() async throws {
+        let emulator = try await Emulator.start()
+        let wire = FirebaseWire(emulator: emulator)
+        let badTenants = try await wire.helper(.patch, "config", json: ["tenants": ["has space"]])
+        let tooMany = try await wire.helper(.patch, "config", json: ["tenants": .array((0...100).map { .string("t\($0)") })])
+        let config = try await wire.helper(.patch, "config", json: ["tenants": ["tenant-a", "tenant-b"]])
+        let unknown = try await wire.accounts("signUp", ["email": "t@example.com", "password": "secret-123", "tenantId": "nope"])
+        let inA = try await wire.accounts("signUp", ["email": "t@example.com", "password": "secret-123", "tenantId": "tenant-a",
+                                                     "returnSecureToken": true])
+        let inProject = try await wire.accounts("signUp", ["email": "t@example.com", "password": "secret-123", "returnSecureToken": true])
+        let idToken = try #require(inA.string("idToken"))
+        let claims = try DecodedJWT(idToken).payload
+        let signInB = try await wire.accounts("signInWithPassword", ["email": "t@example.com", "password": "secret-123", "tenantId": "tenant-b"])
+        let signInA = try await wire.accounts("signInWithPassword", ["email": "t@example.com", "password": "secret-123", "tenantId": "tenant-a"])
+        let verifyNone = try await wire.accounts("sendOobCode", ["requestType": "VERIFY_EMAIL", "idToken": .string(idToken)])
+        let verifyB = try await wire.accounts("sendOobCode", ["requestType": "VERIFY_EMAIL", "idToken": .string(idToken), "tenantId": "tenant-b"])
+        let verifyA = try await wire.accounts("sendOobCode", ["requestType": "VERIFY_EMAIL", "idToken": .string(idToken), "tenantId": "tenant-a"])
+        let code = try #require(try await wire.oobCodes().last?["oobCode"]?.stringValue)
+        let applyNone = try await wire.accounts("update", ["oobCode": .string(code)])
+        let applyA = try await wire.accounts("update", ["oobCode": .string(code), "tenantId": "tenant-a"])
+        let profileNone = try await wire.accounts("update", ["idToken": .string(idToken), "displayName": "T"])
+        let lookup = try await wire.lookup(idToken)
+        let resetNone = try await wire.accounts("sendOobCode", ["requestType": "PASSWORD_RESET", "email": "t@example.com"])
+        let resetA = try await wire.accounts("sendOobCode", ["requestType": "PASSWORD_RESET", "email": "t@example.com", "tenantId": "tenant-a"])
+        let resetCode = try #require(try await wire.oobCodes().last?["oobCode"]?.stringValue)
+        let checkNone = try await wire.accounts("resetPassword", ["oobCode": .string(resetCode)])
+        let checkA = try await wire.accounts("resetPassword", ["oobCode": .string(resetCode), "tenantId": "tenant-a"])
+        await emulator.stop()
+
+        #expect(badTenants.status == 400 && tooMany.status == 400)
+        #expect(config.json?["tenants"] == ["tenant-a", "tenant-b"])
+        #expect(unknown.error == "INVALID_TENANT_ID")
+        #expect(inA.status == 200 && inProject.status == 200, "one address, two pools")
+        #expect(inA.string("localId") != inProject.string("localId"))
+        #expect(claims["firebase"]?["tenant"] == "tenant-a")
+        #expect(signInB.error == "EMAIL_NOT_FOUND" && signInA.status == 200)
+        #expect(verifyNone.error == "TENANT_ID_MISMATCH" && verifyB.error == "TENANT_ID_MISMATCH" && verifyA.status == 200)
+        #expect(applyNone.error == "TENANT_ID_MISMATCH" && applyA.status == 200)
+        #expect(profileNone.error == "TENANT_ID_MISMATCH")
+        #expect(lookup.status == 200 && lookup.json?["users"]?.arrayValue?.first?["tenantId"] == "tenant-a")
+        #expect(resetNone.status == 200, "the project's own account of that address")
+        #expect(resetA.status == 200)
+        #expect(checkNone.error == "TENANT_ID_MISMATCH" && checkA.status == 200)
+    }
+
     @Test func changingThePasswordReturnsNewTokensAndExpiresTheOldOnes() async throws {
         let clock = FakeClock()
         let emulator = try await Emulator.start(EmulatorConfiguration(clock: clock))

@@ -101,7 +101,8 @@ import Testing
         for (index, (body, message)) in cases.enumerated() {
             #expect(replies[index].json == FirebaseWire.envelope(message), "\(body)")
         }
-        #expect(config.json == ["signIn": ["allowDuplicateEmails": false], "emailPrivacyConfig": ["enableImprovedEmailPrivacy": false]])
+        #expect(config.json == ["signIn": ["allowDuplicateEmails": false], "emailPrivacyConfig": ["enableImprovedEmailPrivacy": false],
+                                "tenants": []])
         #expect(upperCase.status == 200)
     }
 
