@@ -43,7 +43,7 @@ public struct Auth0Plugin: ProviderPlugin {
             ConfigField("connection", .string,
                         description: "Database connection (realm) for password sign-in, sign-up and password reset; the tenant's default directory when absent."),
             ConfigField("redirectURI", .string,
-                        description: "Callback URL for Web Auth (e.g. com.example.app://callback); by default a loopback URL chosen at sign-in (RFC 8252)."),
+                        description: "Callback URL for Web Auth: a server's or app's fixed callback (webAuth.start() sends it), or a loopback URL with a port (http://127.0.0.1:8765/callback) that browser sign-in listens on; without it, browser sign-in picks a free loopback port (RFC 8252)."),
         ]
     }
 

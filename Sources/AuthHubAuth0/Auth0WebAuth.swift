@@ -16,6 +16,8 @@ public struct Auth0WebAuth: Sendable {
         public var scope: String?
         public var audience: String?
         public var connection: String?
+        /// `connection_scope`: scopes for the upstream identity provider of ``connection``.
+        public var connectionScope: String?
         public var organization: String?
         public var invitationURL: URL?
         public var prompt: String?
@@ -25,18 +27,29 @@ public struct Auth0WebAuth: Sendable {
         public var parameters: [(String, String)]
 
         /// Creates options.
-        public init(scope: String? = nil, audience: String? = nil, connection: String? = nil, organization: String? = nil,
-                    invitationURL: URL? = nil, prompt: String? = nil, screenHint: String? = nil, maxAge: Int? = nil,
-                    parameters: [(String, String)] = []) {
+        public init(scope: String? = nil, audience: String? = nil, connection: String? = nil, connectionScope: String? = nil,
+                    organization: String? = nil, invitationURL: URL? = nil, prompt: String? = nil, screenHint: String? = nil,
+                    maxAge: Int? = nil, parameters: [(String, String)] = []) {
             self.scope = scope
             self.audience = audience
             self.connection = connection
+            self.connectionScope = connectionScope
             self.organization = organization
             self.invitationURL = invitationURL
             self.prompt = prompt
             self.screenHint = screenHint
             self.maxAge = maxAge
             self.parameters = parameters
+        }
+
+        /// The provider-neutral options of ``BrowserSignInOptions`` (`login_hint` goes first among
+        /// the extra parameters, which keep their order).
+        public init(_ options: BrowserSignInOptions) {
+            self.init(scope: options.scope, audience: options.audience, connection: options.connection,
+                      connectionScope: options.connectionScope, organization: options.organization,
+                      invitationURL: options.invitationURL, prompt: options.prompt, screenHint: options.screenHint,
+                      maxAge: options.maxAge,
+                      parameters: (options.loginHint.map { [("login_hint", $0)] } ?? []) + options.parameters.map { ($0.name, $0.value) })
         }
     }
 
@@ -46,8 +59,16 @@ public struct Auth0WebAuth: Sendable {
     public var issuer: String { provider.configuration.baseURL.absoluteString }
 
     /// Builds the `/authorize` URL and the transaction (PKCE verifier, `state`, `nonce`) to finish with.
-    public func start(redirectURI: String, options: Options = Options()) throws -> OIDCAuthorizationTransaction {
+    /// - Parameter redirectURI: where Auth0 sends the browser back; nil: the configured `redirectURI`
+    ///   (e.g. a server's fixed callback URL).
+    /// - Throws: ``AuthErrorCode/invalidConfiguration`` when neither is given.
+    public func start(redirectURI: String? = nil, options: Options = Options()) throws -> OIDCAuthorizationTransaction {
         let configuration = provider.configuration
+        guard let redirectURI = redirectURI ?? configuration.redirectURI?.absoluteString else {
+            throw AuthError(.invalidConfiguration,
+                            message: "'\(provider.id)' has no redirectURI: give one to start(), or set redirectURI in providers.json.",
+                            provider: provider.id)
+        }
         guard let endpoint = URL(string: "authorize", relativeTo: configuration.baseURL)?.absoluteURL else {
             throw AuthError(.invalidConfiguration, message: "Cannot build the authorize URL of '\(provider.id)'.", provider: provider.id)
         }
@@ -56,7 +77,8 @@ public struct Auth0WebAuth: Sendable {
         let request = OIDCAuthorizationRequest(
             authorizationEndpoint: endpoint, clientId: configuration.clientId, redirectURI: redirectURI,
             defaultScope: configuration.scope, scope: options.scope, audience: options.audience ?? configuration.audience,
-            connection: options.connection, organization: options.organization ?? configuration.organization,
+            connection: options.connection, connectionScope: options.connectionScope,
+            organization: options.organization ?? configuration.organization,
             invitationURL: options.invitationURL, prompt: options.prompt, screenHint: options.screenHint, maxAge: options.maxAge,
             additionalParameters: options.parameters, trailingParameters: trailing)
         return try request.makeTransaction(random: provider.context.random)
@@ -99,15 +121,33 @@ public struct Auth0WebAuth: Sendable {
         return session
     }
 
-    /// The loopback flow (RFC 8252): listens on `127.0.0.1` on a free port, calls `open` with the
-    /// `/authorize` URL (open a browser, or print it), waits for the one redirect and finishes.
-    /// - Throws: ``AuthErrorCode/timeout`` when no redirect arrives within `timeout`, and whatever
-    ///   ``finish(callback:transaction:)`` throws.
+    /// The loopback flow (RFC 8252): listens on `127.0.0.1` — on a free port, or on the port and path
+    /// of the configured `redirectURI` when that is a loopback URL (`http://127.0.0.1:8765/callback`,
+    /// sent exactly as configured) — calls `open` with the `/authorize` URL (open a browser, or print
+    /// it), waits for the one redirect and finishes.
+    /// - Throws: ``AuthErrorCode/invalidConfiguration`` when the configured `redirectURI` is not a
+    ///   loopback URL this process can listen on (a server's callback: use ``start(redirectURI:options:)``
+    ///   and ``finish(callback:transaction:)`` where that URL is served); ``AuthErrorCode/timeout``
+    ///   when no redirect arrives within `timeout`, and whatever ``finish(callback:transaction:)`` throws.
     public func signIn(open: @Sendable (URL) async throws -> Void, timeout: Duration = .seconds(300),
                        options: Options = Options()) async throws -> Session {
-        let receiver = try LoopbackRedirectReceiver()
+        let receiver: LoopbackRedirectReceiver
+        let redirectURI: String
+        if let configured = provider.configuration.redirectURI {
+            guard let loopback = LoopbackRedirect.listenable(configured) else {
+                throw AuthError(.invalidConfiguration, message: "'\(provider.id)' sets redirectURI \(configured.absoluteString), "
+                                + "which this process cannot receive; browser sign-in here needs a loopback one "
+                                + "(http://127.0.0.1:PORT/path), or none. Serve that URL and use webAuth.start()/finish() there.",
+                                provider: provider.id)
+            }
+            receiver = try LoopbackRedirectReceiver(port: loopback.port, path: loopback.path)
+            redirectURI = configured.absoluteString
+        } else {
+            receiver = try LoopbackRedirectReceiver()
+            redirectURI = receiver.redirectURI
+        }
         defer { receiver.close() }
-        let transaction = try start(redirectURI: receiver.redirectURI, options: options)
+        let transaction = try start(redirectURI: redirectURI, options: options)
         try await open(transaction.url)
         let callback = try await receiver.waitForCallback(timeout: timeout, clock: provider.context.clock)
         return try await finish(callback: callback, transaction: transaction)
@@ -118,8 +158,11 @@ extension Auth0Provider: BrowserSignInProvider {
     /// Web Auth (Universal Login with PKCE) for this tenant.
     public var webAuth: Auth0WebAuth { Auth0WebAuth(provider: self) }
 
-    /// Web Auth's loopback flow with the default options.
-    public func signInWithBrowser(timeout: Duration, open: @Sendable (URL) async throws -> Void) async throws -> Session {
-        try await webAuth.signIn(open: open, timeout: timeout)
+    /// Web Auth's loopback flow (``Auth0WebAuth/signIn(open:timeout:options:)``) with `options`;
+    /// Auth0 honours every ``BrowserSignInOptions`` field.
+    public func signInWithBrowser(timeout: Duration, options: BrowserSignInOptions,
+                                  open: @Sendable (URL) async throws -> Void) async throws -> Session {
+        try options.validate(provider: id)
+        return try await webAuth.signIn(open: open, timeout: timeout, options: Auth0WebAuth.Options(options))
     }
 }

@@ -51,19 +51,22 @@ public final class LoopbackRedirectReceiver: Sendable {
         <body><p>The sign-in response was received. You can close this window and return to the application.</p></body></html>
         """
 
-    /// Opens the listening socket on `127.0.0.1` with an ephemeral port.
+    /// Opens the listening socket on `127.0.0.1`.
     /// - Parameters:
+    ///   - port: the port to listen on; 0 (the default) lets the system pick a free one. A fixed
+    ///     port is for a redirect URI registered with one (`http://127.0.0.1:8765/callback`).
     ///   - path: the callback path; must start with `/`.
     ///   - responseHTML: the page to answer the callback with.
     /// - Throws: ``AuthErrorCode/invalidConfiguration`` for a path without a leading `/`;
-    ///   ``AuthErrorCode/network`` when the socket cannot be opened.
-    public init(path: String = "/callback", responseHTML: String = LoopbackRedirectReceiver.defaultResponseHTML) throws {
+    ///   ``AuthErrorCode/network`` when the socket cannot be opened (e.g. the port is in use).
+    public init(port: UInt16 = 0, path: String = "/callback",
+                responseHTML: String = LoopbackRedirectReceiver.defaultResponseHTML) throws {
         guard path.hasPrefix("/"), !path.contains("?"), !path.contains("#") else {
             throw AuthError(.invalidConfiguration, message: "The loopback callback path must start with / and have no query.")
         }
         self.path = path
         self.responseHTML = responseHTML
-        let (fd, port) = try Self.openListeningSocket()
+        let (fd, port) = try Self.openListeningSocket(port: port)
         self.socket = fd
         self.port = port
     }
@@ -198,7 +201,7 @@ public final class LoopbackRedirectReceiver: Sendable {
 
     // MARK: - POSIX helpers
 
-    private static func openListeningSocket() throws -> (Int32, UInt16) {
+    private static func openListeningSocket(port requested: UInt16) throws -> (Int32, UInt16) {
         #if canImport(Darwin)
         let fd = Darwin.socket(AF_INET, SOCK_STREAM, 0)
         #else
@@ -206,9 +209,14 @@ public final class LoopbackRedirectReceiver: Sendable {
         #endif
         guard fd >= 0 else { throw failure("socket") }
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        if requested != 0 {
+            // A fixed port may still have connections of the last sign-in in TIME_WAIT.
+            var on: Int32 = 1
+            _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
+        address.sin_port = requested.bigEndian
         address.sin_addr = in_addr(s_addr: in_addr_t(0x7F00_0001).bigEndian)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }

@@ -35,7 +35,7 @@ public struct OIDCPlugin: ProviderPlugin {
             ConfigField("scopes", .stringArray, description: "Scopes requested at sign-in; must include openid.",
                         defaultValue: .array(Self.defaultScopes.map(JSONValue.string))),
             ConfigField("redirectURI", .string,
-                        description: "Redirect URI registered with the provider; by default a loopback URL chosen at sign-in (RFC 8252)."),
+                        description: "Redirect URI registered with the provider: a server's or app's callback (makeTransaction() sends it), or a loopback URL with a port (http://127.0.0.1:8765/callback) that browser sign-in listens on; without it, browser sign-in picks a free loopback port (RFC 8252)."),
             ConfigField("leeway", .integer,
                         description: "Clock skew in seconds tolerated when checking ID token times.", defaultValue: 60),
             ConfigField("additionalParameters", .stringMap,

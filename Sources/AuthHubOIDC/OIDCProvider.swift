@@ -6,10 +6,12 @@ import Foundation
 /// validation, and refresh.
 ///
 /// Three ways to sign in:
-/// - ``signInWithBrowser(timeout:open:)``: the whole flow with a ``LoopbackRedirectReceiver`` (when
-///   the configuration sets no `redirectURI`); `open` shows the URL to the user.
-/// - ``makeTransaction(redirectURI:)`` then ``completeSignIn(callbackURL:transaction:)``: for apps
-///   that receive the redirect themselves (custom scheme, web server).
+/// - ``signInWithBrowser(timeout:options:open:)``: the whole flow with a ``LoopbackRedirectReceiver``
+///   (on a free port, or on the configured `redirectURI` when it is a loopback URL with a port);
+///   `open` shows the URL to the user.
+/// - ``makeTransaction(redirectURI:options:)`` then ``completeSignIn(callbackURL:transaction:)``: for
+///   apps that receive the redirect themselves (custom scheme, web server); the configured
+///   `redirectURI` is used when none is given.
 /// - ``signIn(_:)`` with ``SignInRequest/authorizationCode(code:codeVerifier:redirectURI:)``: a code
 ///   obtained elsewhere; its ID token is validated without a nonce (none is known).
 ///
@@ -59,15 +61,41 @@ public struct OIDCProvider: AuthProvider {
         }
     }
 
+    /// The ``BrowserSignInOptions`` a generic OpenID provider cannot honour: Auth0's own
+    /// authorization parameters. (`audience` is sent as a parameter: many providers read it.)
+    public static let unsupportedBrowserOptions: Set<String> = ["connection", "connection_scope", "organization", "invitation", "screen_hint"]
+
     /// Starts a sign-in: a fresh PKCE verifier, `state` and `nonce`, and the authorization URL
-    /// with the configured scopes and additional parameters.
-    /// - Parameter redirectURI: where the provider sends the browser back.
-    public func makeTransaction(redirectURI: String) async throws -> OIDCAuthorizationTransaction {
+    /// with the configured scopes and additional parameters, then the per-sign-in `options`.
+    /// - Parameters:
+    ///   - redirectURI: where the provider sends the browser back; nil: the configured `redirectURI`.
+    ///   - options: `scope`, `prompt`, `max_age` (then checked against `auth_time`), `login_hint`,
+    ///     `audience` and extra parameters; the Auth0-only options are ``AuthErrorCode/unsupported``.
+    /// - Throws: ``AuthErrorCode/invalidConfiguration`` when no redirect URI is given or configured;
+    ///   ``AuthErrorCode/invalidRequest`` for invalid options.
+    public func makeTransaction(redirectURI: String? = nil,
+                                options: BrowserSignInOptions = BrowserSignInOptions()) async throws -> OIDCAuthorizationTransaction {
+        guard let redirectURI = redirectURI ?? configuration.redirectURI?.absoluteString else {
+            throw AuthError(.invalidConfiguration,
+                            message: "'\(id)' has no redirectURI: give one, or set redirectURI in providers.json.", provider: id)
+        }
+        try options.validate(provider: id)
+        let refused = options.setOptionNames.filter(Self.unsupportedBrowserOptions.contains)
+        guard refused.isEmpty else {
+            throw AuthError(.unsupported, message: "The OpenID provider '\(id)' does not support "
+                            + refused.joined(separator: ", ") + " (Auth0 options); pass provider-specific values as parameters.",
+                            provider: id)
+        }
         let metadata = try await metadata()
+        // A per-sign-in choice replaces the configured parameter of the same name.
+        let chosen = Set(options.setOptionNames + options.parameters.map(\.name))
+        var extra = configuration.additionalParameters.sorted { $0.key < $1.key }.filter { !chosen.contains($0.key) }.map { ($0.key, $0.value) }
+        if let loginHint = options.loginHint { extra.append(("login_hint", loginHint)) }
+        extra += options.parameters.map { ($0.name, $0.value) }
         let request = OIDCAuthorizationRequest(
             authorizationEndpoint: metadata.authorizationEndpoint, clientId: configuration.clientId, redirectURI: redirectURI,
-            defaultScope: configuration.scopes.joined(separator: " "),
-            additionalParameters: configuration.additionalParameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+            defaultScope: configuration.scopes.joined(separator: " "), scope: options.scope, audience: options.audience,
+            prompt: options.prompt, maxAge: options.maxAge, additionalParameters: extra)
         return try request.makeTransaction(random: context.random)
     }
 
@@ -93,23 +121,34 @@ public struct OIDCProvider: AuthProvider {
     /// Signs in through the system browser with a loopback redirect (RFC 8252).
     /// - Parameters:
     ///   - timeout: how long to wait for the browser, on the hub's clock.
+    ///   - options: per-sign-in choices (see ``makeTransaction(redirectURI:options:)``).
     ///   - open: shows the authorization URL to the user (opens a browser or prints it); it must
     ///     return without waiting for the sign-in to finish.
     /// - Returns: the new session.
-    /// - Throws: ``AuthErrorCode/invalidConfiguration`` when the configuration sets a `redirectURI`
-    ///   (use ``makeTransaction(redirectURI:)`` and ``completeSignIn(callbackURL:transaction:)``);
-    ///   ``AuthErrorCode/timeout`` when no redirect arrives in time; every error of the flow.
-    public func signInWithBrowser(timeout: Duration = .seconds(300),
+    /// - Throws: ``AuthErrorCode/invalidConfiguration`` when the configured `redirectURI` is not a
+    ///   loopback URL with a port (use ``makeTransaction(redirectURI:options:)`` and
+    ///   ``completeSignIn(callbackURL:transaction:)`` where it is served); ``AuthErrorCode/timeout``
+    ///   when no redirect arrives in time; every error of the flow.
+    public func signInWithBrowser(timeout: Duration = .seconds(300), options: BrowserSignInOptions = BrowserSignInOptions(),
                                   open: @Sendable (URL) async throws -> Void) async throws -> Session {
-        guard configuration.redirectURI == nil else {
-            throw AuthError(.invalidConfiguration,
-                            message: "'\(id)' sets a redirectURI; the browser sign-in with a loopback redirect needs none.",
-                            provider: id)
+        let receiver: LoopbackRedirectReceiver
+        let redirectURI: String
+        if let configured = configuration.redirectURI {
+            guard let loopback = LoopbackRedirect.listenable(configured) else {
+                throw AuthError(.invalidConfiguration, message: "'\(id)' sets redirectURI \(configured.absoluteString), which this "
+                                + "process cannot receive; browser sign-in here needs a loopback one (http://127.0.0.1:PORT/path), "
+                                + "or none. Serve that URL and use makeTransaction()/completeSignIn() there.",
+                                provider: id)
+            }
+            receiver = try LoopbackRedirectReceiver(port: loopback.port, path: loopback.path)
+            redirectURI = configured.absoluteString
+        } else {
+            receiver = try LoopbackRedirectReceiver()
+            redirectURI = receiver.redirectURI
         }
-        let receiver = try LoopbackRedirectReceiver()
         defer { receiver.close() }
         do {
-            let transaction = try await makeTransaction(redirectURI: receiver.redirectURI)
+            let transaction = try await makeTransaction(redirectURI: redirectURI, options: options)
             try await open(transaction.url)
             let callback = try await receiver.waitForCallback(timeout: timeout, clock: context.clock)
             return try await completeSignIn(callbackURL: callback, transaction: transaction)

@@ -39,6 +39,18 @@ struct LoginCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Sign in in a browser (RFC 8252 loopback redirect on 127.0.0.1).") var browser = false
     @Flag(name: .long, help: "With --browser: print the sign-in URL instead of opening a browser.") var noOpen = false
     @Option(name: .long, help: "With --browser: seconds to wait for the browser's redirect.") var timeout: Int = 300
+    @Option(name: .long, help: "With --browser: the API the access token is for (audience).") var audience: String?
+    @Option(name: .long, help: "With --browser: the scopes to ask for (space-separated; openid is added).") var scope: String?
+    @Option(name: .long, help: "With --browser: the identity provider connection to use (Auth0), e.g. google-oauth2.") var connection: String?
+    @Option(name: .long, help: "With --browser and --connection: scopes for the upstream identity provider (Auth0).") var connectionScope: String?
+    @Option(name: .long, help: "With --browser: the organization (org_… id or name) to sign in to (Auth0).") var organization: String?
+    @Option(name: .long, help: "With --browser: an invitation link to accept while signing in (Auth0).") var invitation: String?
+    @Option(name: .long, help: "With --browser: prompt, e.g. login to ask for credentials even with a browser session.") var prompt: String?
+    @Option(name: .long, help: "With --browser: screen_hint, e.g. signup to open the sign-up page (Auth0).") var screenHint: String?
+    @Option(name: .long, help: "With --browser: ask for credentials again when the last sign-in is older than this many seconds.") var maxAge: Int?
+    @Option(name: .long, help: "With --browser: the email or username to prefill (login_hint).") var loginHint: String?
+    @Option(name: .customLong("param"), help: ArgumentHelp("With --browser: another authorization parameter, name=value (repeatable).", valueName: "name=value"))
+    var parameters: [String] = []
     @Flag(name: .long, help: "Print the session summary as JSON.") var json = false
 
     func validate() throws {
@@ -62,9 +74,21 @@ struct LoginCommand: AsyncParsableCommand {
                 throw ValidationError("--browser signs in on the provider's own page: give no email, password or code options.")
             }
             guard timeout > 0 else { throw ValidationError("--timeout must be a positive number of seconds.") }
+            do {
+                try browserOptions().validate()
+            } catch let error as AuthError {
+                throw ValidationError(error.message)
+            }
             return
         }
         if noOpen { throw ValidationError("--no-open goes with --browser.") }
+        let browserOnly: [(String, Bool)] = [
+            ("--audience", audience != nil), ("--scope", scope != nil), ("--connection", connection != nil),
+            ("--connection-scope", connectionScope != nil), ("--organization", organization != nil),
+            ("--invitation", invitation != nil), ("--prompt", prompt != nil), ("--screen-hint", screenHint != nil),
+            ("--max-age", maxAge != nil), ("--login-hint", loginHint != nil), ("--param", !parameters.isEmpty),
+        ]
+        if let flag = browserOnly.first(where: \.1)?.0 { throw ValidationError("\(flag) goes with --browser.") }
         if passwordless {
             guard (email == nil) != (phone == nil) else { throw ValidationError("--passwordless needs exactly one of --email or --phone.") }
         } else {
@@ -83,8 +107,7 @@ struct LoginCommand: AsyncParsableCommand {
             let providerID = manager.key.provider
             let signedIn: Session
             if browser {
-                let session = try await browserSignIn(hub: hub, provider: providerID)
-                let stored = try await manager.store(session)
+                let stored = try await browserSignIn(hub: hub, provider: providerID)
                 let summary = SessionSummary(stored, now: Date())
                 print(json ? CLI.json(summary) : "Signed in.\n" + summary.text)
                 return
@@ -104,12 +127,31 @@ struct LoginCommand: AsyncParsableCommand {
         }
     }
 
-    private func browserSignIn(hub: AuthHub, provider: String) async throws -> Session {
-        guard let browserProvider = try hub.provider(provider) as? any BrowserSignInProvider else {
-            throw AuthError(.unsupported, message: "Browser sign-in is not available for provider '\(provider)'.", provider: provider)
+    /// The per-sign-in options of the browser flags.
+    /// - Throws: ``ValidationError`` for a malformed `--param` or `--invitation`.
+    func browserOptions() throws -> BrowserSignInOptions {
+        let parsed = try parameters.map { text -> BrowserSignInOptions.Parameter in
+            guard let equals = text.firstIndex(of: "="), equals != text.startIndex else {
+                throw ValidationError("--param takes name=value, not '\(text)'.")
+            }
+            return .init(String(text[..<equals]), String(text[text.index(after: equals)...]))
         }
+        var invitationURL: URL?
+        if let invitation {
+            guard let url = URL(string: invitation), url.scheme != nil else {
+                throw ValidationError("--invitation takes the invitation link (a URL with invitation and organization).")
+            }
+            invitationURL = url
+        }
+        return BrowserSignInOptions(scope: scope, audience: audience, connection: connection, connectionScope: connectionScope,
+                                    organization: organization, invitationURL: invitationURL, prompt: prompt,
+                                    screenHint: screenHint, maxAge: maxAge, loginHint: loginHint, parameters: parsed)
+    }
+
+    private func browserSignIn(hub: AuthHub, provider: String) async throws -> Session {
         let noOpen = self.noOpen
-        return try await browserProvider.signInWithBrowser(timeout: .seconds(timeout), open: { url in
+        return try await hub.signInWithBrowser(provider: provider, account: session.account, options: try browserOptions(),
+                                               timeout: .seconds(timeout), open: { url in
             if noOpen {
                 CLI.stderr("Open this URL in a browser to sign in:")
                 CLI.stdoutLine(url.absoluteString)

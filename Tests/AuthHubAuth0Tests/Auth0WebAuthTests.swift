@@ -112,6 +112,41 @@ import Testing
         #expect(transport.requests(to: "/oauth/token").last?.jsonBody?["code"] == "loop-code")
     }
 
+    /// Every ``BrowserSignInOptions`` field reaches `/authorize` under Auth0's name.
+    @Test func browserOptionsMapToAuth0sParameters() throws {
+        let options = BrowserSignInOptions(
+            scope: "openid read:x", audience: "https://api2", connection: "google-oauth2", connectionScope: "https://g/scope",
+            organization: "org_1", invitationURL: URL(string: "https://app.example.com/login?invitation=inv1&organization=org_2"),
+            prompt: "login", screenHint: "signup", maxAge: 600, loginHint: "ada@example.com",
+            parameters: [.init("ui_locales", "fr")])
+        let q = query(try provider(audience: "https://api").webAuth.start(redirectURI: "http://127.0.0.1:5555/callback",
+                                                                          options: Auth0WebAuth.Options(options)).url)
+        #expect(q["scope"] == "openid read:x" && q["audience"] == "https://api2" && q["connection"] == "google-oauth2")
+        #expect(q["connection_scope"] == "https://g/scope" && q["organization"] == "org_2" && q["invitation"] == "inv1")
+        #expect(q["prompt"] == "login" && q["screen_hint"] == "signup" && q["max_age"] == "600")
+        #expect(q["login_hint"] == "ada@example.com" && q["ui_locales"] == "fr")
+    }
+
+    /// `redirectURI` from providers.json is what `start()` sends when none is given; without one,
+    /// start() says so; browser sign-in refuses one it cannot listen on.
+    @Test func theConfiguredRedirectURIIsUsed() async throws {
+        let configured = Auth0Provider(id: "auth0", configuration: try Auth0Configuration(
+            domain: "tenant.auth0.com", clientId: "cid", redirectURI: URL(string: "https://app.example.com/auth/callback")),
+            context: ProviderContext(transport: transport, clock: clock))
+        let transaction = try configured.webAuth.start()
+        #expect(query(transaction.url)["redirect_uri"] == "https://app.example.com/auth/callback")
+        #expect(transaction.redirectURI == "https://app.example.com/auth/callback")
+        #expect(throws: AuthError(.invalidConfiguration)) { try provider().webAuth.start() }
+        let refused = await #expect(throws: AuthError.self) {
+            try await configured.signInWithBrowser(timeout: .seconds(5), options: BrowserSignInOptions()) { _ in }
+        }
+        #expect(refused?.code == .invalidConfiguration && refused?.message.contains("https://app.example.com/auth/callback") == true)
+        let badOptions = await #expect(throws: AuthError.self) {
+            try await provider().signInWithBrowser(timeout: .seconds(5), options: BrowserSignInOptions(parameters: [.init("state", "x")])) { _ in }
+        }
+        #expect(badOptions?.code == .invalidRequest)
+    }
+
     @Test func authorizationCodeSignInValidatesWithoutANonce() async throws {
         stubTenant(nonce: { nil })
         let session = try await provider().signIn(.authorizationCode(code: Secret("c"), codeVerifier: Secret("v"),

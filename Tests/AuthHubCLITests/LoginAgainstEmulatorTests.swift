@@ -1,6 +1,7 @@
 import AuthHub
 import AuthHubEmulator
 import AuthHubFactors
+import AuthHubOIDC
 import Foundation
 import Testing
 
@@ -93,6 +94,59 @@ import Testing
         running.send(try #require(try JSONValue.parse(outbox.body)["code"]?.stringValue))
         #expect(await running.finish() == 0, "\(running.stderr)")
         #expect(running.stdout.contains("gus@example.com"))
+        await f.stop()
+    }
+
+    /// The browser flags reach `/authorize`, and a loopback `redirectURI` from providers.json is
+    /// listened on as configured (its port and path) and sent exactly.
+    @Test func browserLoginWithOptionsAndAConfiguredLoopbackRedirect() async throws {
+        let emulator = try await Emulator.start()
+        defer { Task { await emulator.stop() } }
+        let port = try LoopbackRedirectReceiver().port  // a free port, released again
+        let redirect = "http://127.0.0.1:\(port)/auth/cb"
+        let config = """
+        {"defaultEnvironment": "dev", "environments": {"dev": {"defaultProvider": "auth0",
+          "sessionStore": {"type": "file", "path": "sessions"},
+          "providers": [{"id": "auth0", "type": "auth0", "domain": "\(emulator.url("/auth0").absoluteString)",
+                         "clientId": "authhub-cli", "redirectURI": "\(redirect)"}]}}}
+        """
+        let directory = try AuthHubBinary.directory(withConfig: config)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let wire = URLSessionTransport(defaultTimeout: .seconds(10), followRedirects: false)
+        _ = try await wire.send(HTTPRequest(method: .post, url: emulator.url("/auth0/__emulator/users"), headers: ["Content-Type": "application/json"],
+                                            body: Data(#"{"email":"opt@example.com","password":"correct horse battery staple"}"#.utf8)))
+        let running = try RunningBinary(["login", "--browser", "--no-open", "--timeout", "60", "--scope", "openid email offline_access",
+                                         "--audience", "https://api.example.com/", "--login-hint", "opt@example.com", "--prompt", "login",
+                                         "--max-age", "600", "--param", "ui_locales=fr"], in: directory)
+        try await running.wait { out, _ in out.contains("http://") && out.contains("\n") }
+        let url = try #require(running.stdout.split(separator: "\n").first.flatMap { URL(string: String($0)) })
+        let q = Dictionary((URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []).map { ($0.name, $0.value ?? "") },
+                           uniquingKeysWith: { _, b in b })
+        #expect(q["redirect_uri"] == redirect)
+        #expect(q["scope"] == "openid email offline_access" && q["audience"] == "https://api.example.com/")
+        #expect(q["login_hint"] == "opt@example.com" && q["prompt"] == "login" && q["max_age"] == "600" && q["ui_locales"] == "fr")
+        let authorize = try await wire.send(HTTPRequest(method: .get, url: url, headers: ["X-AuthHub-Emulator-User": "opt@example.com"]))
+        let callback = try #require(authorize.headers["Location"].flatMap(URL.init(string:)))
+        #expect(callback.port == Int(port) && callback.path == "/auth/cb")
+        _ = try await wire.send(HTTPRequest(method: .get, url: callback))
+        #expect(await running.finish() == 0, "\(running.stderr)")
+        let session = try await AuthHubBinary.runDetached(["session", "--json"], in: directory)
+        #expect(session.stdout.contains("openid email offline_access"), "\(session.stdout)")
+    }
+
+    /// The browser flags are refused without --browser, and malformed ones before any request.
+    @Test func browserFlagsAreCheckedFirst() async throws {
+        let f = try await Fixture.start()
+        let alone = try await f.run(["login", "--email", "a@example.com", "--scope", "openid"])
+        #expect(alone.status != 0 && alone.stderr.contains("--scope goes with --browser"), "\(alone.stderr)")
+        let reserved = try await f.run(["login", "--browser", "--no-open", "--param", "state=forged"])
+        #expect(reserved.status != 0 && reserved.stderr.contains("state"), "\(reserved.stderr)")
+        let malformed = try await f.run(["login", "--browser", "--no-open", "--param", "novalue"])
+        #expect(malformed.status != 0 && malformed.stderr.contains("name=value"), "\(malformed.stderr)")
+        let maxAge = try await f.run(["login", "--browser", "--no-open", "--max-age=-5"])
+        #expect(maxAge.status != 0 && maxAge.stderr.contains("max_age"), "\(maxAge.stderr)")
+        let invitation = try await f.run(["login", "--browser", "--no-open", "--invitation", "https://x.example/login?invitation=i"])
+        #expect(invitation.status != 0 && invitation.stderr.contains("invitation"), "\(invitation.stderr)")
         await f.stop()
     }
 

@@ -98,11 +98,33 @@ import Testing
         #expect(server.transport.requests(to: "/oauth/token").isEmpty)
     }
 
-    @Test func browserSignInNeedsNoConfiguredRedirect() async {
+    @Test func browserSignInRefusesAConfiguredRedirectItCannotReceive() async {
         let error = await asyncAuthError {
             _ = try await provider(redirectURI: URL(string: "com.example.app:/cb")).signInWithBrowser { _ in }
         }
         #expect(error?.code == .invalidConfiguration)
+    }
+
+    /// The standard options reach the authorization URL; Auth0's own are refused, not dropped; the
+    /// configured redirect URI is used when none is given.
+    @Test func browserOptionsForAGenericProvider() async throws {
+        let p = provider(redirectURI: URL(string: "com.example.app:/cb"))
+        let tx = try await p.makeTransaction(options: BrowserSignInOptions(
+            scope: "openid email", audience: "https://api", prompt: "consent", maxAge: 60, loginHint: "ada@example.com",
+            parameters: [.init("ui_locales", "de")]))
+        let q = Dictionary((URLComponents(url: tx.url, resolvingAgainstBaseURL: false)?.queryItems ?? []).map { ($0.name, $0.value ?? "") },
+                           uniquingKeysWith: { _, b in b })
+        #expect(q["redirect_uri"] == "com.example.app:/cb" && q["scope"] == "openid email" && q["audience"] == "https://api")
+        #expect(q["prompt"] == "consent" && q["max_age"] == "60" && q["login_hint"] == "ada@example.com" && q["ui_locales"] == "de")
+        #expect(tx.maxAge == 60, "max_age is checked against auth_time")
+        let refused = await asyncAuthError {
+            _ = try await p.makeTransaction(options: BrowserSignInOptions(connection: "github", screenHint: "signup"))
+        }
+        #expect(refused?.code == .unsupported && refused?.message.contains("connection, screen_hint") == true)
+        let negative = await asyncAuthError { _ = try await p.makeTransaction(options: BrowserSignInOptions(maxAge: -1)) }
+        #expect(negative?.code == .invalidRequest)
+        let none = await asyncAuthError { _ = try await provider().makeTransaction() }
+        #expect(none?.code == .invalidConfiguration)
     }
 
     @Test func discoveryIsFetchedOnce() async throws {
