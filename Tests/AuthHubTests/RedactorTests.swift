@@ -30,6 +30,23 @@ import Testing
         #expect(out.contains("totp|dev_1"))
     }
 
+    /// Debug logs hide secrets only: flags, numbers, error codes and token metadata stay readable.
+    @Test func nonSecretsUnderSecretSoundingNamesAreShown() {
+        let request = Data(#"{"email":"a@b.c","password":"pw-9","returnSecureToken":true,"disableCookieCache":true,"timestampMs":"1767225600000","challenge_type":"otp oob","otp":123456,"pin":4321}"#.utf8)
+        let out = Redactor.body(request, contentType: "application/json")
+        for shown in [#""returnSecureToken":true"#, #""disableCookieCache":true"#, #""timestampMs":"1767225600000""#, #""challenge_type":"otp oob""#] {
+            #expect(out.contains(shown), "\(out)")
+        }
+        for secret in ["pw-9", "123456", "4321"] { #expect(!out.contains(secret), "\(out)") }
+
+        let error = Data(#"{"error":{"code":400,"message":"INVALID_OOB_CODE","errors":[{"message":"INVALID_OOB_CODE","reason":"invalid","domain":"global"}]}}"#.utf8)
+        let shownError = Redactor.body(error, contentType: "application/json")
+        #expect(shownError.contains(#""code":400"#) && shownError.contains("INVALID_OOB_CODE") && shownError.contains("global"), "\(shownError)")
+        let auth0Error = Data(#"{"error":{"code":"invalid_password","message":"too weak"},"code":"authz-code-1","session_expires_in":3600}"#.utf8)
+        let mixed = Redactor.body(auth0Error, contentType: "application/json")
+        #expect(mixed.contains("invalid_password") && mixed.contains("3600") && !mixed.contains("authz-code-1"), "\(mixed)")
+    }
+
     @Test func nonJSONBodiesShowOnlyTheirSize() {
         #expect(Redactor.body(Data("secret-bytes".utf8), contentType: "text/plain") == "<12 bytes>")
     }

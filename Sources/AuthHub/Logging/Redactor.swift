@@ -6,7 +6,13 @@ import Foundation
 /// The rule is broad on purpose: any name containing one of ``sensitiveFragments`` (password, token,
 /// code, secret, key, session, stamp, …) is redacted, wherever it appears — JSON at any depth, form
 /// fields, query parameters, headers. Over-redaction costs a little debuggability; a leaked token
-/// costs an account.
+/// costs an account. Three things narrow it, so that logs still show what is not a secret:
+/// - names in ``allowed`` (`token_type`, `expires_in`, `timestampMs`, `challenge_type`, …);
+/// - JSON booleans (`returnSecureToken: true`, `disableCookieCache: true`): a flag is never a
+///   secret; and JSON numbers, unless the name is one of ``numericSecretFragments`` (a numeric
+///   one-time code or PIN);
+/// - inside an `error` object (or the objects of an `errors` list), the members ``errorMembers``
+///   (`code`, `message`, `reason`, …): there `code` is an error code, not an authorization code.
 public struct Redactor: Sendable {
     /// Lowercased fragments that make a name sensitive.
     public static let sensitiveFragments: [String] = [
@@ -18,16 +24,23 @@ public struct Redactor: Sendable {
         "barcode", "link",
     ]
 
+    /// Fragments of names whose *numeric* values are still secrets (a one-time code sent as a number).
+    public static let numericSecretFragments: [String] = ["otp", "pin", "passcode", "password"]
+
     /// The text shown instead of a secret.
     public static let placeholder = "<redacted>"
 
-    /// Names that are never sensitive even though they contain a fragment (e.g. `grant_type` has none,
-    /// but `token_type`, `expires_in` style metadata is useful to see).
+    /// Names that are never sensitive even though they contain a fragment: metadata about tokens
+    /// and flows, useful to see.
     public static let allowed: Set<String> = [
         "token_type", "tokentype", "code_challenge_method", "response_type", "grant_type", "expires_in",
-        "expiresin", "statuscode", "status_code", "error_code", "errorcode",
+        "expiresin", "statuscode", "status_code", "error_code", "errorcode", "timestampms", "timestamp_ms",
+        "challenge_type", "challengetype", "challenge_types", "issued_token_type", "requested_token_type",
+        "subject_token_type", "stampheadername", "credential_type", "credentialtype", "key_type", "keytype",
     ]
 
+    /// Members of an error object shown whatever their names contain (`code` is an error code there).
+    public static let errorMembers: Set<String> = ["code", "message", "reason", "status", "domain", "error_code", "errorcode"]
     public init() {}
 
     /// Whether a header, field or parameter name is sensitive.
@@ -72,17 +85,38 @@ public struct Redactor: Sendable {
 
     /// A JSON value with sensitive members replaced by the placeholder.
     public static func redact(_ value: JSONValue) -> JSONValue {
+        redact(value, inError: false)
+    }
+
+    private static func redact(_ value: JSONValue, inError: Bool) -> JSONValue {
         switch value {
         case .object(let members):
             var out: [String: JSONValue] = [:]
             for (k, v) in members {
-                out[k] = isSensitive(k) ? .string(placeholder) : redact(v)
+                let lower = k.lowercased()
+                if inError && errorMembers.contains(lower) {
+                    out[k] = redact(v, inError: false)
+                } else if isSensitive(k) && !isShownScalar(v, name: lower) {
+                    out[k] = .string(placeholder)
+                } else {
+                    out[k] = redact(v, inError: lower == "error" || lower == "errors")
+                }
             }
             return .object(out)
         case .array(let items):
-            return .array(items.map(redact))
+            return .array(items.map { redact($0, inError: inError) })
         default:
             return value
+        }
+    }
+
+    /// Whether a value under a sensitive name is still shown: a boolean, or a number whose name is
+    /// not a numeric secret.
+    private static func isShownScalar(_ value: JSONValue, name: String) -> Bool {
+        switch value {
+        case .bool: return true
+        case .number: return !numericSecretFragments.contains { name.contains($0) }
+        default: return false
         }
     }
 
