@@ -183,7 +183,7 @@ public final class AuthHub: Sendable {
         do {
             stored = try await m.current()
         } catch let error as AuthError where error.code == .storageFailure {
-            context.logger.warning("the stored session cannot be read; removing it without revocation",
+            context.logger.notice("the stored session cannot be read; removing it without revocation",
                                    metadata: ["provider": "\(p.id)"])
             stored = nil
             revocationError = error
@@ -194,7 +194,7 @@ public final class AuthHub: Sendable {
             } catch {
                 let wrapped = AuthError.wrap(error, provider: p.id)
                 revocationError = wrapped
-                context.logger.warning("revocation failed; signed out locally",
+                context.logger.notice("revocation failed; signed out locally",
                                        metadata: ["provider": "\(p.id)", "error": "\(wrapped.code)"])
             }
         }

@@ -12,7 +12,7 @@ struct AuthHubCommand: AsyncParsableCommand {
         abstract: "One authentication API over many identity providers.",
         discussion: "Library log lines go to standard error at level warning; set AUTHHUB_LOG_LEVEL (trace … critical) for more.",
         subcommands: [ValidateCommand.self, ProvidersCommand.self, SchemaCommand.self, LoginCommand.self, SignUpCommand.self,
-                      ResetPasswordCommand.self, SessionCommand.self,
+                      ResetPasswordCommand.self, SessionCommand.self, TokenCommand.self,
                       RefreshCommand.self, LogoutCommand.self, MFACommand.self, EmulatorCommand.self, DemoCommand.self]
     )
 }
@@ -21,8 +21,12 @@ extension AuthHubCommand {
     /// Quiets the libraries' informational log lines (a failing command prints one line), then runs
     /// the command as ArgumentParser would.
     static func main() async {
-        let level = ProcessInfo.processInfo.environment["AUTHHUB_LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0.lowercased()) }
-            ?? .warning
+        let requested = ProcessInfo.processInfo.environment["AUTHHUB_LOG_LEVEL"]
+        let level = requested.flatMap { Logger.Level(rawValue: $0.lowercased()) } ?? .warning
+        if let requested, Logger.Level(rawValue: requested.lowercased()) == nil {
+            let known = Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")
+            CLI.stderr("warning: AUTHHUB_LOG_LEVEL=\(requested) is not a log level (\(known)); using warning")
+        }
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level
@@ -43,8 +47,11 @@ extension AuthHubCommand {
 
 /// Options every command takes.
 struct GlobalOptions: ParsableArguments {
+    /// The `--config` used when none is given.
+    static let defaultConfig = "providers.json"
+
     @Option(name: .long, help: "Path of providers.json.")
-    var config: String = "providers.json"
+    var config: String = GlobalOptions.defaultConfig
 
     @Option(name: .long, help: "Environment to use (default: $AUTHHUB_ENV, then the file's defaultEnvironment).")
     var env: String?

@@ -36,7 +36,7 @@ struct MyAccountContext {
                             provider: id)
         }
         guard try await manager.current() != nil else {
-            throw AuthError(.noSession, message: "Not signed in to \(id) (account \(session.account)); run `authhub login` first.", provider: id)
+            throw AuthError(.noSession, message: CLI.notSignedInMessage(manager.key, options, session), provider: id)
         }
         self.auth0 = auth0
         credentials = Auth0CredentialsManager(provider: auth0, store: hub.store, account: session.account)

@@ -34,7 +34,7 @@ struct ProvidersCommand: AsyncParsableCommand {
         do {
             environment = try loader.load(contentsOf: options.config, environment: options.env)
         } catch let error as ConfigurationError {
-            HubLoader.fail(error, config: options.config)
+            HubLoader.fail(error, options)
         }
         // An in-memory store: listing providers must not create session directories.
         let hub: AuthHub

@@ -17,11 +17,13 @@ struct SessionCommand: AsyncParsableCommand {
         let hub = HubLoader.load(options)
         do {
             let manager = try hub.manager(provider: session.provider, account: session.account)
-            guard let stored = try await manager.current() else {
-                CLI.fail("not signed in to \(manager.key.provider) (account \(manager.key.account)); run `authhub login`")
-            }
+            guard let stored = try await manager.current() else { CLI.failNotSignedIn(manager.key, options, session) }
             let summary = SessionSummary(stored, now: Date())
             print(json ? CLI.json(summary) : summary.text)
+            if let left = summary.expiresInSeconds, left < 0 {
+                CLI.stderr("The session has expired; run " + CLI.suggest(stored.canRenew ? "refresh" : "login", options, session)
+                           + (stored.canRenew ? " to renew it." : " to sign in again (it cannot be renewed)."))
+            }
         } catch {
             CLI.fail(AuthError.wrap(error).message)
         }
@@ -45,6 +47,48 @@ struct RefreshCommand: AsyncParsableCommand {
             let renewed = try await hub.refresh(provider: session.provider, account: session.account)
             let summary = SessionSummary(renewed, now: Date())
             print(json ? CLI.json(summary) : "Session renewed.\n" + summary.text)
+        } catch let error as AuthError where error.code == .noSession {
+            CLI.failNotSignedIn(try hub.manager(provider: session.provider, account: session.account).key, options, session)
+        } catch {
+            CLI.fail(AuthError.wrap(error).message)
+        }
+    }
+}
+
+/// `authhub token`: prints the stored session's access token, renewed first when it expires within
+/// `--min-ttl` — the one command meant to print a token, for scripts.
+struct TokenCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "token",
+        abstract: "Print a valid access token (renewed first when needed) — the one command that prints a token.",
+        discussion: """
+            For scripts: curl -H "Authorization: Bearer $(authhub token)" https://api.example.com/. \
+            The token is renewed first when it expires within --min-ttl seconds; concurrent invocations, \
+            here or in other processes sharing the session store, renew it once. Only the token goes to \
+            standard output; keep it out of logs and shell history.
+            """)
+
+    @OptionGroup var options: GlobalOptions
+    @OptionGroup var session: SessionOptions
+
+    @Option(name: .long, help: "Renew first when the token expires within this many seconds (0…86400).")
+    var minTTL: Int = 60
+
+    func validate() throws {
+        guard (0...86_400).contains(minTTL) else { throw ValidationError("--min-ttl must be between 0 and 86400 seconds.") }
+    }
+
+    func run() async throws {
+        let hub = HubLoader.load(options)
+        do {
+            let manager = try hub.manager(provider: session.provider, account: session.account)
+            guard try await manager.current() != nil else { CLI.failNotSignedIn(manager.key, options, session) }
+            let valid = try await manager.session(minTTL: TimeInterval(minTTL))
+            CLI.stdoutLine(valid.accessToken.revealed())
+        } catch let error as AuthError where error.code == .noSession {
+            CLI.failNotSignedIn(try hub.manager(provider: session.provider, account: session.account).key, options, session)
+        } catch let error as AuthError where error.code == .sessionExpired || error.code == .refreshTokenInvalid {
+            CLI.fail(error.message + "; run " + CLI.suggest("login", options, session))
         } catch {
             CLI.fail(AuthError.wrap(error).message)
         }
@@ -62,8 +106,20 @@ struct LogoutCommand: AsyncParsableCommand {
     func run() async throws {
         let hub = HubLoader.load(options)
         do {
-            if let revocation = try await hub.signOut(provider: session.provider, account: session.account) {
-                CLI.stderr("warning: the provider could not revoke the session (\(revocation.message)); it was removed locally")
+            let manager = try hub.manager(provider: session.provider, account: session.account)
+            var unreadable = false
+            do {
+                if try await manager.current() == nil {
+                    print("Not signed in to \(manager.key.provider) (account \(manager.key.account)); nothing to sign out.")
+                    return
+                }
+            } catch let error as AuthError where error.code == .storageFailure {
+                unreadable = true
+            }
+            if let problem = try await hub.signOut(provider: session.provider, account: session.account) {
+                CLI.stderr(unreadable
+                    ? "warning: the stored session could not be read (\(problem.message)); it was removed without revocation"
+                    : "warning: the provider could not revoke the session (\(problem.message)); it was removed locally")
             }
             print("Signed out.")
         } catch {

@@ -59,10 +59,13 @@ enum HubLoader {
     ///   to providers that sign in with a passkey (nil: no passkeys).
     static func load(_ options: GlobalOptions, passkeyStore: String? = nil) -> AuthHub {
         do {
-            let context = ProviderContext(passkeyAuthenticator: passkeyStore.map { CLIPasskeyAuthenticator(directory: $0) })
+            let transport: any HTTPTransport = WaitingNoticeTransport.isTerminal
+                ? WaitingNoticeTransport(URLSessionTransport()) : URLSessionTransport()
+            let context = ProviderContext(transport: transport,
+                                          passkeyAuthenticator: passkeyStore.map { CLIPasskeyAuthenticator(directory: $0) })
             return try AuthHub.load(configPath: options.config, environment: options.env, registry: .builtIn, context: context)
         } catch let error as AuthError {
-            if let configuration = error.underlying as? ConfigurationError { fail(configuration, config: options.config) }
+            if let configuration = error.underlying as? ConfigurationError { fail(configuration, options) }
             CLI.fail(error.message)
         } catch {
             CLI.fail(AuthError.wrap(error).message)
@@ -71,9 +74,9 @@ enum HubLoader {
 
     /// Fails with one line for a providers.json that does not load: the problem when there is one,
     /// else their count and where to see them.
-    static func fail(_ error: ConfigurationError, config: String) -> Never {
-        if error.problems.count == 1, let only = error.problems.first { CLI.fail("\(config): \(only)") }
-        CLI.fail("\(config): \(error.problems.count) problems; run `authhub validate` to list them")
+    static func fail(_ error: ConfigurationError, _ options: GlobalOptions) -> Never {
+        if error.problems.count == 1, let only = error.problems.first { CLI.fail("\(options.config): \(only)") }
+        CLI.fail("\(options.config): \(error.problems.count) problems; run \(CLI.suggest("validate", options)) to list them")
     }
 
     /// Reads one line from standard input (piped or typed), without its newline. A `secret`

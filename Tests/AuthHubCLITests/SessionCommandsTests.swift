@@ -16,10 +16,10 @@ import Testing
             let result = try await AuthHubBinary.runDetached([command], in: directory)
             #expect(result.status != 0, "\(command)")
             #expect(result.stderr.split(separator: "\n").count == 1, "\(command): \(result.stderr)")
-            #expect(result.stderr.lowercased().contains("not signed in") || result.stderr.contains("sign in first"), "\(command): \(result.stderr)")
+            #expect(result.stderr.contains("not signed in to "), "one wording: \(command): \(result.stderr)")
         }
         let logout = try await AuthHubBinary.runDetached(["logout"], in: directory)
-        #expect(logout.status == 0 && logout.stdout.contains("Signed out."), "\(logout.stderr)")
+        #expect(logout.status == 0 && logout.stdout.contains("nothing to sign out"), "\(logout.stdout)")
     }
 
     @Test(arguments: [

@@ -151,7 +151,7 @@ public struct APIClient: Sendable {
             do {
                 response = try await transport.send(http)
             } catch {
-                let mapped = mapTransportFailure(error)
+                let mapped = mapTransportFailure(error, host: Self.hostDescription(http.url))
                 logger.debug("request failed", metadata: [
                     "method": "\(http.method)", "url": "\(Redactor.url(http.url))", "error": "\(mapped.code)",
                 ])
@@ -267,26 +267,35 @@ public struct APIClient: Sendable {
         return .milliseconds(Int64(jittered * 1000))
     }
 
-    private func mapTransportFailure(_ error: any Error) -> AuthError {
+    /// `host` or `host:port` of a URL, for messages that say what could not be reached (never
+    /// the path or query, which may hold codes).
+    static func hostDescription(_ url: URL) -> String {
+        guard let host = url.host, !host.isEmpty else { return "the provider" }
+        return url.port.map { "\(host):\($0)" } ?? host
+    }
+
+    private func mapTransportFailure(_ error: any Error, host: String) -> AuthError {
         if let t = error as? TransportError {
             switch t.kind {
             case .timeout:
-                return AuthError(.timeout, message: "'\(provider)' did not answer in time.", provider: provider, underlying: t)
+                return AuthError(.timeout, message: "'\(provider)' did not answer in time (\(host)).", provider: provider, underlying: t,
+                                 details: ["host": host])
             case .cancelled:
                 return AuthError(.userCancelled, message: "The request to '\(provider)' was cancelled.", provider: provider, underlying: t)
             case .responseTooLarge:
                 return AuthError(.invalidRequest, message: "The reply from '\(provider)' is larger than this client accepts.",
                                  provider: provider, underlying: t, details: ["reason": "replyTooLarge"])
             case .connection, .tls, .other:
-                return AuthError(.network, message: "'\(provider)' could not be reached (\(t.kind.rawValue)).", provider: provider, underlying: t)
+                return AuthError(.network, message: "'\(provider)' could not be reached at \(host) (\(t.kind.rawValue)).", provider: provider,
+                                 underlying: t, details: ["host": host])
             }
         }
         if error is CancellationError {
             return AuthError(.userCancelled, message: "The request to '\(provider)' was cancelled.", provider: provider, underlying: error)
         }
         if let auth = error as? AuthError { return auth.attributed(to: provider) }
-        return AuthError(.network, message: "'\(provider)' could not be reached.", provider: provider,
-                         underlying: error)
+        return AuthError(.network, message: "'\(provider)' could not be reached at \(host).", provider: provider,
+                         underlying: error, details: ["host": host])
     }
 
     private func logRequest(_ request: HTTPRequest, attempt: Int) {
