@@ -166,7 +166,9 @@ struct Auth0Service: Sendable {
     /// when the user last gave credentials — for a login through the browser session, the
     /// session's original login time, which `max_age` checks rely on), `nonce` when the login
     /// request carried one, `act` for a delegated token exchange, `org_id` and `org_name` (lower
-    /// case) for a login made for an organization, and the user's claims for the granted scopes.
+    /// case) for a login made for an organization — both, as a tenant with "use organization names
+    /// in the Authentication API" on sends them (spec §2 checks `org_name` when the expected value
+    /// is a name) — and the user's claims for the granted scopes.
     func idToken(grant: Auth0Grant, user: Auth0User, issuedAt: Date, request: Request) async throws -> String {
         let iat = issuedAt.timeIntervalSince1970.rounded(.down)
         var claims = user.claims(scopes: grant.scopeSet)

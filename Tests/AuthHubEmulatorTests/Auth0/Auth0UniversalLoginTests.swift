@@ -359,6 +359,7 @@ func sessionCookie(_ reply: Auth0Wire.Reply) -> String? {
         let wrong = try await browser.post("/auth0/u/login", credentials + [("otp", "000000" == totp.code(at: clock.now).revealed() ? "111111" : "000000")])
         let enrolled = try await browser.post("/auth0/u/login", credentials + [("otp", totp.code(at: clock.now).revealed())])
         let users = try await browser.wire.get("/auth0/__emulator/users")
+        let ropg = try await browser.wire.login("enroll@example.com")
 
         clock.advance(by: 60)
         let next = try await browser.authorize()
@@ -380,6 +381,8 @@ func sessionCookie(_ reply: Auth0Wire.Reply) -> String? {
         #expect(enrolled.query("code") != nil)
         let listed = users.json?["users"]?.arrayValue?.first { $0["email"] == "enroll@example.com" }
         #expect(listed?["mfa_enrolled"] == true)
+        #expect(ropg.status == 403)
+        #expect(ropg.json?["mfa_requirements"] == ["challenge": [["type": "otp"]]], "the page's authenticator is the user's")
         #expect(asked.status == 400)
         #expect(asked.text.contains("Enter the code from your authenticator app."))
         #expect(!asked.text.contains("totp-secret"), "an enrolled user is not shown the secret again")
