@@ -265,6 +265,8 @@ func sessionCookie(_ reply: Auth0Wire.Reply) -> String? {
         let badMembers = try await browser.wire.post("/auth0/__emulator/organizations", json: ["name": "other", "members": ["nope"]])
 
         let unknown = try await browser.authorize([("organization", "org_doesnotexist")])
+        let hugeOrg = try await browser.authorize([("organization", String(repeating: "a", count: 5_000))])
+        let hugeTicket = try await browser.authorize([("organization", orgId), ("invitation", String(repeating: "A", count: 5_000))])
         let member = try await browser.logIn("member@example.com", extra: [("organization", "ACME")])
         let memberTokens = try await browser.exchange(try #require(member.query("code")))
         let memberClaims = try await browser.wire.verifiedClaims(try #require(memberTokens.json?["id_token"]?.stringValue))
@@ -310,6 +312,8 @@ func sessionCookie(_ reply: Auth0Wire.Reply) -> String? {
         #expect(badMembers.status == 400)
         #expect(unknown.status == 302)
         #expect(unknown.query("error") == "invalid_request")
+        #expect(hugeOrg.query("error") == "invalid_request")
+        #expect(hugeTicket.query("error") == "invalid_request")
         #expect(member.status == 302)
         #expect(memberClaims["org_id"]?.stringValue == orgId)
         #expect(memberClaims["org_name"] == "acme")
