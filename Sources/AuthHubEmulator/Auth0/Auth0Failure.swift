@@ -59,6 +59,11 @@ struct Auth0Failure: Error, Sendable {
     static let expiredMFAToken = oauth("expired_token", "mfa_token is expired", status: .forbidden)
     /// A wrong one-time code (spec §4.3: `isMultifactorCodeInvalid`).
     static let invalidOTP = invalidGrant("Invalid otp_code.")
+    /// Bot detection (Attack Protection) refusing a password grant (spec §4.3:
+    /// `isVerificationRequired`): `401 {"error":"requires_verification","error_description":
+    /// "Suspicious request requires verification"}`. The status is the one Auth0's error tables for
+    /// the password grant list (401 Unauthorized); the SDK reads only the code.
+    static let requiresVerification = oauth("requires_verification", "Suspicious request requires verification", status: .unauthorized)
 
     /// A database-connection error (spec §4.2): `{name, code, description, statusCode}`.
     static func database(

@@ -18,14 +18,32 @@ extension Auth0Service {
     /// redirecting with `error=access_denied`.
     static let denyHookParameter = "authhub_emulator_deny"
 
+    /// The largest `max_age` accepted (ten years, in seconds); more is `invalid_request`.
+    static let maximumMaxAge = 315_360_000
+    /// The `prompt` values Auth0 accepts (space-separated).
+    static let promptValues: Set<String> = ["none", "login", "consent", "select_account"]
+
     /// `GET /authorize` (spec §1.2).
     ///
     /// Checks, in order: `client_id` and `redirect_uri` (missing or not allowed → a JSON 400,
     /// since there is nowhere safe to redirect); then, redirecting errors back to `redirect_uri`
     /// with `error`, `error_description` and `state` (§1.4): `response_type=code`,
-    /// `code_challenge` and `code_challenge_method=S256` (PKCE is required), `prompt=none`
-    /// (→ `login_required`: the emulator keeps no browser session). Then it either completes
-    /// through the emulator-only hooks or serves the HTML login page.
+    /// `code_challenge` and `code_challenge_method=S256` (PKCE is required), `max_age` (a
+    /// non-negative integer of at most ``maximumMaxAge`` digits-only seconds, else
+    /// `invalid_request`), `prompt` (values of ``promptValues``; `none` alone), `organization`
+    /// (an organization id `org_…` or name; unknown → `invalid_request`) and `invitation` (a
+    /// pending ticket of that organization, only with `organization`; else `invalid_request`).
+    ///
+    /// Then, the first that applies:
+    /// 1. the emulator-only hooks (``denyHookParameter``, ``loginHookHeader``);
+    /// 2. the browser session (``Auth0LoginSession``, cookie `auth0`): unless `prompt=login` or
+    ///    `max_age=0`, a live session whose `auth_time` is no older than `max_age` completes at
+    ///    once (302 with a code; the ID token's `auth_time` is the session's login time). With
+    ///    `organization`, the session's user must be a member (or the invitee of `invitation`,
+    ///    which then makes them one); otherwise the session is not used. `screen_hint` does not
+    ///    matter here (spec §1.2 table: "redirects straight back");
+    /// 3. `prompt=none` → `login_required`;
+    /// 4. the HTML login page, or the sign-up page with `screen_hint=signup` (spec §1.2 table).
     func authorize(_ request: Request) async -> Response {
         await Self.guarded {
             let parameters = Auth0Parameters.query(of: request)
@@ -56,24 +74,63 @@ extension Auth0Service {
             guard challenge.count == 43, challenge.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
                 return refuse("invalid_request", "Invalid code_challenge")
             }
+            var maxAge: Int?
+            if let text = parameters["max_age"]?.stringValue {
+                guard let value = Self.maxAge(text) else {
+                    return refuse("invalid_request", "max_age must be a non-negative integer of at most \(Self.maximumMaxAge) seconds")
+                }
+                maxAge = value
+            }
+            var prompts = Set<String>()
+            if let prompt = parameters.string("prompt") {
+                prompts = Set(prompt.split(separator: " ").map(String.init))
+                guard prompt.count <= 100, prompts.isSubset(of: Self.promptValues) else {
+                    return refuse("invalid_request", "Unsupported prompt value")
+                }
+                guard !prompts.contains("none") || prompts.count == 1 else {
+                    return refuse("invalid_request", "prompt=none cannot be combined with other prompt values")
+                }
+            }
+            var organization: Auth0OrganizationClaim?
+            if let reference = parameters.string("organization") {
+                guard reference.count <= 100, let found = tenant.organization(reference) else {
+                    return refuse("invalid_request", "parameter organization is invalid")
+                }
+                organization = found.claim
+            }
+            let invitation = parameters.string("invitation")
+            if let invitation {
+                guard let organization, invitation.count <= Auth0LoginSession.maximumCookieLength,
+                      tenant.invitation(invitation, organizationId: organization.id, now: now) != nil
+                else { return refuse("invalid_request", "The invitation is invalid or has expired") }
+            }
             let authorize = Auth0AuthorizeRequest(
                 clientId: clientId, redirectURI: redirectURI, state: stateValue, nonce: parameters.string("nonce"),
                 scopes: Auth0Grant.scopes(parameters.string("scope") ?? Self.defaultScope),
                 audience: parameters.string("audience"),
                 connection: parameters.string("connection") ?? Auth0Tenant.defaultConnection,
-                codeChallenge: challenge
+                codeChallenge: challenge, maxAge: maxAge, organization: organization, invitation: invitation,
+                signup: parameters.string("screen_hint") == "signup"
             )
             if parameters.string(Self.denyHookParameter) != nil {
                 return refuse("access_denied", "User did not authorize the request")
             }
+            let presentedCookie = Auth0LoginSession.cookieValue(in: request.headers[.cookie])
             let hookHeader = HTTPField.Name(Self.loginHookHeader).flatMap { request.headers[$0] }
             if let name = hookHeader ?? parameters.string(Self.loginHookParameter) {
                 guard let user = tenant.user(login: name, connection: authorize.connection) else {
                     return refuse("access_denied", "Wrong email or password.")
                 }
-                return await completeLogin(authorize, user: user)
+                guard let response = await finishLogin(authorize, user: user, transaction: nil, replacing: presentedCookie) else {
+                    return refuse("access_denied", Self.notAMember)
+                }
+                return response
             }
-            if parameters.string("prompt") == "none" {
+            let mustLogIn = prompts.contains("login") || maxAge == 0
+            if !mustLogIn, let cookie = presentedCookie, let found = await sessionLogin(cookie: cookie, for: authorize) {
+                return await completeLogin(authorize, user: found.user, authTime: found.authTime)
+            }
+            if prompts.contains("none") {
                 return refuse("login_required", "Login required")
             }
             let transaction = randomToken()
@@ -82,74 +139,268 @@ extension Auth0Service {
                 tenant.purge(now: expiresAt.addingTimeInterval(-Self.loginLifetime))
                 tenant.logins[Auth0Tenant.digest(transaction)] = Auth0LoginTransaction(request: authorize, expiresAt: expiresAt)
             }
-            return Auth0LoginPage.response(transaction: transaction, email: nil, error: nil, askOTP: false, status: .ok)
+            var page = Auth0LoginPage.Options(captcha: tenant.botDetection)
+            page.signup = authorize.signup
+            return Auth0LoginPage.response(transaction: transaction, page, status: .ok)
         }
     }
 
-    /// `POST /u/login`: the login page's form (`transaction`, `email`, `password`, and `otp` for
-    /// users with a confirmed TOTP authenticator). Wrong input re-renders the page with the
-    /// error; success redirects like the hooks do. A user who must use MFA but has not enrolled
-    /// yet is let through: enrollment inside the login page is not emulated.
+    /// Auth0's refusal for a user who is not a member of the requested organization.
+    static let notAMember = "user is not part of the organization"
+
+    /// `max_age` as hostile input: 1…10 ASCII digits, at most ``maximumMaxAge``.
+    static func maxAge(_ text: String) -> Int? {
+        guard (1...10).contains(text.utf8.count), text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+              let value = Int(text), value <= maximumMaxAge
+        else { return nil }
+        return value
+    }
+
+    /// The user and login time of the live session of `cookie`, when it may complete `authorize`
+    /// without asking for credentials (its `auth_time` is within `max_age`; for an organization,
+    /// its user is a member or the invitee, who then becomes one). Marks the session used.
+    func sessionLogin(cookie: String, for authorize: Auth0AuthorizeRequest) async -> (user: Auth0User, authTime: Date)? {
+        let at = now
+        let digest = Auth0Tenant.digest(cookie)
+        return await state.update(Auth0Tenant.key) { tenant -> (user: Auth0User, authTime: Date)? in
+            guard var session = tenant.sessions[digest], session.isAlive(at: at), let user = tenant.users[session.userId] else {
+                return nil
+            }
+            if let maxAge = authorize.maxAge, at.timeIntervalSince(session.authTime) > TimeInterval(maxAge) { return nil }
+            if let organization = authorize.organization {
+                guard tenant.admit(user.email, to: organization.id, invitation: authorize.invitation, now: at) else { return nil }
+                session.organizations.insert(organization.id)
+            }
+            session.lastUsed = at
+            tenant.sessions[digest] = session
+            return (user: user, authTime: session.authTime)
+        }
+    }
+
+    /// Completes a login in which the user just gave credentials (login page, sign-up page or the
+    /// login hook): admits the user to the requested organization (or answers nil when they may
+    /// not join it), spends the login transaction, replaces the browser session the request
+    /// carried by a new one (`auth_time` now) and redirects with a code and the session cookie.
+    func finishLogin(
+        _ authorize: Auth0AuthorizeRequest, user: Auth0User, transaction: String?, replacing old: String?
+    ) async -> Response? {
+        let cookie = randomToken()
+        let at = now
+        let admitted = await state.update(Auth0Tenant.key) { tenant -> Bool in
+            if let organization = authorize.organization {
+                guard tenant.admit(user.email, to: organization.id, invitation: authorize.invitation, now: at) else { return false }
+            }
+            if let transaction { tenant.logins[Auth0Tenant.digest(transaction)] = nil }
+            if let old { tenant.sessions[Auth0Tenant.digest(old)] = nil }
+            tenant.sessions[Auth0Tenant.digest(cookie)] = Auth0LoginSession(
+                userId: user.userId, authTime: at, lastUsed: at, organizations: Set(authorize.organization.map { [$0.id] } ?? [])
+            )
+            return true
+        }
+        guard admitted else { return nil }
+        var response = await completeLogin(authorize, user: user, authTime: at)
+        response.headers[.setCookie] = Auth0LoginSession.setCookie(cookie, secure: await isSecure)
+        return response
+    }
+
+    /// Whether the emulator is served over HTTPS (its cookies then get `Secure; SameSite=None`).
+    var isSecure: Bool {
+        get async { await state.baseURL?.scheme?.lowercased() == "https" }
+    }
+
+    /// The largest password the pages check (longer ones are wrong: hashing megabytes is work
+    /// an attacker could make the emulator do).
+    static let maximumPasswordLength = 1_024
+
+    /// `POST /u/login`: the login page's form (`transaction`, `email`, `password`; `otp` for
+    /// users with a TOTP authenticator; `captcha` when bot detection is on). Wrong input
+    /// re-renders the page with the error; success starts a browser session (cookie `auth0`,
+    /// see ``finishLogin(_:user:transaction:replacing:)``) and redirects like the hooks do.
+    ///
+    /// Steps, in order: the CAPTCHA (with bot detection on, the `captcha` checkbox "I am not a
+    /// robot" must be ticked), the password, the organization (a non-member who is not the
+    /// invitee sees "user is not part of the organization"), then the second factor:
+    /// - a user with a confirmed TOTP authenticator gives its code (`otp`);
+    /// - a user with `mfa_required` and no confirmed authenticator must enroll: the page shows a
+    ///   fresh TOTP secret (base32) and its `otpauth://` URI (kept on the user as a pending
+    ///   authenticator, the same one `/mfa/associate` would create), and the login completes
+    ///   only when the form is posted again with a valid `otp` for it; the authenticator is then
+    ///   confirmed, so later logins ask for its code. (A user whose only confirmed second factor
+    ///   is SMS or email is let through: out-of-band factors are not emulated on the page.)
     func loginForm(_ request: Request) async -> Response {
         await Self.guarded {
             let parameters = try await Auth0Parameters.body(of: request)
-            guard let transaction = parameters.string("transaction"),
+            guard let transaction = parameters.string("transaction"), transaction.count <= Auth0LoginSession.maximumCookieLength,
                   let login = await state.get(Auth0Tenant.key).logins[Auth0Tenant.digest(transaction)], login.expiresAt > now
             else {
                 return Auth0LoginPage.error("This login page has expired. Start the sign-in again.")
             }
-            let email = parameters.string("email")
-            func retry(_ message: String, askOTP: Bool = false) -> Response {
-                Auth0LoginPage.response(transaction: transaction, email: email, error: message, askOTP: askOTP, status: .badRequest)
+            let tenant = await state.get(Auth0Tenant.key)
+            let email = parameters.string("email").map { String($0.prefix(320)) }
+            func retry(_ message: String, status: HTTPResponse.Status = .badRequest, askOTP: Bool = false,
+                       enrollment: Auth0LoginPage.Enrollment? = nil) -> Response {
+                var page = Auth0LoginPage.Options(email: email, error: message, askOTP: askOTP, captcha: tenant.botDetection)
+                page.enrollment = enrollment
+                return Auth0LoginPage.response(transaction: transaction, page, status: status)
+            }
+            if tenant.botDetection, parameters.string(Auth0LoginPage.captchaField) == nil {
+                return retry(Auth0LoginPage.captchaMessage)
             }
             guard let email, let password = parameters.string("password") else { return retry("Enter your email and password.") }
-            let tenant = await state.get(Auth0Tenant.key)
-            guard let user = tenant.user(login: email, connection: login.request.connection), let hash = user.passwordHash,
+            guard password.utf8.count <= Self.maximumPasswordLength,
+                  let user = tenant.user(login: email, connection: login.request.connection), let hash = user.passwordHash,
                   hash.matches(password)
             else { return retry("Wrong email or password.") }
-            if let totp = user.totp, totp.confirmed {
-                guard let otp = parameters.string("otp") else { return retry("Enter the code from your authenticator app.", askOTP: true) }
-                let at = now
-                let accepted = await state.update(Auth0Tenant.key) { tenant -> Bool in
-                    guard let current = tenant.users[user.userId]?.totp,
-                          let step = try? current.totp.verify(Secret(otp), at: at, after: current.lastStep)
-                    else { return false }
-                    tenant.users[user.userId]?.totp?.lastStep = step
-                    return true
-                }
-                guard accepted else { return retry("Invalid otp_code.", askOTP: true) }
+            if let organization = login.request.organization,
+               !tenant.mayAdmit(user.email, to: organization.id, invitation: login.request.invitation, now: now) {
+                return retry(Self.notAMember, status: .forbidden)
             }
-            let digest = Auth0Tenant.digest(transaction)
-            await state.update(Auth0Tenant.key) { tenant in tenant.logins[digest] = nil }
-            return await completeLogin(login.request, user: user)
+            let otp = parameters.string("otp").map { String($0.prefix(32)) }
+            if let totp = user.totp, totp.confirmed {
+                guard let otp else { return retry("Enter the code from your authenticator app.", askOTP: true) }
+                guard await acceptOTP(otp, userId: user.userId) else { return retry("Invalid otp_code.", askOTP: true) }
+            } else if user.mfaRequired, !user.oob.contains(where: \.confirmed) {
+                guard let pending = try await pendingTOTP(for: user) else { return retry("Wrong email or password.") }
+                let uri = try OTPAuthURI(totp: pending, account: user.email, issuer: Self.totpIssuer)
+                let enrollment = Auth0LoginPage.Enrollment(secret: Base32.encode(pending.secret.revealed()), uri: uri.string.revealed())
+                guard let otp else {
+                    return retry("Scan the code with your authenticator app, then enter the code it shows.", status: .ok,
+                                 enrollment: enrollment)
+                }
+                guard await acceptOTP(otp, userId: user.userId) else { return retry("Invalid otp_code.", enrollment: enrollment) }
+            }
+            guard let response = await finishLogin(login.request, user: user, transaction: transaction,
+                                                   replacing: Auth0LoginSession.cookieValue(in: request.headers[.cookie]))
+            else { return retry(Self.notAMember, status: .forbidden) }
+            return response
         }
     }
 
-    /// `GET /v2/logout?[federated&]returnTo=…&client_id=…` (spec §1.6): the emulator keeps no
-    /// browser session, so it only redirects to `returnTo` when the client may use that URL (the
-    /// same rule as callbacks), answers 200 with a short page when there is no `returnTo`, and a
-    /// JSON 400 for a `returnTo` the client may not use.
+    /// The issuer named in `otpauth://` URIs of the emulator's TOTP authenticators.
+    static let totpIssuer = "AuthHub Emulator"
+
+    /// Verifies `otp` against the user's TOTP authenticator (confirmed or pending) at the
+    /// emulator's clock, refusing a replayed time step; on success records the step and confirms
+    /// the authenticator.
+    func acceptOTP(_ otp: String, userId: String) async -> Bool {
+        let at = now
+        return await state.update(Auth0Tenant.key) { tenant -> Bool in
+            guard var current = tenant.users[userId]?.totp,
+                  let step = try? current.totp.verify(Secret(otp), at: at, after: current.lastStep)
+            else { return false }
+            current.lastStep = step
+            current.confirmed = true
+            tenant.users[userId]?.totp = current
+            return true
+        }
+    }
+
+    /// The user's pending (unconfirmed) TOTP authenticator, created with a fresh 20-byte secret
+    /// when the user has none; nil when the user is gone.
+    func pendingTOTP(for user: Auth0User) async throws -> TOTP? {
+        let candidate = try TOTP(secret: Secret(environment.random.bytes(20)))
+        let candidateId = "totp|dev_" + randomToken(bytes: 12)
+        return await state.update(Auth0Tenant.key) { tenant -> TOTP? in
+            guard let stored = tenant.users[user.userId] else { return nil }
+            if let existing = stored.totp { return existing.totp }
+            tenant.users[user.userId]?.totp = Auth0TOTPAuthenticator(id: candidateId, totp: candidate, confirmed: false, lastStep: nil)
+            return candidate
+        }
+    }
+
+    /// `POST /u/signup`: the sign-up page's form (`transaction`, `email`, `password`; `captcha`
+    /// when bot detection is on), served by `/authorize` with `screen_hint=signup`. The user is
+    /// created in the connection of the `/authorize` request with the same rules as
+    /// `POST /dbconnections/signup` (email syntax, the password policy, `user_exists`), whose
+    /// error is shown on the page; for an organization, the email must be a member's or the
+    /// invitee's (checked before the user is created). Then it completes like a login: a new
+    /// browser session and the redirect with a code.
+    func signupForm(_ request: Request) async -> Response {
+        await Self.guarded {
+            let parameters = try await Auth0Parameters.body(of: request)
+            guard let transaction = parameters.string("transaction"), transaction.count <= Auth0LoginSession.maximumCookieLength,
+                  let login = await state.get(Auth0Tenant.key).logins[Auth0Tenant.digest(transaction)], login.expiresAt > now
+            else {
+                return Auth0LoginPage.error("This sign-up page has expired. Start the sign-in again.")
+            }
+            let tenant = await state.get(Auth0Tenant.key)
+            let email = parameters.string("email").map { String($0.prefix(320)) }
+            func retry(_ message: String, status: HTTPResponse.Status = .badRequest) -> Response {
+                var page = Auth0LoginPage.Options(email: email, error: message, captcha: tenant.botDetection)
+                page.signup = true
+                return Auth0LoginPage.response(transaction: transaction, page, status: status)
+            }
+            if tenant.botDetection, parameters.string(Auth0LoginPage.captchaField) == nil {
+                return retry(Auth0LoginPage.captchaMessage)
+            }
+            guard let email, let password = parameters.string("password") else { return retry("Enter your email and a password.") }
+            guard password.utf8.count <= Self.maximumPasswordLength else { return retry("The password is too long.") }
+            if let organization = login.request.organization,
+               !tenant.mayAdmit(email.lowercased(), to: organization.id, invitation: login.request.invitation, now: now) {
+                return retry(Self.notAMember, status: .forbidden)
+            }
+            let user: Auth0User
+            do {
+                let fields: [String: JSONValue] = [
+                    "email": .string(email), "password": .string(password), "connection": .string(login.request.connection),
+                ]
+                user = try await store(try newUser(from: Auth0Parameters(fields), passwordRequired: true), emailVerified: false)
+            } catch let failure as Auth0Failure {
+                return retry(Self.pageMessage(failure), status: failure.status)
+            }
+            guard let response = await finishLogin(login.request, user: user, transaction: transaction,
+                                                   replacing: Auth0LoginSession.cookieValue(in: request.headers[.cookie]))
+            else { return retry(Self.notAMember, status: .forbidden) }
+            return response
+        }
+    }
+
+    /// The text a page shows for a database-connection refusal: its `description` when it is a
+    /// string, else its `message` and `policy` (a PasswordStrengthError's description is an object).
+    static func pageMessage(_ failure: Auth0Failure) -> String {
+        if let description = failure.body["description"]?.stringValue { return description }
+        let message = failure.body["message"]?.stringValue ?? "The sign-up failed."
+        guard let policy = failure.body["policy"]?.stringValue else { return message }
+        return message + ": " + policy
+    }
+
+    /// `GET /v2/logout?[federated&]returnTo=…&client_id=…` (spec §1.6): ends the browser session
+    /// of the `auth0` cookie (deletes it server-side and answers a `Set-Cookie` that clears it),
+    /// then redirects to `returnTo` when the client may use that URL (the same rule as
+    /// callbacks), answers 200 with a short page when there is no `returnTo`, and a JSON 400 for
+    /// a `returnTo` the client may not use (the session is then left alone). `federated` does the
+    /// same: the emulator has no upstream identity provider to log out of.
     func logout(_ request: Request) async -> Response {
         await Self.guarded {
             let parameters = Auth0Parameters.query(of: request)
-            guard let returnTo = parameters.string("returnTo") else {
-                return Auth0LoginPage.message("You are logged out.")
+            var response: Response
+            if let returnTo = parameters.string("returnTo") {
+                let clientId = try parameters.required("client_id")
+                guard await state.get(Auth0Tenant.key).redirectAllowed(returnTo, for: clientId) else {
+                    throw Auth0Failure.invalidRequest("The returnTo URL is not in the list of allowed logout URLs of the client.")
+                }
+                response = Response(status: .found, headers: [.location: returnTo, .cacheControl: "no-store"])
+            } else {
+                response = Auth0LoginPage.message("You are logged out.")
             }
-            let clientId = try parameters.required("client_id")
-            guard await state.get(Auth0Tenant.key).redirectAllowed(returnTo, for: clientId) else {
-                throw Auth0Failure.invalidRequest("The returnTo URL is not in the list of allowed logout URLs of the client.")
+            if let cookie = Auth0LoginSession.cookieValue(in: request.headers[.cookie]) {
+                let digest = Auth0Tenant.digest(cookie)
+                await state.update(Auth0Tenant.key) { tenant in tenant.sessions[digest] = nil }
             }
-            return Response(status: .found, headers: [.location: returnTo, .cacheControl: "no-store"])
+            response.headers[.setCookie] = Auth0LoginSession.clearCookie(secure: await isSecure)
+            return response
         }
     }
 
     /// Issues an authorization code for `user` and redirects to `redirect_uri?code=…&state=…`.
-    func completeLogin(_ authorize: Auth0AuthorizeRequest, user: Auth0User) async -> Response {
+    /// The grant carries `authTime` (when the user gave credentials) and the organization.
+    func completeLogin(_ authorize: Auth0AuthorizeRequest, user: Auth0User, authTime: Date) async -> Response {
         let code = randomToken()
-        let grant = Auth0Grant(
+        var grant = Auth0Grant(
             userId: user.userId, clientId: authorize.clientId, scopes: authorize.scopes, audience: authorize.audience,
-            nonce: authorize.nonce, authTime: now
+            nonce: authorize.nonce, authTime: authTime
         )
+        grant.organization = authorize.organization
         let entry = Auth0AuthorizationCode(
             grant: grant, redirectURI: authorize.redirectURI, codeChallenge: authorize.codeChallenge,
             expiresAt: now.addingTimeInterval(Self.codeLifetime)

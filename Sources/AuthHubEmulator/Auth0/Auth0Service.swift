@@ -162,8 +162,13 @@ struct Auth0Service: Sendable {
         return EmulatorResponse.json(.object(body), headers: [.cacheControl: "no-store"])
     }
 
-    /// Signs the ID token: `iss`, `sub`, `aud` (the client id), `iat`, `exp`, `auth_time`, `nonce`
-    /// when the login request carried one, `act` for a delegated token exchange, and the user's claims for the granted scopes.
+    /// Signs the ID token: `iss`, `sub`, `aud` (the client id), `iat`, `exp`, `auth_time` (always:
+    /// when the user last gave credentials — for a login through the browser session, the
+    /// session's original login time, which `max_age` checks rely on), `nonce` when the login
+    /// request carried one, `act` for a delegated token exchange, `org_id` and `org_name` (lower
+    /// case) for a login made for an organization — both, as a tenant with "use organization names
+    /// in the Authentication API" on sends them (spec §2 checks `org_name` when the expected value
+    /// is a name) — and the user's claims for the granted scopes.
     func idToken(grant: Auth0Grant, user: Auth0User, issuedAt: Date, request: Request) async throws -> String {
         let iat = issuedAt.timeIntervalSince1970.rounded(.down)
         var claims = user.claims(scopes: grant.scopeSet)
@@ -174,6 +179,10 @@ struct Auth0Service: Sendable {
         claims["auth_time"] = .number(grant.authTime.timeIntervalSince1970.rounded(.down))
         if let nonce = grant.nonce { claims["nonce"] = .string(nonce) }
         if let actor = grant.actor { claims["act"] = actor }
+        if let organization = grant.organization {
+            claims["org_id"] = .string(organization.id)
+            claims["org_name"] = .string(organization.name)
+        }
         return try await signingKey.sign(claims)
     }
 
@@ -214,11 +223,15 @@ struct Auth0Service: Sendable {
     }
 
     /// ROPG (`password` and `password-realm`): checks the password, then either issues tokens or
-    /// answers `mfa_required` for users who must pass a second factor.
+    /// answers `mfa_required` for users who must pass a second factor. With bot detection on
+    /// (`POST /auth0/__emulator/attack-protection {"bot_detection": true}`) every such request is
+    /// refused, before the password is checked, with ``Auth0Failure/requiresVerification``: an
+    /// API client cannot solve the CAPTCHA, only the login page can.
     func passwordGrant(_ parameters: Auth0Parameters, clientId: String, realm: String, request: Request) async throws -> Response {
         let username = try parameters.required("username")
         let password = try parameters.required("password")
         let tenant = await state.get(Auth0Tenant.key)
+        if tenant.botDetection { throw Auth0Failure.requiresVerification }
         guard let user = tenant.user(login: username, connection: realm), let hash = user.passwordHash,
               hash.matches(password)
         else { throw Auth0Failure.wrongCredentials }

@@ -132,6 +132,9 @@ struct Auth0Grant: Sendable {
     var delegated: Bool = false
     /// The `act` claim of a delegated grant, when the actor token names a known user.
     var actor: JSONValue? = nil
+    /// The organization of a login made with `organization` (its `org_id`/`org_name` claims);
+    /// kept through refreshes, since the family keeps the grant.
+    var organization: Auth0OrganizationClaim? = nil
 
     var scope: String { scopes.joined(separator: " ") }
     var scopeSet: Set<String> { Set(scopes) }
@@ -184,6 +187,14 @@ struct Auth0AuthorizeRequest: Sendable {
     var audience: String?
     var connection: String
     var codeChallenge: String
+    /// `max_age` in seconds, when sent.
+    var maxAge: Int? = nil
+    /// The organization named by `organization`, resolved.
+    var organization: Auth0OrganizationClaim? = nil
+    /// The `invitation` ticket sent with `organization`.
+    var invitation: String? = nil
+    /// `screen_hint=signup`: the page to show is the sign-up page.
+    var signup = false
 }
 
 /// An access token and what it grants.
@@ -261,6 +272,49 @@ struct Auth0Tenant: Sendable {
     var outbox: [Auth0OutboxMessage] = []
     /// The largest number of outbox messages kept; older ones are dropped.
     static let outboxLimit = 1_000
+    /// Browser (SSO) sessions by digest of the `auth0` cookie value.
+    var sessions: [String: Auth0LoginSession] = [:]
+    /// Organizations by id.
+    var organizations: [String: Auth0Organization] = [:]
+    /// Pending organization invitations by digest of the ticket.
+    var invitations: [String: Auth0Invitation] = [:]
+    /// Attack protection: bot detection on (`POST /auth0/__emulator/attack-protection`).
+    var botDetection = false
+
+    /// The organization whose id (`org_…`, exact) or name (case-insensitive) is `reference`.
+    func organization(_ reference: String) -> Auth0Organization? {
+        if let byId = organizations[reference] { return byId }
+        let name = reference.lowercased()
+        return organizations.values.first { $0.name == name }
+    }
+
+    /// Whether the user with `email` may log in to `organizationId`: a member, or the invitee
+    /// of the pending `invitation` ticket to it.
+    func mayAdmit(_ email: String, to organizationId: String, invitation ticket: String?, now: Date) -> Bool {
+        guard let organization = organizations[organizationId] else { return false }
+        if organization.members.contains(email) { return true }
+        guard let ticket, let invitation = invitation(ticket, organizationId: organizationId, now: now) else { return false }
+        return invitation.email == email
+    }
+
+    /// ``mayAdmit(_:to:invitation:now:)``, and when the user gets in through the invitation,
+    /// makes them a member and spends the ticket.
+    mutating func admit(_ email: String, to organizationId: String, invitation ticket: String?, now: Date) -> Bool {
+        guard mayAdmit(email, to: organizationId, invitation: ticket, now: now) else { return false }
+        if let ticket, organizations[organizationId]?.members.contains(email) == false {
+            invitations[Self.digest(ticket)] = nil
+            organizations[organizationId]?.members.insert(email)
+        }
+        return true
+    }
+
+    /// The pending invitation of `ticket` to `organizationId`, when it has not expired at `now`.
+    func invitation(_ ticket: String, organizationId: String, now: Date) -> Auth0Invitation? {
+        guard let invitation = invitations[Self.digest(ticket)], invitation.organizationId == organizationId,
+              invitation.expiresAt > now
+        else { return nil }
+        return invitation
+    }
 
     /// The key a registered subject token is kept under: its type and the digest of the token.
     static func exchangeKey(type: String, token: String) -> String {
@@ -335,6 +389,8 @@ struct Auth0Tenant: Sendable {
         otpSessions = otpSessions.filter { $0.value.expiresAt > now }
         oobCodes = oobCodes.filter { $0.value.expiresAt > now }
         enrollments = enrollments.filter { $0.value.expiresAt > now }
+        sessions = sessions.filter { $0.value.isAlive(at: now) }
+        invitations = invitations.filter { $0.value.expiresAt > now }
     }
 
     /// Revokes a whole refresh-token family.

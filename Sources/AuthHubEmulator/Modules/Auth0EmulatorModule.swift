@@ -12,7 +12,19 @@ import enum AuthHub.JSONValue
 /// - `GET /auth0/.well-known/openid-configuration`, `GET /auth0/.well-known/jwks.json` (an RS256
 ///   key generated per emulator instance, or a P-256 ES256 key with `init(idTokenSigningAlgorithm: .es256)`)
 /// - `GET /auth0/authorize` (authorization code + PKCE S256; HTML login page posting to
-///   `POST /auth0/u/login`), `GET /auth0/v2/logout` (redirects to an allowed `returnTo`)
+///   `POST /auth0/u/login`, or with `screen_hint=signup` the sign-up page posting to
+///   `POST /auth0/u/signup`), `GET /auth0/v2/logout` (ends the browser session; redirects to an
+///   allowed `returnTo`)
+/// - Universal Login behaviours: a browser session (cookie `auth0`, `HttpOnly`, `Path=/auth0`,
+///   `Secure; SameSite=None` only over HTTPS; kept server-side by digest with the user,
+///   `auth_time` and organizations) started by a successful login or sign-up page (and by the
+///   `X-AuthHub-Emulator-User` hook), which later `/authorize` requests use without asking again
+///   (`auth_time` stays the original login's; `prompt=none` succeeds), unless `prompt=login`,
+///   `max_age=0` or an older `auth_time` than `max_age` (0…315360000; else `invalid_request`);
+///   Organizations (`organization=<id or name>`, `invitation=<ticket>`; ID tokens carry `org_id`
+///   and `org_name`, kept through refreshes); a user with `mfa_required` and no authenticator
+///   enrolls a TOTP authenticator on the login page; with bot detection on, the pages show a
+///   CAPTCHA checkbox and the password grants answer `401 requires_verification`
 /// - `POST /auth0/oauth/token`: `password`, `…/password-realm`, `authorization_code`,
 ///   `refresh_token` (rotation with reuse detection; SSO session transfer with the
 ///   `urn:{host}:session_transfer` audience), `…/mfa-otp`, `…/mfa-recovery-code`,
@@ -91,8 +103,17 @@ import enum AuthHub.JSONValue
 /// - `POST /auth0/__emulator/push/accept` `{id}` accepts a pending My Account push-notification
 ///   enrollment "on the device" → `{id, accepted:true}`, or 404
 /// - `GET /auth0/authorize` with header `X-AuthHub-Emulator-User: <email>` or query
-///   `authhub_emulator_user=<email>` skips the login page and redirects with a code at once;
-///   `authhub_emulator_deny=1` redirects with `error=access_denied`.
+///   `authhub_emulator_user=<email>` skips the login page and redirects with a code at once,
+///   starting a browser session like a finished login page would (`Set-Cookie: auth0=…`; a client
+///   without a cookie jar just ignores it); `authhub_emulator_deny=1` redirects with
+///   `error=access_denied`.
+/// - `POST /auth0/__emulator/organizations` `{name, display_name?, members?: [email]}` → 201
+///   `{id: "org_…", name, display_name?, members}` creates an organization (409 for a taken name)
+/// - `POST /auth0/__emulator/organizations/{id}/invitations` `{email}` → 201 `{invitation_url,
+///   ticket_id, organization_id, email, expires_at}` with `invitation_url` =
+///   `<issuer>login?invitation=<ticket_id>&organization=<org_id>&organization_name=<name>`
+/// - `POST /auth0/__emulator/attack-protection` `{bot_detection: Bool}` → `{bot_detection}`
+///   turns bot detection on or off
 public struct Auth0EmulatorModule: EmulatorModule {
     /// `auth0`.
     public let name = "auth0"
@@ -117,6 +138,7 @@ public struct Auth0EmulatorModule: EmulatorModule {
         routes.get("\(p)/.well-known/jwks.json") { _, _ in await service.jwks() }
         routes.get("\(p)/authorize") { request, _ in await service.authorize(request) }
         routes.post("\(p)/u/login") { request, _ in await service.loginForm(request) }
+        routes.post("\(p)/u/signup") { request, _ in await service.signupForm(request) }
         routes.get("\(p)/v2/logout") { request, _ in await service.logout(request) }
         routes.post("\(p)/oauth/token") { request, _ in await service.token(request) }
         routes.post("\(p)/oauth/revoke") { request, _ in await service.revoke(request) }
@@ -138,6 +160,11 @@ public struct Auth0EmulatorModule: EmulatorModule {
         routes.get("\(p)/__emulator/mfa-binding-code") { request, _ in await service.mfaBindingCode(request) }
         routes.get("\(p)/__emulator/outbox") { request, _ in await service.outbox(request) }
         routes.post("\(p)/__emulator/push/accept") { request, _ in await service.acceptPush(request) }
+        routes.post("\(p)/__emulator/organizations") { request, _ in await service.createOrganization(request) }
+        routes.post("\(p)/__emulator/organizations/:id/invitations") { request, context in
+            await service.createInvitation(request, context: context)
+        }
+        routes.post("\(p)/__emulator/attack-protection") { request, _ in await service.setAttackProtection(request) }
         let methods = "\(p)/me/v1/authentication-methods"
         routes.get(methods) { request, _ in await service.listMethods(request) }
         routes.post(methods) { request, _ in await service.startEnrollment(request) }
