@@ -80,25 +80,18 @@ public struct Auth0Provider: AuthProvider {
             session.claims = claims.claims
             session.userID = claims.subject
             return session
+        case .mfa(let requirement, let response):
+            return try await signIn(mfa: requirement, response)
         default:
             throw unsupported("sign-in with \(request.methodName)")
         }
         return session(from: credentials)
     }
 
-    /// A second factor's answer to an `mfa_required` sign-in.
-    public enum MFAResponse: Sendable {
-        /// A one-time password from an authenticator app.
-        case otp(Secret<String>)
-        /// A recovery code; the session's `secretExtras["recovery_code"]` holds a new one when Auth0 issues it.
-        case recoveryCode(Secret<String>)
-        /// An out-of-band code from ``Auth0AuthenticationAPI/challenge(mfaToken:authenticatorID:options:)``,
-        /// with the binding code the user typed when asked for one.
-        case oob(code: Secret<String>, bindingCode: Secret<String>?)
-    }
 
     /// Completes a sign-in that failed with ``AuthErrorCode/mfaRequired``, using the error's
-    /// ``AuthError/mfa`` token.
+    /// ``AuthError/mfa`` token (also reached through ``SignInRequest/mfa(requirement:response:)``).
+    /// An out-of-band code comes from ``Auth0AuthenticationAPI/challenge(mfaToken:authenticatorID:options:)``.
     /// - Throws: ``AuthErrorCode/invalidMFACode`` for a wrong code, ``AuthErrorCode/sessionExpired``
     ///   when the MFA token expired.
     public func signIn(mfa requirement: MFARequirement, _ response: MFAResponse) async throws -> Session {
@@ -129,7 +122,11 @@ public struct Auth0Provider: AuthProvider {
     }
 
     /// Creates the user in the configured database connection, then signs in with the same
-    /// password; a tenant that requires email verification first yields `.verificationRequired`.
+    /// password. A tenant that lets only verified users sign in (a Rule or Action denying access
+    /// with a message asking to verify the email, Auth0's documented pattern) yields
+    /// `.verificationRequired`.
+    /// - Throws: the sign-in's error when the account was created but the sign-in failed — e.g.
+    ///   ``AuthErrorCode/captchaRequired`` when bot detection wants the browser (sign in there).
     public func signUp(_ request: SignUpRequest) async throws -> SignUpResult {
         let connection = configuration.connection ?? Auth0AuthenticationAPI.defaultDatabaseConnection
         var root: [String: JSONValue] = [:]
@@ -139,9 +136,17 @@ public struct Auth0Provider: AuthProvider {
                                             userMetadata: request.metadata.isEmpty ? nil : request.metadata, rootAttributes: root)
         do {
             return .signedIn(try await signIn(.password(identifier: request.email, password: request.password, realm: connection)))
-        } catch let error as AuthError where error.code == .verificationRequired {
+        } catch let error as AuthError where error.code == .emailNotVerified || Self.asksToVerifyEmail(error) {
             return .verificationRequired(email: request.email)
         }
+    }
+
+    /// Whether a refused sign-in asks the user to verify their email (`access_denied`/`unauthorized`
+    /// from a Rule or Action whose message says so).
+    static func asksToVerifyEmail(_ error: AuthError) -> Bool {
+        guard error.code == .accessDenied else { return false }
+        let text = error.message.lowercased()
+        return text.contains("verif") && text.contains("email")
     }
 
     /// Renews with the refresh token (spec §3.3), for the configured audience when there is one.

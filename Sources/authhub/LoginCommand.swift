@@ -1,6 +1,5 @@
 import ArgumentParser
 import AuthHub
-import AuthHubAuth0
 import Foundation
 
 /// `authhub login`: signs in with a password or a passwordless code, answering an MFA challenge
@@ -81,7 +80,9 @@ struct LoginCommand: AsyncParsableCommand {
             }
             return
         }
-        if noOpen { throw ValidationError("--no-open goes with --browser.") }
+        if noOpen && passwordless {
+            throw ValidationError("--no-open goes with --browser (or a password sign-in that may continue in the browser).")
+        }
         let browserOnly: [(String, Bool)] = [
             ("--audience", audience != nil), ("--scope", scope != nil), ("--connection", connection != nil),
             ("--connection-scope", connectionScope != nil), ("--organization", organization != nil),
@@ -112,16 +113,21 @@ struct LoginCommand: AsyncParsableCommand {
                 print(json ? CLI.json(summary) : "Signed in.\n" + summary.text)
                 return
             }
+            let request = try await signInRequest(hub: hub, provider: providerID)
             do {
-                signedIn = try await hub.signIn(try await signInRequest(hub: hub, provider: providerID), provider: providerID,
-                                                account: session.account)
+                signedIn = try await hub.signIn(request, provider: providerID, account: session.account)
             } catch let error as AuthError where error.code == .mfaRequired {
-                signedIn = try await manager.store(try await answerMFA(error, hub: hub, provider: providerID))
+                signedIn = try await answerMFA(error, hub: hub, provider: providerID)
+            } catch let error as AuthError where error.code == .captchaRequired {
+                // Bot detection wants a person on the provider's own page: continue there.
+                guard try hub.provider(providerID) is any BrowserSignInProvider else { throw error }
+                CLI.stderr("\(providerID) wants to check that a person is signing in; continuing in the browser.")
+                signedIn = try await browserSignIn(hub: hub, provider: providerID, loginHint: email ?? username)
             }
             let summary = SessionSummary(signedIn, now: Date())
             print(json ? CLI.json(summary) : "Signed in.\n" + summary.text)
         } catch let error as AuthError {
-            CLI.fail(error.message + (error.code == .invalidMFACode ? " (MFA code)" : ""))
+            CLI.fail(error.message)
         } catch {
             CLI.fail(AuthError.wrap(error).message)
         }
@@ -148,9 +154,11 @@ struct LoginCommand: AsyncParsableCommand {
                                     screenHint: screenHint, maxAge: maxAge, loginHint: loginHint, parameters: parsed)
     }
 
-    private func browserSignIn(hub: AuthHub, provider: String) async throws -> Session {
+    private func browserSignIn(hub: AuthHub, provider: String, loginHint: String? = nil) async throws -> Session {
         let noOpen = self.noOpen
-        return try await hub.signInWithBrowser(provider: provider, account: session.account, options: try browserOptions(),
+        var options = try browserOptions()
+        if let loginHint, options.loginHint == nil { options.loginHint = loginHint }
+        return try await hub.signInWithBrowser(provider: provider, account: session.account, options: options,
                                                timeout: .seconds(timeout), open: { url in
             if noOpen {
                 CLI.stderr("Open this URL in a browser to sign in:")
@@ -192,11 +200,23 @@ struct LoginCommand: AsyncParsableCommand {
         return capabilities.contains(.passkey) && !capabilities.contains(.passwordSignIn)
     }
 
+    /// Answers an ``AuthErrorCode/mfaRequired`` sign-in the same way for every provider: a recovery
+    /// code (`--recovery-code`) or a one-time code (`--otp` or the prompt), then stores the session.
     private func answerMFA(_ error: AuthError, hub: AuthHub, provider: String) async throws -> Session {
-        guard let requirement = error.mfa, let auth0 = try? hub.provider(provider, as: Auth0Provider.self) else { throw error }
-        if let recoveryCode { return try await auth0.signIn(mfa: requirement, .recoveryCode(Secret(recoveryCode))) }
-        let typed = otp ?? HubLoader.readLine(prompt: "A second factor is required. Enter the code from your authenticator app:")
-        guard let typed, !typed.isEmpty else { throw AuthError(.userCancelled, message: "No MFA code was entered.") }
-        return try await auth0.signIn(mfa: requirement, .otp(Secret(typed)))
+        guard let requirement = error.mfa else { throw error }
+        let response: MFAResponse
+        if let recoveryCode {
+            response = .recoveryCode(Secret(recoveryCode))
+        } else {
+            let typed = otp ?? HubLoader.readLine(prompt: "A second factor is required. Enter the code from your authenticator app:")
+            guard let typed, !typed.isEmpty else { throw AuthError(.userCancelled, message: "No MFA code was entered.") }
+            response = .otp(Secret(typed))
+        }
+        do {
+            return try await hub.signIn(.mfa(requirement: requirement, response: response), provider: provider, account: session.account)
+        } catch var wrong as AuthError where wrong.code == .invalidMFACode {
+            wrong.message = recoveryCode == nil ? "The second-factor code is wrong or expired." : "The recovery code is wrong or already used."
+            throw wrong
+        }
     }
 }

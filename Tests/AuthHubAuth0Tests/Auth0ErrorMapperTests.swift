@@ -54,7 +54,7 @@ import Testing
         (#"{"error":"invalid_grant","error_description":"Unknown or invalid refresh token."}"#, .refreshTokenInvalid, "isInvalidRefreshToken"),
         (#"{"error":"access_denied","error_description":"x"}"#, .accessDenied, "isAccessDenied"),
         (#"{"error":"too_many_attempts","error_description":"x"}"#, .rateLimited, "isTooManyAttempts"),
-        (#"{"error":"requires_verification","error_description":"x"}"#, .verificationRequired, "isVerificationRequired"),
+        (#"{"error":"requires_verification","error_description":"x"}"#, .captchaRequired, "isVerificationRequired"),
         (#"{"error":"password_leaked","error_description":"x"}"#, .passwordLeaked, "isPasswordLeaked"),
         (#"{"error":"login_required","error_description":"x"}"#, .requiresRecentLogin, "isLoginRequired"),
         (#"{"error":"use_dpop_nonce","error_description":"x"}"#, .invalidRequest, "isDPoPNonceRequired"),

@@ -102,10 +102,20 @@ import Testing
         let signup = try #require(transport.requests(to: "/dbconnections/signup").last?.jsonBody)
         #expect(signup["name"] == "Ada" && signup["user_metadata"] == ["plan": "pro"] && signup["connection"] == "Username-Password-Authentication")
 
-        transport.on(.post, "/oauth/token") { _ in .json(401, ["error": "requires_verification", "error_description": "Verify your email"]) }
+        transport.on(.post, "/oauth/token", times: 1) { _ in
+            .json(401, ["error": "access_denied", "error_description": "Please verify your email before logging in."])
+        }
         let pending = try await provider().signUp(SignUpRequest(email: "bob@example.com", password: Secret("pw")))
         guard case .verificationRequired(let email) = pending else { Issue.record("expected verificationRequired"); return }
         #expect(email == "bob@example.com")
+
+        // Bot detection is not an email to verify: the account exists, the sign-in belongs in the browser.
+        transport.on(.post, "/oauth/token") { _ in
+            .json(401, ["error": "requires_verification", "error_description": "Suspicious request requires verification"])
+        }
+        await #expect(throws: AuthError(.captchaRequired)) {
+            _ = try await provider().signUp(SignUpRequest(email: "cy@example.com", password: Secret("pw")))
+        }
     }
 
     @Test func signOutRevokesAndResetUsesTheConnection() async throws {

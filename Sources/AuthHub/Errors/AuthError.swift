@@ -112,6 +112,7 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible, Lo
         case .invalidEmail: "The email address is not valid."
         case .emailNotVerified: "The email address has not been verified."
         case .verificationRequired: "Verification is required before continuing."
+        case .captchaRequired: "The provider wants to check that a person is signing in; continue in the browser."
         case .mfaRequired: "A second factor is required."
         case .mfaEnrollmentRequired: "A second factor must be enrolled first."
         case .invalidMFACode: "The verification code is wrong or expired."
@@ -142,14 +143,47 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible, Lo
 public struct MFARequirement: Sendable, Hashable, Codable {
     /// The token that continues the MFA step (Auth0 `mfa_token`, Firebase `mfaPendingCredential`).
     public var token: Secret<String>
-    /// Factor kinds the user may use to challenge (e.g. `otp`, `oob`, `recovery-code`).
+    /// Factor kinds the user may use to challenge (e.g. `otp`, `oob`, `recovery-code`; Firebase
+    /// `totp`, `phone`).
     public var challengeTypes: [String]
     /// Factor kinds the user may enroll, when enrollment is required.
     public var enrollTypes: [String]
+    /// The user's enrolled second factors, where the provider lists them (Firebase `mfaInfo`): the
+    /// provider's id for each (needed to finish with it), its kind and its display name.
+    public var enrolledFactors: [EnrolledFactor]
 
-    public init(token: Secret<String>, challengeTypes: [String] = [], enrollTypes: [String] = []) {
+    /// One enrolled second factor.
+    public struct EnrolledFactor: Sendable, Hashable, Codable {
+        /// The provider's id of the enrollment (Firebase `mfaEnrollmentId`).
+        public var id: String
+        /// `totp`, `phone`, …
+        public var kind: String
+        /// The name the user gave it, if any.
+        public var displayName: String?
+
+        public init(id: String, kind: String, displayName: String? = nil) {
+            self.id = id
+            self.kind = kind
+            self.displayName = displayName
+        }
+    }
+
+    public init(token: Secret<String>, challengeTypes: [String] = [], enrollTypes: [String] = [],
+                enrolledFactors: [EnrolledFactor] = []) {
         self.token = token
         self.challengeTypes = challengeTypes
         self.enrollTypes = enrollTypes
+        self.enrolledFactors = enrolledFactors
+    }
+
+    private enum CodingKeys: String, CodingKey { case token, challengeTypes, enrollTypes, enrolledFactors }
+
+    /// Decodes a requirement; `enrolledFactors` is optional (earlier encodings have none).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        token = try container.decode(Secret<String>.self, forKey: .token)
+        challengeTypes = try container.decodeIfPresent([String].self, forKey: .challengeTypes) ?? []
+        enrollTypes = try container.decodeIfPresent([String].self, forKey: .enrollTypes) ?? []
+        enrolledFactors = try container.decodeIfPresent([EnrolledFactor].self, forKey: .enrolledFactors) ?? []
     }
 }

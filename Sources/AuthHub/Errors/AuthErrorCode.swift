@@ -27,6 +27,9 @@ public struct AuthErrorCode: RawRepresentable, Hashable, Sendable, Codable, Expr
     public static let emailNotVerified: AuthErrorCode = "emailNotVerified"
     /// The provider requires a verification step (e.g. a code sent by email) before continuing.
     public static let verificationRequired: AuthErrorCode = "verificationRequired"
+    /// The provider's bot detection wants a challenge solved (a CAPTCHA) on its own sign-in page
+    /// (Auth0 `requires_verification`): sign in through the browser instead. Not about email.
+    public static let captchaRequired: AuthErrorCode = "captchaRequired"
     /// A second factor is required; ``AuthError/mfa`` carries the MFA token and requirements.
     public static let mfaRequired: AuthErrorCode = "mfaRequired"
     /// The user must enroll a second factor first.

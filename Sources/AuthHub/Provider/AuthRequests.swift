@@ -1,5 +1,18 @@
 import Foundation
 
+/// The user's answer to a second-factor challenge (``SignInRequest/mfa(requirement:response:)``).
+public enum MFAResponse: Sendable {
+    /// A one-time password from an authenticator app (TOTP). Where the user has several enrolled
+    /// TOTP factors (``MFARequirement/enrolledFactors``), the provider uses the first.
+    case otp(Secret<String>)
+    /// A recovery code (Auth0); the session's `secretExtras["recovery_code"]` holds a new one when
+    /// the provider issues it.
+    case recoveryCode(Secret<String>)
+    /// An out-of-band code from a challenge (push, SMS or email via Auth0's `/mfa/challenge`), with
+    /// the binding code the user typed when asked for one.
+    case oob(code: Secret<String>, bindingCode: Secret<String>?)
+}
+
 /// How to sign in. Providers support a subset (see ``AuthProvider/capabilities``).
 public enum SignInRequest: Sendable {
     /// Identifier (email or username) and password; `realm` selects a connection where the provider has them.
@@ -18,6 +31,10 @@ public enum SignInRequest: Sendable {
     case guest
     /// A provider-specific method, named and with parameters.
     case custom(name: String, parameters: [String: JSONValue], secrets: [String: Secret<String>] = [:])
+    /// The second step of a sign-in that failed with ``AuthErrorCode/mfaRequired``: the error's
+    /// ``AuthError/mfa`` requirement and the user's answer. The same for every provider with
+    /// second factors (Auth0, Firebase); a provider without them throws ``AuthErrorCode/unsupported``.
+    case mfa(requirement: MFARequirement, response: MFAResponse)
 
     /// A short name of the method for messages and logs (`password`, `emailCode`, …).
     public var methodName: String {
@@ -30,6 +47,7 @@ public enum SignInRequest: Sendable {
         case .passkey: "passkey"
         case .guest: "guest"
         case .custom(let name, _, _): "custom(\(name))"
+        case .mfa: "mfa"
         }
     }
 }

@@ -69,7 +69,9 @@ public struct Auth0ErrorMapper: ErrorMapper {
         if h.isPasswordLeaked { return .passwordLeaked }
         if h.isInvalidCredentials { return .invalidCredentials }
         if h.isRefreshTokenDeleted || h.isInvalidRefreshToken { return .refreshTokenInvalid }
-        if h.isVerificationRequired { return .verificationRequired }
+        // Bot detection ("Suspicious request requires verification"): a CAPTCHA on Universal Login,
+        // not an email to verify.
+        if h.isVerificationRequired { return .captchaRequired }
         if h.isTooManyAttempts { return .rateLimited }
         if h.isAccessDenied || h.isRuleError { return .accessDenied }
         if h.isLoginRequired { return .requiresRecentLogin }
