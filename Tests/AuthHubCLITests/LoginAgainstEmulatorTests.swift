@@ -150,6 +150,42 @@ import Testing
         await f.stop()
     }
 
+    /// Auth0's bot detection (`requires_verification`) on a password sign-in: the CLI says so and
+    /// continues in the browser, where the login page's CAPTCHA is solved by a person (the test).
+    @Test func botDetectionContinuesInTheBrowser() async throws {
+        let f = try await Fixture.start()
+        try await f.seed("bot@example.com")
+        let switched = try await f.wire.send(HTTPRequest(method: .post, url: f.emulator.url("/auth0/__emulator/attack-protection"),
+                                                         headers: ["Content-Type": "application/json"], body: Data(#"{"bot_detection":true}"#.utf8)))
+        #expect(switched.status == 200)
+        let running = try RunningBinary(["login", "--email", "bot@example.com", "--password-stdin", "--no-open", "--timeout", "60"],
+                                        in: f.directory)
+        running.send(Self.password)
+        try await running.wait { out, _ in out.contains("http://") && out.contains("\n") }
+        #expect(running.stderr.contains("wants to check that a person is signing in; continuing in the browser"), "\(running.stderr)")
+        let url = try #require(running.stdout.split(separator: "\n").first.flatMap { URL(string: String($0)) })
+        #expect(url.query?.contains("login_hint=bot%40example.com") == true, "\(url)")
+        let page = try await f.wire.send(HTTPRequest(method: .get, url: url))
+        let html = String(decoding: page.body, as: UTF8.self)
+        #expect(html.contains("I am not a robot"))
+        let transaction = try #require(html.firstMatch(of: /name="transaction" value="([^"]+)"/)?.output.1).description
+        func form(_ fields: [(String, String)]) -> Data {
+            Data(fields.map { "\($0)=\($1.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }.joined(separator: "&").utf8)
+        }
+        let login = f.emulator.url("/auth0/u/login")
+        let noCaptcha = try await f.wire.send(HTTPRequest(method: .post, url: login, headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                                                          body: form([("transaction", transaction), ("email", "bot@example.com"), ("password", Self.password)])))
+        #expect(noCaptcha.status == 400, "the checkbox is required")
+        let solved = try await f.wire.send(HTTPRequest(method: .post, url: login, headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                                                       body: form([("transaction", transaction), ("email", "bot@example.com"),
+                                                                   ("password", Self.password), ("captcha", "1")])))
+        let callback = try #require(solved.headers["Location"].flatMap(URL.init(string:)), "\(solved.status)")
+        _ = try await f.wire.send(HTTPRequest(method: .get, url: callback))
+        #expect(await running.finish() == 0, "\(running.stderr)")
+        #expect(running.stdout.contains("Signed in.") && running.stdout.contains("bot@example.com"))
+        await f.stop()
+    }
+
     @Test func browserLoginWithNoOpen() async throws {
         let f = try await Fixture.start()
         try await f.seed("dee@example.com")
