@@ -173,8 +173,25 @@ public final class AuthHub: Sendable {
     ///   also the read error when the stored session could not be read, and was removed unrevoked.
     @discardableResult
     public func signOut(provider id: String? = nil, account: String = SessionKey.defaultAccount) async throws -> AuthError? {
+        try await signOut(provider: id, account: account, browser: nil).revocationError
+    }
+
+    /// Signs out (``signOut(provider:account:)``) and, with `browser`, also builds the URL that ends
+    /// the provider's browser session (``BrowserSignOutProvider``) — from the session's ID token
+    /// before it is removed. Open ``SignOutResult/browserSignOutURL`` in the user's browser.
+    /// - Throws: ``AuthErrorCode/unsupported`` (before anything is removed) when `browser` is given
+    ///   and the provider has no browser sign-out; storage errors.
+    public func signOut(provider id: String? = nil, account: String = SessionKey.defaultAccount,
+                        browser: BrowserSignOut?) async throws -> SignOutResult {
         let p = try provider(id)
         let m = try manager(provider: p.id, account: account)
+        var browserProvider: (any BrowserSignOutProvider)?
+        if browser != nil {
+            guard let capable = p as? any BrowserSignOutProvider else {
+                throw AuthError(.unsupported, message: "Provider '\(p.id)' cannot end its browser session.", provider: p.id)
+            }
+            browserProvider = capable
+        }
         var revocationError: AuthError?
         // A stored session that cannot be read (damaged, out of range, not a regular file) cannot be
         // revoked, but signing out must still work: it is removed, and the read error says why it
@@ -188,6 +205,12 @@ public final class AuthHub: Sendable {
             stored = nil
             revocationError = error
         }
+        var url: URL?
+        if let browser, let browserProvider {
+            url = try await mapped(p) {
+                try await browserProvider.browserSignOutURL(idToken: stored?.idToken, returnTo: browser.returnTo, federated: browser.federated)
+            }
+        }
         if let session = stored {
             do {
                 try await p.signOut(session)
@@ -199,7 +222,8 @@ public final class AuthHub: Sendable {
             }
         }
         try await m.clear()
-        return revocationError
+        return SignOutResult(hadSession: stored != nil || revocationError?.code == .storageFailure,
+                             revocationError: revocationError, browserSignOutURL: url)
     }
 
     /// Sends a password-reset email.

@@ -154,6 +154,13 @@ public struct Auth0WebAuth: Sendable {
     }
 }
 
+extension Auth0Provider: BrowserSignOutProvider {
+    /// `/v2/logout?[federated&]returnTo=…&client_id=…` (spec §1.6); Auth0 needs no ID token.
+    public func browserSignOutURL(idToken: Secret<String>?, returnTo: URL?, federated: Bool) async throws -> URL {
+        try webAuth.logoutURL(returnTo: returnTo, federated: federated)
+    }
+}
+
 extension Auth0Provider: BrowserSignInProvider {
     /// Web Auth (Universal Login with PKCE) for this tenant.
     public var webAuth: Auth0WebAuth { Auth0WebAuth(provider: self) }

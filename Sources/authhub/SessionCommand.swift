@@ -95,13 +95,29 @@ struct TokenCommand: AsyncParsableCommand {
     }
 }
 
-/// `authhub logout`: revokes (where the provider can) and removes the stored session.
+/// `authhub logout`: revokes (where the provider can) and removes the stored session; with
+/// `--federated` also ends the provider's browser session.
 struct LogoutCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "logout", abstract: "Sign out: revoke the refresh token at the provider and remove the stored session.")
+        commandName: "logout", abstract: "Sign out: revoke the refresh token at the provider and remove the stored session.",
+        discussion: """
+            --federated also ends the provider's browser session (single sign-on), so that the next browser \
+            sign-in asks for credentials again: it opens the provider's logout URL (Auth0 /v2/logout?federated, \
+            which also signs out of the upstream identity provider; OpenID RP-Initiated Logout), or prints it \
+            with --no-open.
+            """)
 
     @OptionGroup var options: GlobalOptions
     @OptionGroup var session: SessionOptions
+
+    @Flag(name: .long, help: "Also end the provider's browser session (opens its logout URL).") var federated = false
+    @Flag(name: .long, help: "With --federated: print the logout URL instead of opening a browser.") var noOpen = false
+    @Option(name: .long, help: "With --federated: where the provider sends the browser afterwards (a registered URL).") var returnTo: String?
+
+    func validate() throws {
+        if !federated && (noOpen || returnTo != nil) { throw ValidationError("--no-open and --return-to go with --federated.") }
+        if let returnTo, URL(string: returnTo)?.scheme == nil { throw ValidationError("--return-to takes an absolute URL.") }
+    }
 
     func run() async throws {
         let hub = HubLoader.load(options)
@@ -109,19 +125,31 @@ struct LogoutCommand: AsyncParsableCommand {
             let manager = try hub.manager(provider: session.provider, account: session.account)
             var unreadable = false
             do {
-                if try await manager.current() == nil {
+                if try await manager.current() == nil && !federated {
                     print("Not signed in to \(manager.key.provider) (account \(manager.key.account)); nothing to sign out.")
                     return
                 }
             } catch let error as AuthError where error.code == .storageFailure {
                 unreadable = true
             }
-            if let problem = try await hub.signOut(provider: session.provider, account: session.account) {
+            let browser = federated ? BrowserSignOut(returnTo: returnTo.flatMap(URL.init(string:)), federated: true) : nil
+            let result = try await hub.signOut(provider: session.provider, account: session.account, browser: browser)
+            if let problem = result.revocationError {
                 CLI.stderr(unreadable
                     ? "warning: the stored session could not be read (\(problem.message)); it was removed without revocation"
                     : "warning: the provider could not revoke the session (\(problem.message)); it was removed locally")
             }
-            print("Signed out.")
+            if let url = result.browserSignOutURL {
+                if noOpen {
+                    CLI.stderr("Open this URL in a browser to end the provider's browser session:")
+                    CLI.stdoutLine(url.absoluteString)
+                } else {
+                    CLI.stderr("Opening a browser to end the provider's browser session…")
+                    BrowserOpener.open(url)
+                }
+            }
+            print(result.hadSession ? "Signed out." : "Not signed in to \(manager.key.provider) (account \(manager.key.account)); "
+                  + "ending the provider's browser session only.")
         } catch {
             CLI.fail(AuthError.wrap(error).message)
         }

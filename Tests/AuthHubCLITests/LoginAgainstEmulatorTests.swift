@@ -186,6 +186,41 @@ import Testing
         await f.stop()
     }
 
+    /// `logout --federated` ends the provider's browser session too: before it, a new `/authorize`
+    /// with the browser's cookie signs in silently; after the printed logout URL is opened, the same
+    /// cookie gets the login page again.
+    @Test func federatedLogoutEndsTheProvidersBrowserSession() async throws {
+        let f = try await Fixture.start()
+        try await f.seed("sso@example.com")
+        let login = try RunningBinary(["login", "--browser", "--no-open", "--timeout", "60"], in: f.directory)
+        try await login.wait { out, _ in out.contains("http://") && out.contains("\n") }
+        let authorizeURL = try #require(login.stdout.split(separator: "\n").first.flatMap { URL(string: String($0)) })
+        let first = try await f.wire.send(HTTPRequest(method: .get, url: authorizeURL, headers: ["X-AuthHub-Emulator-User": "sso@example.com"]))
+        let cookie = try #require(first.headers["Set-Cookie"]?.split(separator: ";").first.map(String.init), "the browser session cookie")
+        _ = try await f.wire.send(HTTPRequest(method: .get, url: try #require(first.headers["Location"].flatMap(URL.init(string:)))))
+        #expect(await login.finish() == 0, "\(login.stderr)")
+
+        let silent = try await f.wire.send(HTTPRequest(method: .get, url: authorizeURL, headers: ["Cookie": cookie]))
+        #expect(silent.status == 302, "single sign-on: no credentials asked while the browser session lives")
+
+        let logout = try await f.run(["logout", "--federated", "--no-open"])
+        #expect(logout.status == 0, "\(logout.stderr)")
+        let lines = logout.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.last == "Signed out.")
+        let logoutURL = try #require(lines.first.flatMap { URL(string: $0) })
+        #expect(logoutURL.path.hasSuffix("/auth0/v2/logout") && logoutURL.query?.hasPrefix("federated") == true, "\(logoutURL)")
+        #expect(logoutURL.query?.contains("client_id=authhub-cli") == true)
+        let ended = try await f.wire.send(HTTPRequest(method: .get, url: logoutURL, headers: ["Cookie": cookie]))
+        #expect(ended.status == 200)
+
+        let again = try await f.wire.send(HTTPRequest(method: .get, url: authorizeURL, headers: ["Cookie": cookie]))
+        #expect(again.status == 200 && String(decoding: again.body, as: UTF8.self).contains("name=\"password\""),
+                "the login page asks for credentials again")
+        let session = try await f.run(["session"])
+        #expect(session.status != 0, "the local session is gone too")
+        await f.stop()
+    }
+
     @Test func browserLoginWithNoOpen() async throws {
         let f = try await Fixture.start()
         try await f.seed("dee@example.com")

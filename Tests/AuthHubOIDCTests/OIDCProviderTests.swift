@@ -127,6 +127,24 @@ import Testing
         #expect(none?.code == .invalidConfiguration)
     }
 
+    /// RP-Initiated Logout from the discovered `end_session_endpoint`, with the ID token as hint.
+    @Test func browserSignOutURLUsesTheEndSessionEndpoint() async throws {
+        let none = await asyncAuthError { _ = try await provider().browserSignOutURL(idToken: nil, returnTo: nil, federated: false) }
+        #expect(none?.code == .unsupported, "no end_session_endpoint advertised")
+        server.transport.on(.get, "/.well-known/openid-configuration", first: true) { _ in
+            .json(200, ["issuer": "https://idp.example.com/", "authorization_endpoint": "https://idp.example.com/authorize",
+                        "token_endpoint": "https://idp.example.com/oauth/token", "end_session_endpoint": "https://idp.example.com/logout",
+                        "jwks_uri": "https://idp.example.com/.well-known/jwks.json"])
+        }
+        let url = try await provider().browserSignOutURL(idToken: Secret("id.tok.en"), returnTo: URL(string: "https://app.example.com/bye"),
+                                                         federated: true)
+        let q = Dictionary((URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []).map { ($0.name, $0.value ?? "") },
+                           uniquingKeysWith: { _, b in b })
+        #expect(url.absoluteString.hasPrefix("https://idp.example.com/logout?"), "\(url)")
+        #expect(q["client_id"] == "client-1" && q["id_token_hint"] == "id.tok.en" && q["post_logout_redirect_uri"] == "https://app.example.com/bye")
+        #expect(q["federated"] == nil, "no such notion for a generic provider")
+    }
+
     @Test func discoveryIsFetchedOnce() async throws {
         let p = provider()
         _ = try await p.makeTransaction(redirectURI: "com.example.app:/cb")
