@@ -60,4 +60,56 @@ import Testing
         #expect(!(signup.stdout + login.stdout + refresh.stdout).contains("eyJ"), "no token is printed")
         await f.stop()
     }
+
+    /// The newest code the emulator "sent" to `email` for `requestType`.
+    static func oobCode(_ f: Fixture, _ email: String, _ requestType: String) async throws -> String {
+        let codes = try JSONValue.parse(try await URLSessionTransport(defaultTimeout: .seconds(10)).send(
+            HTTPRequest(method: .get, url: f.emulator.url("/emulator/v1/projects/authhub-dev/oobCodes"))).body)
+        let code = codes["oobCodes"]?.arrayValue?.last { $0["email"]?.stringValue == email && $0["requestType"]?.stringValue == requestType }
+        return try #require(code?["oobCode"]?.stringValue)
+    }
+
+    /// A reset finished with the emailed code, email verification sent and confirmed, and the
+    /// account deleted — all from the CLI.
+    @Test func resetWithTheCodeVerifyTheEmailAndDeleteTheAccount() async throws {
+        let f = try await Fixture.start()
+        let signup = try await f.run(["signup", "--provider", "firebase", "--email", "hal@example.com", "--password-stdin"],
+                                     stdin: "correct horse battery\n")
+        #expect(signup.status == 0, "\(signup.stderr)")
+
+        let send = try await f.run(["verify-email", "--provider", "firebase"])
+        #expect(send.status == 0 && send.stdout.contains("--code CODE"), "\(send.stdout)\(send.stderr)")
+        let verifyCode = try await Self.oobCode(f, "hal@example.com", "VERIFY_EMAIL")
+        let verified = try await f.run(["verify-email", "--provider", "firebase", "--code", verifyCode])
+        #expect(verified.status == 0 && verified.stdout.contains("Email address verified. The session was renewed."), "\(verified.stderr)")
+        let session = try await f.run(["session", "--provider", "firebase", "--json"])
+        #expect(session.status == 0)
+
+        let reset = try await f.run(["reset-password", "--provider", "firebase", "--email", "hal@example.com"])
+        #expect(reset.status == 0 && reset.stdout.contains("reset-password --provider firebase --code CODE"), "\(reset.stdout)")
+        let resetCode = try await Self.oobCode(f, "hal@example.com", "PASSWORD_RESET")
+        let wrongCode = try await f.run(["reset-password", "--provider", "firebase", "--code", "not-a-code", "--password-stdin"],
+                                        stdin: "brand new battery\n")
+        #expect(wrongCode.status != 0 && wrongCode.stderr.hasPrefix("error: "), "\(wrongCode.stderr)")
+        let confirmed = try await f.run(["reset-password", "--provider", "firebase", "--code", resetCode, "--password-stdin"],
+                                        stdin: "brand new battery\n")
+        #expect(confirmed.status == 0 && confirmed.stdout.contains("Password changed."), "\(confirmed.stderr)")
+        let oldPassword = try await f.run(["login", "--provider", "firebase", "--email", "hal@example.com", "--password-stdin"],
+                                          stdin: "correct horse battery\n")
+        #expect(oldPassword.status != 0)
+        let newPassword = try await f.run(["login", "--provider", "firebase", "--email", "hal@example.com", "--password-stdin"],
+                                          stdin: "brand new battery\n")
+        #expect(newPassword.status == 0, "\(newPassword.stderr)")
+
+        let refused = try await f.run(["delete-account", "--provider", "firebase"], stdin: "no\n")
+        #expect(refused.status != 0 && refused.stderr.contains("not deleted"), "\(refused.stderr)")
+        let deleted = try await f.run(["delete-account", "--provider", "firebase"], stdin: "DELETE\n")
+        #expect(deleted.status == 0 && deleted.stdout.contains("deleted"), "\(deleted.stderr)")
+        let gone = try await f.run(["login", "--provider", "firebase", "--email", "hal@example.com", "--password-stdin"],
+                                   stdin: "brand new battery\n")
+        #expect(gone.status != 0, "the account no longer exists")
+        let auth0 = try await f.run(["reset-password", "--code", "x", "--password-stdin"], stdin: "whatever pw\n")
+        #expect(auth0.status != 0 && auth0.stderr.contains("does not support"), "Auth0 finishes resets on its own page: \(auth0.stderr)")
+        await f.stop()
+    }
 }

@@ -42,6 +42,26 @@ import Testing
         #expect(await running.finish() == 0, "\(running.stderr)")
         #expect(running.stdout.contains("Signed in."))
 
+        // A reset finished with the link's token, and the email verified with the link's token.
+        let hook = URLSessionTransport(defaultTimeout: .seconds(10))
+        func tokens(_ email: String = "ola@example.com") async throws -> JSONValue {
+            try JSONValue.parse(try await hook.send(HTTPRequest(method: .get, url: emulator.url("/openfort/__emulator/tokens?email=\(email)"))).body)
+        }
+        let reset = try await run(["reset-password", "--email", "ola@example.com"])
+        #expect(reset.status == 0, "\(reset.stderr)")
+        let resetToken = try #require(try await tokens()["reset_token"]?.stringValue)
+        let confirmed = try await run(["reset-password", "--code", resetToken, "--password-stdin"], stdin: "brand new battery\n")
+        #expect(confirmed.status == 0 && confirmed.stdout.contains("Password changed."), "\(confirmed.stderr)")
+        let relogin = try await run(["login", "--email", "ola@example.com", "--password-stdin"], stdin: "brand new battery\n")
+        #expect(relogin.status == 0, "\(relogin.stderr)")
+        let vic = try await run(["signup", "--email", "vic@example.com", "--password-stdin"], stdin: "correct horse battery\n")
+        #expect(vic.status == 0, "\(vic.stderr)")
+        let send = try await run(["verify-email"])
+        #expect(send.status == 0, "\(send.stderr)")
+        let verificationToken = try #require(try await tokens("vic@example.com")["verification_token"]?.stringValue)
+        let verified = try await run(["verify-email", "--code", verificationToken])
+        #expect(verified.status == 0 && verified.stdout.contains("Email address verified."), "\(verified.stderr)")
+
         let wrong = try await run(["login", "--email", "nobody@example.com", "--password-stdin"], stdin: "whatever-password\n")
         #expect(wrong.status != 0 && wrong.stderr.hasPrefix("error: ") && wrong.stderr.split(separator: "\n").count == 1, "\(wrong.stderr)")
         await emulator.stop()
