@@ -1,6 +1,7 @@
 import ArgumentParser
 import AuthHub
 import AuthHubEmulator
+import AuthHubProviders
 import Foundation
 import Logging
 import UnixSignals
@@ -11,8 +12,10 @@ import UnixSignals
 /// `AuthHub emulator listening on http://127.0.0.1:8750` — so scripts can wait for it. Logs go to
 /// standard error (`--log-level debug` shows one line per request, never bodies or query strings).
 /// A port already in use, or a non-loopback host without `--allow-non-loopback`, ends with a
-/// one-line error and exit status 1. `--config`/`--env` are accepted like on every command; the
-/// emulator does not read providers.json.
+/// one-line error and exit status 1. Without `--port`, it listens where providers.json (`--config`,
+/// `--env`) expects it: the port of the loopback URLs its providers point at (8750 when there is no
+/// providers.json or it names none), so the committed providers.json works with `authhub emulator` in
+/// one terminal and `authhub login` in another.
 struct EmulatorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "emulator",
@@ -29,8 +32,11 @@ struct EmulatorCommand: AsyncParsableCommand {
     @Option(help: "Address to bind; must be a loopback address unless --allow-non-loopback is given.")
     var host: String = "127.0.0.1"
 
-    @Option(help: "Port to listen on; 0 picks a free port.")
-    var port: Int = 8750
+    @Option(help: "Port to listen on; 0 picks a free port (default: the port providers.json's emulator URLs use, else 8750).")
+    var port: Int?
+
+    /// The port used when neither `--port` nor providers.json names one.
+    static let defaultPort = 8750
 
     @Flag(help: "Allow binding to an address outside the loopback range (the emulator has no real security).")
     var allowNonLoopback = false
@@ -45,7 +51,7 @@ struct EmulatorCommand: AsyncParsableCommand {
     var auth0SigningAlgorithm: Auth0EmulatorSigningAlgorithm? { Auth0EmulatorSigningAlgorithm(rawValue: auth0IdTokenAlg.uppercased()) }
 
     func validate() throws {
-        guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535.") }
+        if let port, !(0...65_535).contains(port) { throw ValidationError("--port must be between 0 and 65535.") }
         guard Logger.Level(rawValue: logLevel.lowercased()) != nil else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical.")
         }
@@ -59,7 +65,7 @@ struct EmulatorCommand: AsyncParsableCommand {
         let signals = await UnixSignalsSequence(trapping: .sigint, .sigterm)
 
         let configuration = EmulatorConfiguration(
-            host: host, port: port, allowNonLoopback: allowNonLoopback, logger: logger
+            host: host, port: resolvedPort(), allowNonLoopback: allowNonLoopback, logger: logger
         )
         let running: RunningEmulator
         do {
@@ -99,6 +105,25 @@ struct EmulatorCommand: AsyncParsableCommand {
             break
         case .failed(let reason):
             CLI.fail("the emulator stopped: \(reason)")
+        }
+    }
+
+    /// `--port`, else the port providers.json expects, else ``defaultPort``. A providers.json that
+    /// does not exist at the default path is no error; one that was named with `--config` and does not
+    /// load, or that names several ports, is.
+    func resolvedPort() -> Int {
+        if let port { return port }
+        let explicit = global.config != GlobalOptions.defaultConfig || global.env != nil
+        guard explicit || FileManager.default.fileExists(atPath: global.config) else { return Self.defaultPort }
+        do {
+            let environment = try ConfigLoader(registry: .builtIn).load(contentsOf: global.config, environment: global.env)
+            return try EmulatorTarget.port(of: environment) ?? Self.defaultPort
+        } catch let failure as CLIFailure {
+            CLI.fail(failure.message)
+        } catch let error as ConfigurationError {
+            HubLoader.fail(error, global)
+        } catch {
+            CLI.fail(AuthError.wrap(error).message)
         }
     }
 

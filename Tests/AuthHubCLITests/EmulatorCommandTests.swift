@@ -9,10 +9,11 @@ import Glibc
 /// on SIGTERM, and refuses a port that is taken with a one-line error.
 @Suite(.serialized) struct EmulatorCommandTests {
     /// Starts `authhub emulator --port 0` and returns the process and the URL it announced.
-    func startEmulator(port: Int = 0, _ extra: [String] = []) throws -> (Process, URL, FileHandle) {
+    func startEmulator(port: Int? = 0, _ extra: [String] = [], in directory: URL? = nil) throws -> (Process, URL, FileHandle) {
         let process = Process()
         process.executableURL = try AuthHubBinary.url()
-        process.arguments = ["emulator", "--port", String(port)] + extra
+        process.arguments = ["emulator"] + (port.map { ["--port", String($0)] } ?? []) + extra
+        if let directory { process.currentDirectoryURL = directory }
         let out = Pipe()
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
@@ -50,6 +51,41 @@ import Glibc
         await #expect(throws: TransportError.self) {
             try await URLSessionTransport(defaultTimeout: .seconds(2)).send(HTTPRequest(method: .get, url: url.appendingPathComponent("__authhub/health")))
         }
+    }
+
+    /// Without --port, the emulator listens where providers.json expects it, so the committed kind
+    /// of providers.json works with `authhub emulator` in one terminal and `authhub login` in another.
+    @Test func servesWhereProvidersJSONExpectsIt() async throws {
+        let free = try startEmulator()  // borrow a free port, then release it
+        let port = free.1.port ?? 0
+        kill(free.0.processIdentifier, SIGTERM)
+        free.0.waitUntilExit()
+        let config = """
+        {"defaultEnvironment": "dev", "environments": {"dev": {"defaultProvider": "auth0",
+          "sessionStore": {"type": "file", "path": "sessions"},
+          "providers": [{"id": "auth0", "type": "auth0", "domain": "http://127.0.0.1:\(port)/auth0", "clientId": "authhub-dev"},
+                        {"id": "firebase", "type": "firebase", "apiKey": "k", "projectId": "authhub-dev", "emulatorHost": "127.0.0.1:\(port)"}]},
+          "other": {"defaultProvider": "auth0", "providers": [{"id": "auth0", "type": "auth0", "domain": "http://127.0.0.1:1/auth0", "clientId": "c"},
+                                  {"id": "firebase", "type": "firebase", "apiKey": "k", "projectId": "p", "emulatorHost": "127.0.0.1:2"}]}}}
+        """
+        let directory = try AuthHubBinary.directory(withConfig: config)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (process, url, _) = try startEmulator(port: nil, in: directory)
+        defer { if process.isRunning { process.terminate(); process.waitUntilExit() } }
+        #expect(url.port == port, "\(url)")
+
+        let signup = try await AuthHubBinary.runDetached(["signup", "--email", "two@example.com", "--password-stdin"], in: directory,
+                                                         stdin: "correct horse battery staple\n")
+        #expect(signup.status == 0, "\(signup.stderr)")
+        let firebase = try await AuthHubBinary.runDetached(["signup", "--provider", "firebase", "--email", "two@example.com", "--password-stdin"],
+                                                           in: directory, stdin: "correct horse battery\n")
+        #expect(firebase.status == 0, "\(firebase.stderr)")
+
+        let conflicting = try await AuthHubBinary.runDetached(["emulator", "--env", "other"], in: directory)
+        #expect(conflicting.status != 0 && conflicting.stderr.contains("several ports") && conflicting.stderr.contains("give --port"),
+                "\(conflicting.stderr)")
+        let missing = try await AuthHubBinary.runDetached(["emulator", "--config", "nope.json"], in: directory)
+        #expect(missing.status != 0 && missing.stderr.hasPrefix("error: nope.json"), "\(missing.stderr)")
     }
 
     @Test func aTakenPortIsAOneLineError() async throws {
