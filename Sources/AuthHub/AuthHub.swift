@@ -112,11 +112,40 @@ public final class AuthHub: Sendable {
     // MARK: Operations
 
     /// Signs in, stores the session and publishes `signedIn`.
+    ///
+    /// **Signing in while signed in** (a session is stored for the same provider and account) follows
+    /// one rule for every provider: the new session *replaces* the old one, and the old one is
+    /// revoked at the provider (best effort: a failed revocation is logged, not thrown) — the way
+    /// Firebase and Auth0.swift replace the current user. One exception: signing in with an emailed
+    /// code while signed in as a *guest* of a ``GuestUpgradingProvider`` (Openfort) upgrades that
+    /// guest — the same user — instead. To keep several sessions of one provider, use `account`.
     @discardableResult
     public func signIn(_ request: SignInRequest, provider id: String? = nil, account: String = SessionKey.defaultAccount) async throws -> Session {
         let p = try provider(id)
+        let m = try manager(provider: p.id, account: account)
+        let previous = try? await m.current()
+        if let previous, case .emailCode = request, let upgrading = p as? any GuestUpgradingProvider, upgrading.isGuest(previous) {
+            let session = try await mapped(p) { try await upgrading.signIn(request, upgrading: previous) }
+            return try await m.store(session)
+        }
         let session = try await mapped(p) { try await p.signIn(request) }
-        return try await manager(provider: p.id, account: account).store(session)
+        return try await replace(previous, with: session, provider: p, manager: m)
+    }
+
+    /// Stores `session` in place of `previous` and revokes `previous` at the provider (best effort)
+    /// unless it is the same session.
+    private func replace(_ previous: Session?, with session: Session, provider p: any AuthProvider,
+                         manager m: SessionManager) async throws -> Session {
+        let stored = try await m.store(session)
+        if let previous, previous.refreshToken != session.refreshToken || previous.accessToken != session.accessToken {
+            do {
+                try await p.signOut(previous)
+            } catch {
+                context.logger.notice("the replaced session could not be revoked",
+                                      metadata: ["provider": "\(p.id)", "error": "\(AuthError.wrap(error, provider: p.id).code)"])
+            }
+        }
+        return stored
     }
 
     /// Signs in through the user's browser (``BrowserSignInProvider``: Auth0 Web Auth, generic
@@ -134,8 +163,10 @@ public final class AuthHub: Sendable {
         guard let browser = p as? any BrowserSignInProvider else {
             throw AuthError(.unsupported, message: "Browser sign-in is not available for provider '\(p.id)'.", provider: p.id)
         }
+        let m = try manager(provider: p.id, account: account)
+        let previous = try? await m.current()
         let session = try await mapped(p) { try await browser.signInWithBrowser(timeout: timeout, options: options, open: open) }
-        return try await manager(provider: p.id, account: account).store(session)
+        return try await replace(previous, with: session, provider: p, manager: m)
     }
 
     /// Starts a passwordless sign-in (sends a code).
@@ -146,11 +177,22 @@ public final class AuthHub: Sendable {
 
     /// Creates an account; stores the session when the provider signs the user in at once.
     @discardableResult
+    ///
+    /// While signed in as a guest of a ``GuestUpgradingProvider`` (Openfort), the guest is upgraded:
+    /// the same user gets the email and password. Otherwise a stored session is replaced by the new
+    /// account's (and revoked), as for ``signIn(_:provider:account:)``.
     public func signUp(_ request: SignUpRequest, provider id: String? = nil, account: String = SessionKey.defaultAccount) async throws -> SignUpResult {
         let p = try provider(id)
+        let m = try manager(provider: p.id, account: account)
+        let previous = try? await m.current()
+        if let previous, let upgrading = p as? any GuestUpgradingProvider, upgrading.isGuest(previous) {
+            let result = try await mapped(p) { try await upgrading.signUp(request, upgrading: previous) }
+            if case .signedIn(let session) = result { return .signedIn(try await m.store(session)) }
+            return result
+        }
         let result = try await mapped(p) { try await p.signUp(request) }
         if case .signedIn(let session) = result {
-            return .signedIn(try await manager(provider: p.id, account: account).store(session))
+            return .signedIn(try await replace(previous, with: session, provider: p, manager: m))
         }
         return result
     }

@@ -29,7 +29,7 @@ struct LoginCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Read the password from the first line of standard input.") var passwordStdin = false
     @Option(name: .long, help: "Database connection (realm) for password sign-in.") var realm: String?
     @Flag(name: .long, help: "Sign in with a one-time code sent by email or SMS.") var passwordless = false
-    @Option(name: .long, help: "The passwordless code (otherwise read from standard input).") var code: String?
+    @Option(name: .long, help: "A passwordless code already sent (no new one is sent); without it a code is sent and read from standard input.") var code: String?
     @Option(name: .long, help: "The one-time password of your authenticator app, if MFA is required.") var otp: String?
     @Option(name: .long, help: "An MFA recovery code, if MFA is required.") var recoveryCode: String?
     @Flag(name: .long, help: "Sign in as a guest (providers with guest accounts, e.g. Openfort).") var guest = false
@@ -174,9 +174,15 @@ struct LoginCommand: AsyncParsableCommand {
         if guest { return .guest }
         if try usesPasskey(hub: hub, provider: provider) { return .passkey(identifier: email) }
         if passwordless {
+            // A code given with --code was sent earlier: sending a new one now would replace it.
+            if let code {
+                guard !code.isEmpty else { throw AuthError(.userCancelled, message: "No code was entered.") }
+                if let email { return .emailCode(email: email, code: Secret(code)) }
+                return .smsCode(phoneNumber: phone ?? "", code: Secret(code))
+            }
             let start: SignInStartRequest = email.map { .emailCode(email: $0) } ?? .smsCode(phoneNumber: phone ?? "")
             let challenge = try await hub.startSignIn(start, provider: provider)
-            let typed = code ?? HubLoader.readLine(prompt: "A code was sent to \(challenge.destination). Enter it:")
+            let typed = HubLoader.readLine(prompt: "A code was sent to \(challenge.destination). Enter it:")
             guard let typed, !typed.isEmpty else { throw AuthError(.userCancelled, message: "No code was entered.") }
             if let email { return .emailCode(email: email, code: Secret(typed), context: challenge.context) }
             return .smsCode(phoneNumber: phone ?? "", code: Secret(typed), context: challenge.context)

@@ -62,6 +62,30 @@ import Testing
         let verified = try await run(["verify-email", "--code", verificationToken])
         #expect(verified.status == 0 && verified.stdout.contains("Email address verified."), "\(verified.stderr)")
 
+        // A guest that signs up keeps its user; --code uses a code sent earlier (no new one), and a
+        // wrong one is reported as a wrong code.
+        #expect(try await run(["logout"]).status == 0)
+        let guest2 = try await run(["login", "--guest", "--json"])
+        let guestUser = try JSONValue.parse(Data(guest2.stdout.utf8))["user"]?.stringValue
+        let upgraded = try await run(["signup", "--email", "wes@example.com", "--password-stdin", "--json"], stdin: "correct horse battery\n")
+        #expect(upgraded.status == 0, "\(upgraded.stderr)")
+        let upgradedSession = try await run(["session", "--json"])
+        let upgradedUser = try JSONValue.parse(Data(upgradedSession.stdout.utf8))["user"]?.stringValue
+        #expect(guestUser != nil && upgradedUser == guestUser, "signing up as a guest upgrades the guest: \(upgradedSession.stdout)")
+
+        let sendEarlier = try await run(["login", "--passwordless", "--email", "ola@example.com", "--code", "000000"])
+        #expect(sendEarlier.status != 0 && !sendEarlier.stderr.contains("MFA"), "\(sendEarlier.stderr)")
+        #expect(sendEarlier.stderr.lowercased().contains("otp") || sendEarlier.stderr.lowercased().contains("code"), "\(sendEarlier.stderr)")
+        // A code sent by another process (which gives up at the prompt), then used with --code.
+        let prompt = try RunningBinary(["login", "--passwordless", "--email", "ola@example.com"], in: directory)
+        try await prompt.wait { _, err in err.contains("Enter it") }
+        let sent = try #require(try JSONValue.parse(try await hook.send(
+            HTTPRequest(method: .get, url: emulator.url("/openfort/__emulator/otp?email=ola@example.com"))).body)["otp"]?.stringValue)
+        prompt.send("")  // that process gives up without using the code
+        _ = await prompt.finish()
+        let withCode = try await run(["login", "--passwordless", "--email", "ola@example.com", "--code", sent])
+        #expect(withCode.status == 0 && withCode.stdout.contains("Signed in."), "the earlier code still works: \(withCode.stderr)")
+
         let wrong = try await run(["login", "--email", "nobody@example.com", "--password-stdin"], stdin: "whatever-password\n")
         #expect(wrong.status != 0 && wrong.stderr.hasPrefix("error: ") && wrong.stderr.split(separator: "\n").count == 1, "\(wrong.stderr)")
         await emulator.stop()
