@@ -197,6 +197,21 @@ public final class AuthHub: Sendable {
         return result
     }
 
+    /// Creates an account whose credential is a new passkey (``PasskeySignUpProvider``: Turnkey) and
+    /// stores the session (replacing a stored one, as ``signIn(_:provider:account:)`` does).
+    @discardableResult
+    public func signUpWithPasskey(email: String, displayName: String? = nil, provider id: String? = nil,
+                                  account: String = SessionKey.defaultAccount) async throws -> Session {
+        let p = try provider(id)
+        guard let passkeys = p as? any PasskeySignUpProvider else {
+            throw AuthError(.unsupported, message: "'\(p.id)' does not create accounts with passkeys.", provider: p.id)
+        }
+        let m = try manager(provider: p.id, account: account)
+        let previous = try? await m.current()
+        let session = try await mapped(p) { try await passkeys.signUpWithPasskey(email: email, displayName: displayName) }
+        return try await replace(previous, with: session, provider: p, manager: m)
+    }
+
     /// A session valid for at least `minTTL` seconds, renewed when needed (see ``SessionManager``).
     public func session(provider id: String? = nil, account: String = SessionKey.defaultAccount, minTTL: TimeInterval = 60,
                         scope: String? = nil) async throws -> Session {

@@ -22,7 +22,7 @@ import Foundation
 /// deleting the stored session ends it; the key expires at Turnkey at `exp`.
 public struct TurnkeyProvider: AuthProvider {
     /// What a Turnkey provider can do.
-    public static let supportedCapabilities: Set<AuthCapability> = [.passkey, .refresh, .userInfo]
+    public static let supportedCapabilities: Set<AuthCapability> = [.passkey, .signUp, .refresh, .userInfo]
     /// The `tokenType` of Turnkey sessions: the access token is a session JWT, not a bearer token.
     public static let sessionTokenType = "TurnkeySession"
     /// The `secretExtras` key of the session private key.
@@ -75,6 +75,7 @@ public struct TurnkeyProvider: AuthProvider {
     public func signIn(email: String?, authenticator: any PasskeyAuthenticator) async throws -> Session {
         var organizationId: String?
         if let email {
+            try checkEmail(email)
             // The lookup throws userNotFound rather than return no id.
             guard let first = try await api.lookupSubOrganizations(email: email).first else {
                 throw AuthError(.userNotFound, message: "No Turnkey account is registered for this email.", provider: id)
@@ -84,6 +85,20 @@ public struct TurnkeyProvider: AuthProvider {
         let stamper = TurnkeyPasskeyStamper(authenticator: authenticator, relyingPartyID: configuration.rpId)
         return try await login(organizationId: organizationId ?? configuration.organizationId, expectedOrganizationId: organizationId,
                                stamper: stamper, errorContext: .passkeyLogin)
+    }
+
+    /// The longest email address accepted (RFC 5321's 64 + 1 + 255).
+    static let maximumEmailLength = 320
+
+    /// Refuses a malformed email before any request: one `@` with text on both sides, a dot in the
+    /// domain, no whitespace or control characters, at most ``maximumEmailLength`` characters.
+    /// - Throws: ``AuthErrorCode/invalidEmail``.
+    func checkEmail(_ email: String) throws {
+        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+        let valid = email.count <= Self.maximumEmailLength && parts.count == 2 && !parts[0].isEmpty
+            && parts[1].contains(".") && !parts[1].hasPrefix(".") && !parts[1].hasSuffix(".")
+            && !email.unicodeScalars.contains { CharacterSet.whitespacesAndNewlines.contains($0) || CharacterSet.controlCharacters.contains($0) }
+        guard valid else { throw AuthError(.invalidEmail, message: "'\(email.prefix(64))' is not an email address.", provider: id) }
     }
 
     /// `stamp_login` with a new session key, checks of the JWT, and the session.

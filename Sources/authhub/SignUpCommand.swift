@@ -7,8 +7,12 @@ import Foundation
 struct SignUpCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "signup",
-        abstract: "Create an account with an email address and a password.",
-        discussion: "The password is read from --password, the first line of standard input (--password-stdin) or a prompt."
+        abstract: "Create an account with an email address and a password (or a passkey).",
+        discussion: """
+            The password is read from --password, the first line of standard input (--password-stdin) or a prompt. \
+            A provider whose accounts use passkeys (Turnkey) creates one with the software passkey authenticator \
+            in --passkey-store instead, and takes no password.
+            """
     )
 
     @OptionGroup var options: GlobalOptions
@@ -18,15 +22,26 @@ struct SignUpCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Read the password from the first line of standard input.") var passwordStdin = false
     @Option(name: .long, help: "Display name.") var name: String?
     @Flag(name: .long, help: "Print the session summary as JSON.") var json = false
+    @Option(name: .long, help: "The software passkey authenticator's credential directory (passkey providers).")
+    var passkeyStore = ".authhub/passkeys"
 
     func validate() throws {
         if password != nil && passwordStdin { throw ValidationError("Give --password or --password-stdin, not both.") }
     }
 
     func run() async throws {
-        let hub = HubLoader.load(options)
+        let hub = HubLoader.load(options, passkeyStore: passkeyStore)
         do {
             let providerID = try hub.manager(provider: session.provider, account: session.account).key.provider
+            if try hub.provider(providerID) is any PasskeySignUpProvider {
+                guard password == nil, !passwordStdin else {
+                    throw AuthError(.invalidRequest, message: "'\(providerID)' creates accounts with a passkey: give no password.")
+                }
+                let created = try await hub.signUpWithPasskey(email: email, displayName: name, provider: providerID, account: session.account)
+                let summary = SessionSummary(created, now: Date())
+                print(json ? CLI.json(summary) : "Account created with a new passkey (kept in \(passkeyStore)); signed in.\n" + summary.text)
+                return
+            }
             let secret = password ?? HubLoader.readLine(prompt: passwordStdin ? nil : "Choose a password:")
             guard let secret, !secret.isEmpty else { throw AuthError(.userCancelled, message: "No password was entered.") }
             let result = try await hub.signUp(SignUpRequest(email: email, password: Secret(secret), displayName: name),

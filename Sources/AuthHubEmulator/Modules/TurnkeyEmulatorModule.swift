@@ -4,7 +4,8 @@ import Hummingbird
 /// The Turnkey share of the emulator (spec/turnkey.md):
 /// - `/turnkey/…` stands in for `https://api.turnkey.com` (`/turnkey/public/v1/query/<name>`,
 ///   `/turnkey/public/v1/submit/<name>`); point a client's base URL at `http://HOST:PORT/turnkey`.
-/// - `/turnkey-proxy/…` stands in for the app backend's proxy (`/turnkey-proxy/proxy/sub-org-ids`).
+/// - `/turnkey-proxy/…` stands in for the app backend's proxy (`/turnkey-proxy/proxy/sub-org-ids`,
+///   `POST /turnkey-proxy/auth/createSubOrg` for sign-up).
 ///
 /// Served (spec §2, §4), every `POST` body JSON and stamped (§3) over its exact bytes:
 /// - `GET /turnkey-proxy/proxy/sub-org-ids?filterType=EMAIL|USERNAME|CREDENTIAL_ID|NAME|PUBLIC_KEY|…
@@ -83,6 +84,9 @@ public struct TurnkeyEmulatorModule: EmulatorModule {
         }
         routes.get("/turnkey-proxy/proxy/sub-org-ids") { request, _ in
             await TurnkeyService.json { try await service.proxySubOrgIds(request) }
+        }
+        routes.post("/turnkey-proxy/auth/createSubOrg") { request, _ in
+            await TurnkeyService.json { try await service.proxyCreateSubOrg(request) }
         }
 
         let hooks = "/turnkey/__emulator/"

@@ -7,21 +7,55 @@ import Hummingbird
 extension TurnkeyService {
     /// `POST /turnkey/__emulator/users`: a new sub-organization of a parent organization with one
     /// user holding one passkey, whose registration is verified for real against the configured RP ID.
+    /// Body `{parentOrganizationId?, email, userName?, subOrganizationName?, authenticator:
+    /// {authenticatorName?, challenge, attestation: {credentialId, clientDataJson, attestationObject,
+    /// transports?}}}` → `{organizationId, userId, authenticatorId}`.
     func registerUser(_ request: Request) async throws -> JSONValue {
         let body = try Self.object(try await Self.rawBody(request))
         let parentId = try Self.optionalString(body, "parentOrganizationId").flatMap { $0.isEmpty ? nil : $0 }
             ?? Self.defaultParentOrganizationId
-        let email = try Self.string(body, "email").lowercased()
+        let authenticator = try Self.objectMember(body, "authenticator")
+        let created = try await createSubOrganization(
+            parentId: parentId, email: try Self.string(body, "email"),
+            userName: try Self.optionalString(body, "userName"), subOrganizationName: try Self.optionalString(body, "subOrganizationName"),
+            authenticator: authenticator, path: "authenticator.")
+        return ["organizationId": .string(created.organizationId), "userId": .string(created.userId),
+                "authenticatorId": .string(created.authenticatorId)]
+    }
+
+    /// `POST /turnkey-proxy/auth/createSubOrg`: the app backend's sign-up call, in the shape of
+    /// Turnkey's own example backend (tkhq/swift-sdk `Examples/with-backend/example-server`:
+    /// `POST /auth/createSubOrg`, `CreateSubOrgParams` → `CreateSubOrgResponse`). Body `{email,
+    /// passkey: {name?, challenge, attestation: {credentialId, clientDataJson, attestationObject,
+    /// transports?}}}` → `{subOrganizationId}`. The proxy holds the parent organization's key, so no
+    /// stamp; the sub-organization is created under the default parent organization with one root
+    /// user holding the passkey (verified against the configured RP ID). A taken email or passkey
+    /// is `409` (`ALREADY_EXISTS`); a missing passkey is `400` (this emulator's proxy signs users up
+    /// with passkeys only).
+    func proxyCreateSubOrg(_ request: Request) async throws -> JSONValue {
+        let body = try Self.object(try await Self.rawBody(request))
+        let passkey = try Self.objectMember(body, "passkey")
+        let created = try await createSubOrganization(
+            parentId: Self.defaultParentOrganizationId, email: try Self.string(body, "email"), userName: nil,
+            subOrganizationName: nil, authenticator: passkey, path: "passkey.", nameField: "name")
+        return ["subOrganizationId": .string(created.organizationId)]
+    }
+
+    /// Creates a sub-organization of `parentId` whose one user (`email`) holds the passkey described
+    /// by `authenticator` (`challenge`, `attestation`, and a name under `nameField`), after verifying
+    /// the registration. Email format, duplicate email (among the parent's sub-organizations) and
+    /// duplicate passkey are refused.
+    func createSubOrganization(parentId: String, email rawEmail: String, userName: String?, subOrganizationName: String?,
+                               authenticator: [String: JSONValue], path: String,
+                               nameField: String = "authenticatorName") async throws -> (organizationId: String, userId: String, authenticatorId: String) {
+        let email = rawEmail.lowercased()
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, !email.contains(" ") else {
+        guard email.count <= 320, parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, !email.contains(" ") else {
             throw TurnkeyFailure.invalid("email", "must be an email address")
         }
-        let userName = try Self.optionalString(body, "userName").flatMap { $0.isEmpty ? nil : $0 } ?? email
-        let subOrganizationName = try Self.optionalString(body, "subOrganizationName").flatMap { $0.isEmpty ? nil : $0 }
-            ?? "Sub-organization of \(email)"
-        let path = "authenticator."
-        let authenticator = try Self.objectMember(body, "authenticator")
-        let authenticatorName = try Self.optionalString(authenticator, "authenticatorName", in: path).flatMap { $0.isEmpty ? nil : $0 }
+        let userName = userName.flatMap { $0.isEmpty ? nil : $0 } ?? email
+        let subOrganizationName = subOrganizationName.flatMap { $0.isEmpty ? nil : $0 } ?? "Sub-organization of \(email)"
+        let authenticatorName = try Self.optionalString(authenticator, nameField, in: path).flatMap { $0.isEmpty ? nil : $0 }
             ?? "Passkey"
         guard let challenge = Base64URL.decode(try Self.string(authenticator, "challenge", in: path)) else {
             throw TurnkeyFailure.invalid(path + "challenge", "must be base64url")
@@ -78,7 +112,7 @@ extension TurnkeyService {
                 createdAt: now
             )
         }
-        return ["organizationId": .string(organizationId), "userId": .string(userId), "authenticatorId": .string(authenticatorId)]
+        return (organizationId, userId, authenticatorId)
     }
 
     /// `POST /turnkey/__emulator/api-keys` `{organizationId, publicKey, expirationSeconds?, apiKeyName?}`:

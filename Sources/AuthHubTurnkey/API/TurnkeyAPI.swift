@@ -161,6 +161,48 @@ public struct TurnkeyAPI: Sendable {
         return ids
     }
 
+    /// The sign-up path on the proxy.
+    public static let createSubOrganizationPath = "auth/createSubOrg"
+
+    /// Creates the user's sub-organization through the app backend, with a passkey as its root
+    /// user's credential: `POST <proxyURL>/auth/createSubOrg` `{email, passkey: {name, challenge,
+    /// attestation: {credentialId, clientDataJson, attestationObject, transports}}}` →
+    /// `{subOrganizationId}` (no stamp: the proxy holds the parent organization's key and calls
+    /// `create_sub_organization`). This is the shape of Turnkey's own example backend (tkhq/swift-sdk
+    /// `Examples/with-backend/example-server`: `POST /auth/createSubOrg`, `CreateSubOrgParams`);
+    /// every value is base64url without padding; transports are Turnkey's enum names
+    /// (`AUTHENTICATOR_TRANSPORT_INTERNAL`, …).
+    /// - Returns: the new sub-organization's id.
+    public func createSubOrganization(email: String, passkeyName: String, challenge: [UInt8],
+                                      registration: PasskeyRegistration) async throws -> String {
+        var base = configuration.proxyURL.absoluteString
+        if !base.hasSuffix("/") { base += "/" }
+        let body: JSONValue = [
+            "email": .string(email),
+            "passkey": [
+                "name": .string(passkeyName), "challenge": .string(Base64URL.encode(challenge)),
+                "attestation": [
+                    "credentialId": .string(Base64URL.encode(registration.credentialID)),
+                    "clientDataJson": .string(Base64URL.encode(registration.clientDataJSON)),
+                    "attestationObject": .string(Base64URL.encode(registration.attestationObject)),
+                    "transports": .array(registration.transports.map { .string(Self.transportName($0)) }),
+                ],
+            ],
+        ]
+        let request = try APIRequest.json(.post, base + Self.createSubOrganizationPath, body, retry: .never)
+        let reply = try parse(try await client(.request, baseURL: configuration.proxyURL).send(request), Self.createSubOrganizationPath)
+        guard let id = reply["subOrganizationId"]?.stringValue, !id.isEmpty, id.count <= 128 else {
+            throw AuthError(.invalidRequest, message: "The \(Self.createSubOrganizationPath) reply of '\(providerID)' has no subOrganizationId.",
+                            provider: providerID)
+        }
+        return id
+    }
+
+    /// Turnkey's name of a WebAuthn transport (`internal` → `AUTHENTICATOR_TRANSPORT_INTERNAL`).
+    static func transportName(_ transport: String) -> String {
+        transport.hasPrefix("AUTHENTICATOR_TRANSPORT_") ? transport : "AUTHENTICATOR_TRANSPORT_" + transport.uppercased()
+    }
+
     /// `list_suborgs` (spec §2.2), for servers holding the parent organization's API key.
     /// - Parameters:
     ///   - organizationId: the parent organization (the configured one by default).
