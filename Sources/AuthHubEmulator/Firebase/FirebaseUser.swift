@@ -29,6 +29,12 @@ struct FirebaseUser: Sendable {
     /// The Identity Platform tenant the account belongs to (nil: the project itself); ID tokens
     /// carry it as `firebase.tenant`, lookups as `tenantId`.
     var tenantId: String? = nil
+    /// The user's TOTP factors by `mfaEnrollmentId` (each also listed in ``mfaInfo`` with `totpInfo`).
+    var totpFactors: [String: FirebaseTOTPFactor] = [:]
+    /// Set by the `:requireRecentLogin` emulator hook: sensitive changes (`accounts:delete`, a
+    /// password or email change) answer `CREDENTIAL_TOO_OLD_LOGIN_AGAIN` until the user signs in
+    /// again (password sign-in with tokens, or `mfaSignIn:finalize`), which clears it.
+    var recentLoginRequired = false
 
     /// The `UserInfo` object of `accounts:lookup` (spec §3.6).
     var userInfo: JSONValue {
