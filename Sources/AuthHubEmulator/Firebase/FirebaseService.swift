@@ -89,13 +89,18 @@ struct FirebaseService: Sendable {
         return (user, claims)
     }
 
-    /// How old a sign-in may be for a sensitive change: 300 s. Firebase does not publish the
-    /// figure; 5 minutes is the recent-sign-in window of Firebase's own documentation sample for
-    /// the Admin SDK's `createSessionCookie` ("Manage Session Cookies": the ID token's
-    /// `auth_time` must be within the last 5 minutes) and the window observed for
-    /// `CREDENTIAL_TOO_OLD_LOGIN_AGAIN`, which spec/firebase.md §3.5/§3.7 list for password and
-    /// email changes and account deletion (iOS `requiresRecentLogin` 17014, JS
-    /// `auth/requires-recent-login`).
+    /// How old a sign-in may be for a sensitive change: 300 s (a token whose `auth_time` is exactly
+    /// 300 s old still passes).
+    ///
+    /// Where the figure comes from: Firebase does not publish the server's window. Its SDKs only
+    /// say the operation "requires recent authentication" (firebase-js-sdk maps
+    /// `CREDENTIAL_TOO_OLD_LOGIN_AGAIN` to `auth/requires-recent-login`, iOS to
+    /// `requiresRecentLogin` 17014; spec/firebase.md §3.5 and §3.7 list it for password and email
+    /// changes and account deletion). The one number in Firebase's documentation is the
+    /// recent-sign-in check of the Admin SDK "Manage Session Cookies" guide
+    /// (firebase.google.com/docs/auth/admin/manage-cookies), whose sample accepts an ID token only
+    /// when `now - auth_time < 5 * 60` ("Only process if the user just signed in in the last 5
+    /// minutes"); the emulator uses the same 5 minutes.
     static let recentLoginWindow = 300
 
     /// Refuses a sensitive change (`accounts:delete`, a password or email change by `accounts:update`)
