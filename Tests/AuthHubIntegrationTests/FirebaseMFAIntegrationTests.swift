@@ -98,4 +98,29 @@ import Testing
         #expect(try await auth.currentSession() == nil)
         await #expect(throws: AuthError.self) { try await auth.signIn(email: "rita@example.com", password: Secret("a brand new password")) }
     }
+
+    @Test func aSignInOlderThanFiveMinutesIsRefusedUntilReauthenticated() async throws {
+        let project = try await Project.start()
+        defer { Task { await project.emulator.stop() } }
+        // Client and emulator share the fake clock, so time can pass without waiting.
+        let provider = FirebaseProvider(id: "firebase", configuration: project.provider.configuration,
+                                        context: ProviderContext(transport: URLSessionTransport(defaultTimeout: .seconds(10)), clock: project.clock))
+        let auth = FirebaseAuth(provider: provider, store: InMemorySessionStore(), clock: project.clock)
+        let created = try await auth.signUp(email: "olga@example.com", password: Self.password)
+        project.clock.advance(by: 301)
+
+        let change = await #expect(throws: AuthError(.requiresRecentLogin)) { try await auth.updatePassword(Secret("a newer password")) }
+        #expect(change?.providerCode == "CREDENTIAL_TOO_OLD_LOGIN_AGAIN")
+        let email = await #expect(throws: AuthError(.requiresRecentLogin)) { try await auth.updateEmail("olga.new@example.com") }
+        #expect(email != nil)
+        await #expect(throws: AuthError(.requiresRecentLogin)) { try await auth.deleteAccount() }
+        try await auth.updateProfile(displayName: .set("Olga"))   // not sensitive
+
+        try await auth.reauthenticate(password: Self.password)
+        let changed = try await auth.updatePassword(Secret("a newer password"))
+        #expect(changed.userID == created.userID)
+        project.clock.advance(by: 200)
+        try await auth.deleteAccount()
+        #expect(try await auth.currentSession() == nil)
+    }
 }
