@@ -22,9 +22,10 @@ struct FirebaseUser: Sendable {
     var lastLoginAt: Date? = nil
     var passwordUpdatedAt: Date? = nil
     var lastRefreshAt: Date? = nil
-    /// Second factors (seeded through the emulator-only hook), each an object such as
-    /// `{"mfaEnrollmentId","displayName","phoneInfo","enrolledAt"}`; non-empty means password
-    /// sign-in answers with `mfaPendingCredential` instead of tokens.
+    /// Second factors, each an object such as `{"mfaEnrollmentId","displayName","totpInfo":{},"enrolledAt"}`
+    /// (enrolled with `mfaEnrollment:finalize`) or `{"mfaEnrollmentId","displayName","phoneInfo","enrolledAt"}`
+    /// (seeded through the emulator-only hook); non-empty means password sign-in answers with
+    /// `mfaPendingCredential` instead of tokens.
     var mfaInfo: [JSONValue] = []
     /// The Identity Platform tenant the account belongs to (nil: the project itself); ID tokens
     /// carry it as `firebase.tenant`, lookups as `tenantId`.
