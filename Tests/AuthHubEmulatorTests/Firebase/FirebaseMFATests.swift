@@ -263,4 +263,33 @@ extension FirebaseWire {
         #expect(markAgain.status == 200 && unmark.json == ["localId": .string(localId), "recentLoginRequired": false])
         #expect(deleteAfterUnmark.status == 200)
     }
+
+    @Test func atMostFiveFactorsAndPhoneFactorsAreNotServed() async throws {
+        let clock = FakeClock()
+        let emulator = try await Emulator.start(EmulatorConfiguration(clock: clock))
+        let wire = FirebaseWire(emulator: emulator)
+        try await wire.seed("five@example.com", extra: ["emailVerified": true])
+        let idToken = try #require(try await wire.signIn("five@example.com").string("idToken"))
+        var statuses: [Int] = []
+        for _ in 0..<5 {
+            let start = try await wire.v2("mfaEnrollment:start", ["idToken": .string(idToken), "totpEnrollmentInfo": [:]])
+            let info = try #require(start["totpSessionInfo"])
+            let totp = try TOTP(secret: Secret(try Base32.decode(try #require(info["sharedSecretKey"]?.stringValue))))
+            let finalize = try await wire.v2("mfaEnrollment:finalize", [
+                "idToken": .string(idToken),
+                "totpVerificationInfo": ["sessionInfo": try #require(info["sessionInfo"]), "verificationCode": .string(try totp.code(at: clock.now).revealed())],
+            ])
+            statuses.append(finalize.status)
+        }
+        let sixth = try await wire.v2("mfaEnrollment:start", ["idToken": .string(idToken), "totpEnrollmentInfo": [:]])
+        let phone = try await wire.v2("mfaEnrollment:start", ["idToken": .string(idToken), "phoneEnrollmentInfo": ["phoneNumber": "+15555550100"]])
+        let phoneSignIn = try await wire.v2("mfaSignIn:start", ["mfaPendingCredential": "x", "mfaEnrollmentId": "y"])
+        let noKey = try await wire.postJSON("/identitytoolkit.googleapis.com/v2/accounts/mfaEnrollment:start", ["idToken": .string(idToken)])
+        await emulator.stop()
+
+        #expect(statuses == [200, 200, 200, 200, 200])
+        #expect(sixth.json == FirebaseWire.envelope("SECOND_FACTOR_LIMIT_EXCEEDED"))
+        #expect(phone.status == 501 && phoneSignIn.status == 501)
+        #expect(noKey.status == 403 && noKey.json?["error"]?["status"] == "PERMISSION_DENIED")
+    }
 }
