@@ -40,7 +40,7 @@ let package = Package(
         ),
         .target(name: "AuthHubOIDC", dependencies: ["AuthHub", .product(name: "JWTKit", package: "jwt-kit")]),
         .target(name: "AuthHubAuth0", dependencies: ["AuthHubOIDC", "AuthHub"]),
-        .target(name: "AuthHubFirebase", dependencies: ["AuthHub", .product(name: "JWTKit", package: "jwt-kit")]),
+        .target(name: "AuthHubFirebase", dependencies: ["AuthHub", "AuthHubFactors", .product(name: "JWTKit", package: "jwt-kit")]),
         .target(name: "AuthHubOpenfort", dependencies: ["AuthHub"]),
         .target(name: "AuthHubFactors", dependencies: ["AuthHub", .product(name: "Crypto", package: "swift-crypto")]),
         .target(
@@ -114,7 +114,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AuthHubFirebaseTests",
-            dependencies: ["AuthHubFirebase", "AuthHub", "AuthHubTesting", .product(name: "JWTKit", package: "jwt-kit")]
+            dependencies: ["AuthHubFirebase", "AuthHub", "AuthHubFactors", "AuthHubTesting", .product(name: "JWTKit", package: "jwt-kit")]
         ),
         .testTarget(name: "AuthHubOpenfortTests", dependencies: ["AuthHubOpenfort", "AuthHub", "AuthHubTesting"]),
         .testTarget(

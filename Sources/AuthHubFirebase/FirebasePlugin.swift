@@ -19,12 +19,14 @@ public struct FirebasePlugin: ProviderPlugin {
     public var capabilities: Set<AuthCapability> { Self.providerCapabilities }
 
     /// What a Firebase provider supports: email/password sign-in and sign-up, password reset,
-    /// refresh, user info, account deletion and email verification. Not `idToken` (sign-in with
-    /// another identity provider's ID token, `accounts:signInWithIdp`), `mfa` (a sign-in that needs
-    /// a second factor is reported as ``AuthErrorCode/mfaRequired``, but finishing it is Identity
-    /// Platform v2, not implemented) nor `revoke` (Firebase cannot revoke client tokens).
+    /// refresh, user info, account deletion, email verification, `mfa` (a sign-in that needs a
+    /// second factor throws ``AuthErrorCode/mfaRequired`` and is finished with
+    /// `SignInRequest.mfa` and a TOTP code, Identity Platform v2 `mfaSignIn:finalize`) and
+    /// `factorEnrollment` (TOTP enrollment through ``FirebaseAuth/startTOTPEnrollment(issuer:account:)``).
+    /// Not `idToken` (sign-in with another identity provider's ID token, `accounts:signInWithIdp`)
+    /// nor `revoke` (Firebase cannot revoke client tokens).
     static let providerCapabilities: Set<AuthCapability> = [
-        .passwordSignIn, .signUp, .passwordReset, .refresh, .userInfo, .accountDeletion, .emailVerification,
+        .passwordSignIn, .signUp, .passwordReset, .refresh, .userInfo, .accountDeletion, .emailVerification, .mfa, .factorEnrollment,
     ]
 
     public var fields: [ConfigField] {

@@ -77,6 +77,7 @@ public struct FirebaseProvider: AuthProvider {
         }
         var extras: [String: JSONValue] = [:]
         if let method = verified.signInProvider { extras["firebase.sign_in_provider"] = .string(method) }
+        if let factor = verified.signInSecondFactor { extras["firebase.sign_in_second_factor"] = .string(factor) }
         return Session(providerID: id, accountKey: accountKey, accessToken: idToken, tokenType: "Bearer", idToken: idToken,
                        refreshToken: refreshToken.flatMap { $0.isEmpty ? nil : $0 },
                        expiresAt: try SessionTimeLimits.expiry(afterSeconds: expiresIn, from: receivedAt, provider: id, field: "expiresIn"),
@@ -96,15 +97,42 @@ public struct FirebaseProvider: AuthProvider {
 
     // MARK: - AuthProvider
 
-    /// Signs in with `.password` (`accounts:signInWithPassword`); other methods are unsupported.
-    /// - Throws: ``AuthErrorCode/mfaRequired`` (pending credential in ``AuthError/mfa``) for users
-    ///   with a second factor; ``AuthErrorCode/invalidCredentials``, ``AuthErrorCode/userNotFound``, …
+    /// Signs in with `.password` (`accounts:signInWithPassword`) or finishes a second-factor
+    /// sign-in with `.mfa` (see ``signIn(mfa:_:)``); other methods are unsupported.
+    /// - Throws: ``AuthErrorCode/mfaRequired`` (pending credential and enrolled factors in
+    ///   ``AuthError/mfa``) for users with a second factor; ``AuthErrorCode/invalidCredentials``,
+    ///   ``AuthErrorCode/userNotFound``, …
     public func signIn(_ request: SignInRequest) async throws -> Session {
-        guard case .password(let identifier, let password, _, _) = request else {
+        switch request {
+        case .password(let identifier, let password, _, _):
+            let tokens = try await api.signInWithPassword(email: identifier, password: password)
+            return try await session(from: tokens, receivedAt: context.clock.now)
+        case .mfa(let requirement, let response):
+            return try await signIn(mfa: requirement, response)
+        default:
             throw unsupported("sign-in with \(request.methodName)")
         }
-        let tokens = try await api.signInWithPassword(email: identifier, password: password)
-        return try await session(from: tokens, receivedAt: context.clock.now)
+    }
+
+    /// Finishes a sign-in that failed with ``AuthErrorCode/mfaRequired``: a `.otp` code goes to
+    /// `v2/accounts/mfaSignIn:finalize` with the requirement's token (`mfaPendingCredential`) and
+    /// the first enrolled factor of kind `totp` in ``MFARequirement/enrolledFactors`` (its
+    /// `mfaEnrollmentId`). The new ID token is verified like any other.
+    /// - Throws: ``AuthErrorCode/unsupported`` for recovery codes and out-of-band codes (Firebase
+    ///   has neither) and when the user has no TOTP factor (phone factors need reCAPTCHA and SMS,
+    ///   which AuthHub does not drive); ``AuthErrorCode/invalidMFACode`` for a wrong code;
+    ///   ``AuthErrorCode/sessionExpired`` when the pending credential expired.
+    public func signIn(mfa requirement: MFARequirement, _ response: MFAResponse) async throws -> Session {
+        guard case .otp(let code) = response else {
+            let kind = if case .recoveryCode = response { "a recovery code" } else { "an out-of-band code" }
+            throw unsupported("finishing a second-factor sign-in with \(kind) (Firebase offers TOTP and phone factors)")
+        }
+        guard let factor = requirement.enrolledFactors.first(where: { $0.kind == "totp" }) else {
+            throw unsupported("finishing a second-factor sign-in without an enrolled TOTP factor")
+        }
+        let tokens = try await api.finalizeTOTPSignIn(pendingCredential: requirement.token, enrollmentID: factor.id, code: code)
+        return try await session(idToken: tokens.idToken, refreshToken: tokens.refreshToken, expiresIn: tokens.expiresIn, uid: nil,
+                                 receivedAt: context.clock.now)
     }
 
     /// Creates the user (`accounts:signUp`, with the display name when given); Firebase signs the

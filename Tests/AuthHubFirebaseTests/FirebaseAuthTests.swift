@@ -151,4 +151,23 @@ import Testing
         await #expect(throws: AuthError(.mfaRequired)) { try await auth.signIn(email: "a@example.com", password: Secret("pw")) }
         #expect(try await auth.currentSession() == nil)
     }
+
+    @Test func reauthenticateSignsTheSameUserInAgainAndRefusesAnother() async throws {
+        let auth = auth()
+        transport.on(.post, "/v1/accounts:signInWithPassword") { [clock] request in
+            let uid = request.jsonBody?["password"] == "pw" ? "uid-1" : "uid-2"
+            clock.advance(by: 1)
+            return try await .json(200, FB.tokenReply(uid: uid, now: clock.now))
+        }
+        await #expect(throws: AuthError(.noSession)) { try await auth.reauthenticate(password: Secret("pw")) }
+        let first = try await auth.signIn(email: "a@example.com", password: Secret("pw"))
+        let mismatch = await #expect(throws: AuthError(.invalidCredentials)) { try await auth.reauthenticate(password: Secret("other")) }
+        #expect(mismatch?.providerCode == "USER_MISMATCH" && mismatch?.details["iosCode"] == "17024")
+        #expect(try await auth.currentSession()?.accessToken == first.accessToken, "nothing stored for another user")
+        let again = try await auth.reauthenticate(password: Secret("pw"))
+        #expect(again.userID == "uid-1" && again.accessToken != first.accessToken)
+        #expect(try await auth.currentSession()?.accessToken == again.accessToken)
+        let last = try #require(transport.requests(to: "/v1/accounts:signInWithPassword").last)
+        #expect(last.jsonBody == ["email": "a@example.com", "password": "pw", "returnSecureToken": true], "the signed-in user's email")
+    }
 }

@@ -82,6 +82,7 @@ import Testing
         #expect(provider.capabilities == FirebasePlugin().capabilities)
         #expect(provider.capabilities.isSuperset(of: [.passwordSignIn, .signUp, .passwordReset, .refresh, .userInfo, .accountDeletion]))
         #expect(!provider.capabilities.contains(.revoke))
+        #expect(provider.capabilities.isSuperset(of: [.mfa, .factorEnrollment]), "TOTP second factors")
         let session = Session(providerID: "firebase", accessToken: Secret("id"))
         try await provider.signOut(session)
         #expect(transport.requests.isEmpty, "sign-out is local")

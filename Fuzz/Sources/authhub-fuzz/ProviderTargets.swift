@@ -180,6 +180,15 @@ let providerOperations: [(name: String, run: @Sendable (ProviderKit) async throw
         _ = try? await auth.idToken(forceRefresh: true)
         _ = try await auth.currentUser()
     }),
+    ("firebase.mfa", { kit in
+        let provider = firebase(kit)
+        let requirement = MFARequirement(token: Secret("pending"), challengeTypes: ["totp"], enrolledFactors: [.init(id: "enr-1", kind: "totp")])
+        _ = try? await provider.signIn(.mfa(requirement: requirement, response: .otp(Secret("123456"))))
+        _ = try? await provider.api.withdrawMFA(idToken: Secret("id-token"), enrollmentID: "enr-1")
+        _ = try? await provider.api.finalizeTOTPEnrollment(idToken: Secret("id-token"), sessionInfo: Secret("s"), code: Secret("123456"))
+        let info = try await provider.api.startTOTPEnrollment(idToken: Secret("id-token"))
+        _ = try FirebaseTOTPEnrollmentChallenge(sessionInfo: info, account: "ada@example.com", issuer: "fuzz", provider: "firebase")
+    }),
     // Openfort (v2 and legacy v1)
     ("openfort.password", { _ = try await openfort($0).signIn(.password(identifier: "ada@example.com", password: Secret("pw"))) }),
     ("openfort.guest", { _ = try await openfort($0).signIn(.guest) }),

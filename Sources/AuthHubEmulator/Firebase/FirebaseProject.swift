@@ -56,6 +56,10 @@ struct FirebaseProject: Sendable {
     /// Pending codes, oldest first (the order the `oobCodes` helper lists them in).
     var oobCodes: [FirebaseOobCode] = []
     var config = FirebaseConfig()
+    /// TOTP enrollments started and not yet finalized, by `sessionInfo`.
+    var totpEnrollments: [String: FirebaseTOTPEnrollment] = [:]
+    /// `mfaPendingCredential`s issued by password sign-in and not yet used, by credential.
+    var pendingMFA: [String: FirebasePendingMFA] = [:]
 
     /// The account with `email` (already lower-cased) in `tenant` (nil: the project's own
     /// accounts); with duplicates allowed, the oldest one.

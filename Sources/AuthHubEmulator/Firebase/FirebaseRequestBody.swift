@@ -107,6 +107,17 @@ struct FirebaseRequestBody: Sendable {
         }
     }
 
+    /// The object `name` as a body of its own (e.g. `totpVerificationInfo`); nil when absent or null.
+    /// - Throws: `400 INVALID_ARGUMENT` when the field is not an object.
+    func object(_ name: String) throws -> FirebaseRequestBody? {
+        switch values[name] {
+        case nil, .null: return nil
+        case .object(let members): return FirebaseRequestBody(members)
+        case .some(let other):
+            throw FirebaseFailure.invalidArgument("Invalid value at '\(name)' (TYPE_MESSAGE), \(other.typeName)")
+        }
+    }
+
     /// The boolean `name` (`"true"`/`"false"` strings of a form body count); nil when absent.
     /// - Throws: `400 INVALID_ARGUMENT` when the field is not a boolean.
     func bool(_ name: String) throws -> Bool? {

@@ -40,7 +40,9 @@ extension FirebaseService {
     ///   `INVALID_OOB_CODE`, `EXPIRED_OOB_CODE`, `EMAIL_NOT_FOUND` when the account is gone,
     ///   `USER_DISABLED`); other fields are ignored.
     /// - Otherwise the caller is the `idToken`'s account (or, privileged, `localId`). Checks in
-    ///   order: the ID-token checks, `INVALID_EMAIL`, `OPERATION_NOT_ALLOWED` (email change with
+    ///   order: the ID-token checks, `CREDENTIAL_TOO_OLD_LOGIN_AGAIN` (a password change or a
+    ///   change to another email by an `idToken` caller whose sign-in is too old or marked, see
+    ///   ``requireRecentLogin(_:authTime:)``), `INVALID_EMAIL`, `OPERATION_NOT_ALLOWED` (email change with
     ///   improved email privacy, non-privileged), `EMAIL_EXISTS`, `WEAK_PASSWORD : …`.
     ///   `displayName`/`photoUrl` set, `deleteAttribute` (`DISPLAY_NAME`, `PHOTO_URL`) clears;
     ///   `emailVerified` and `disableUser` are honoured for privileged calls only and ignored
@@ -56,8 +58,12 @@ extension FirebaseService {
         let (caller, authTime) = try caller(call, in: project)
         if !call.privileged { try checkTenant(body, account: caller.tenantId, in: project) }
 
+        let rawEmail = try body.string("email")
+        if try body.string("password") != nil || (rawEmail.map { $0.lowercased() != caller.email } ?? false) {
+            try requireRecentLogin(caller, authTime: authTime)
+        }
         var newEmail: String?
-        if let raw = try body.string("email") {
+        if let raw = rawEmail {
             guard Self.isValidEmail(raw) else { throw FirebaseFailure.code("INVALID_EMAIL") }
             let email = raw.lowercased()
             if email != caller.email {
@@ -171,14 +177,19 @@ extension FirebaseService {
     }
 
     /// `accounts:delete` (spec §3.7) → `{kind}`: the `idToken`'s account (`MISSING_ID_TOKEN`, then
-    /// the ID-token checks), or privileged, `localId` (`USER_NOT_FOUND` when unknown). Pending oob
-    /// codes of the account go with it.
+    /// the ID-token checks, then `CREDENTIAL_TOO_OLD_LOGIN_AGAIN` when the sign-in is older than
+    /// ``recentLoginWindow`` or the account is marked by `:requireRecentLogin`), or privileged,
+    /// `localId` (`USER_NOT_FOUND` when unknown). Pending oob codes, TOTP enrollments and MFA
+    /// pending credentials of the account go with it.
     func delete(_ call: Call) async throws -> JSONValue {
         let project = await state.get(FirebaseProject.key)
-        let (user, _) = try caller(call, in: project)
+        let (user, authTime) = try caller(call, in: project)
+        try requireRecentLogin(user, authTime: authTime)
         try await state.update(FirebaseProject.key) { project in
             guard project.users.removeValue(forKey: user.localId) != nil else { throw FirebaseFailure.code("USER_NOT_FOUND") }
             project.oobCodes.removeAll { $0.localId == user.localId }
+            project.totpEnrollments = project.totpEnrollments.filter { $0.value.localId != user.localId }
+            project.pendingMFA = project.pendingMFA.filter { $0.value.localId != user.localId }
         }
         return ["kind": "identitytoolkit#DeleteAccountResponse"]
     }

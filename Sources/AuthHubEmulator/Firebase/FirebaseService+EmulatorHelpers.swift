@@ -26,6 +26,8 @@ extension FirebaseService {
             await state.update(FirebaseProject.key) { project in
                 project.users = [:]
                 project.oobCodes = []
+                project.totpEnrollments = [:]
+                project.pendingMFA = [:]
             }
             return [:]
         }

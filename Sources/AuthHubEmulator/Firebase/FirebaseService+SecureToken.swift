@@ -11,7 +11,7 @@ extension FirebaseService {
     ///
     /// Reply (snake_case): `{access_token, expires_in: "3600", token_type: "Bearer", refresh_token,
     /// id_token, user_id, project_id}` with `id_token == access_token`, the same refresh token
-    /// back, a new ID token whose `auth_time` is the original sign-in's, and `project_id` the
+    /// back, a new ID token whose `auth_time` (and second-factor claims) are the original sign-in's, and `project_id` the
     /// project number (``FirebaseTokens/projectNumber(for:)``).
     func token(_ call: Call) async throws -> JSONValue {
         let body = call.body
@@ -31,7 +31,8 @@ extension FirebaseService {
             return user
         }
         let idToken = FirebaseTokens.idToken(
-            user: user, projectId: projectId, issuedAt: FirebaseUser.seconds(refreshedAt), authTime: record.authTime
+            user: user, projectId: projectId, issuedAt: FirebaseUser.seconds(refreshedAt), authTime: record.authTime,
+            secondFactor: record.secondFactor
         )
         return [
             "access_token": .string(idToken),

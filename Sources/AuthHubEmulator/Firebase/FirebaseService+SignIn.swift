@@ -85,7 +85,9 @@ extension FirebaseService {
     ///
     /// Reply: `{kind, localId, email, displayName ("" when unset), idToken, registered: true,
     /// refreshToken, expiresIn, profilePicture?}`, or for a user with second factors
-    /// `{kind, localId, email, mfaPendingCredential, mfaInfo}` and no tokens.
+    /// `{kind, localId, email, mfaPendingCredential, mfaInfo}` and no tokens (the credential is
+    /// kept for ``FirebaseMFA/pendingCredentialLifetime`` for `mfaSignIn:finalize`). A sign-in
+    /// with tokens clears the `:requireRecentLogin` mark.
     func signInWithPassword(_ call: Call) async throws -> JSONValue {
         guard let rawEmail = try call.body.string("email") else { throw FirebaseFailure.code("MISSING_EMAIL") }
         guard Self.isValidEmail(rawEmail) else { throw FirebaseFailure.code("INVALID_EMAIL") }
@@ -106,13 +108,22 @@ extension FirebaseService {
             "email": .string(found.email ?? ""),
         ]
         if !found.mfaInfo.isEmpty {
-            reply["mfaPendingCredential"] = .string(FirebaseTokens.mfaPendingCredential(localId: found.localId, projectId: projectId))
+            let credential = FirebaseTokens.mfaPendingCredential(localId: found.localId, projectId: projectId, nonce: newOobCode())
+            let pending = FirebasePendingMFA(localId: found.localId, issuedAt: nowSeconds,
+                                             expiresAt: now.addingTimeInterval(FirebaseMFA.pendingCredentialLifetime))
+            let issuedAt = now
+            await state.update(FirebaseProject.key) { project in
+                project.pendingMFA = project.pendingMFA.filter { $0.value.expiresAt > issuedAt }
+                project.pendingMFA[credential] = pending
+            }
+            reply["mfaPendingCredential"] = .string(credential)
             reply["mfaInfo"] = .array(found.mfaInfo)
             return .object(reply)
         }
         let loginAt = now
         let user = await state.update(FirebaseProject.key) { project -> FirebaseUser in
             project.users[found.localId]?.lastLoginAt = loginAt
+            project.users[found.localId]?.recentLoginRequired = false
             return project.users[found.localId] ?? found
         }
         reply.merge(tokens(for: user)) { _, new in new }

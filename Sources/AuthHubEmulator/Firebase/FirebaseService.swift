@@ -89,6 +89,31 @@ struct FirebaseService: Sendable {
         return (user, claims)
     }
 
+    /// How old a sign-in may be for a sensitive change: 300 s (a token whose `auth_time` is exactly
+    /// 300 s old still passes).
+    ///
+    /// Where the figure comes from: Firebase does not publish the server's window. Its SDKs only
+    /// say the operation "requires recent authentication" (firebase-js-sdk maps
+    /// `CREDENTIAL_TOO_OLD_LOGIN_AGAIN` to `auth/requires-recent-login`, iOS to
+    /// `requiresRecentLogin` 17014; spec/firebase.md §3.5 and §3.7 list it for password and email
+    /// changes and account deletion). The one number in Firebase's documentation is the
+    /// recent-sign-in check of the Admin SDK "Manage Session Cookies" guide
+    /// (firebase.google.com/docs/auth/admin/manage-cookies), whose sample accepts an ID token only
+    /// when `now - auth_time < 5 * 60` ("Only process if the user just signed in in the last 5
+    /// minutes"); the emulator uses the same 5 minutes.
+    static let recentLoginWindow = 300
+
+    /// Refuses a sensitive change (`accounts:delete`, a password or email change by `accounts:update`)
+    /// with `CREDENTIAL_TOO_OLD_LOGIN_AGAIN` when the presented ID token's `auth_time` is more than
+    /// ``recentLoginWindow`` seconds before the emulator's clock, or the account is marked by the
+    /// `:requireRecentLogin` hook. Privileged (admin) calls, which present no ID token, pass.
+    func requireRecentLogin(_ user: FirebaseUser, authTime: Int?) throws {
+        guard let authTime else { return }
+        if user.recentLoginRequired || nowSeconds - authTime > Self.recentLoginWindow {
+            throw FirebaseFailure.code("CREDENTIAL_TOO_OLD_LOGIN_AGAIN")
+        }
+    }
+
     /// The tenant a request names in `tenantId` (nil: none): it must be one of the project's
     /// ``FirebaseConfig/tenants`` (`INVALID_TENANT_ID`).
     func requestedTenant(_ body: FirebaseRequestBody, in project: FirebaseProject) throws -> String? {
@@ -108,12 +133,14 @@ struct FirebaseService: Sendable {
     }
 
     /// The `idToken`, `refreshToken` and `expiresIn` for `user`, issued now.
-    func tokens(for user: FirebaseUser, authTime: Int? = nil) -> [String: JSONValue] {
+    func tokens(for user: FirebaseUser, authTime: Int? = nil, secondFactor: FirebaseTokens.SecondFactor? = nil) -> [String: JSONValue] {
         let issuedAt = nowSeconds
         let authTime = authTime ?? issuedAt
-        let refresh = FirebaseTokens.RefreshToken(localId: user.localId, projectId: projectId, issuedAt: issuedAt, authTime: authTime)
+        let refresh = FirebaseTokens.RefreshToken(localId: user.localId, projectId: projectId, issuedAt: issuedAt, authTime: authTime,
+                                                  secondFactor: secondFactor)
         return [
-            "idToken": .string(FirebaseTokens.idToken(user: user, projectId: projectId, issuedAt: issuedAt, authTime: authTime)),
+            "idToken": .string(FirebaseTokens.idToken(user: user, projectId: projectId, issuedAt: issuedAt, authTime: authTime,
+                                                      secondFactor: secondFactor)),
             "refreshToken": .string(FirebaseTokens.refreshToken(refresh)),
             "expiresIn": .string(String(FirebaseTokens.lifetime)),
         ]

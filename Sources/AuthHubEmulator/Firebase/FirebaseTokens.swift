@@ -17,7 +17,10 @@ enum FirebaseTokens {
     /// - Parameters:
     ///   - issuedAt: `iat`, epoch seconds; `exp` is `iat + 3600`.
     ///   - authTime: `auth_time`, the time of the original sign-in (kept across refreshes).
-    static func idToken(user: FirebaseUser, projectId: String, issuedAt: Int, authTime: Int) -> String {
+    ///   - secondFactor: the factor of a second-factor sign-in: the claims then carry
+    ///     `firebase.sign_in_second_factor` (its kind, `totp`) and `firebase.second_factor_identifier`
+    ///     (its `mfaEnrollmentId`).
+    static func idToken(user: FirebaseUser, projectId: String, issuedAt: Int, authTime: Int, secondFactor: SecondFactor? = nil) -> String {
         var claims: [String: JSONValue] = [
             "iss": .string("https://securetoken.google.com/\(projectId)"),
             "aud": .string(projectId),
@@ -37,8 +40,18 @@ enum FirebaseTokens {
         if let picture = user.photoUrl { claims["picture"] = .string(picture) }
         var firebase: [String: JSONValue] = ["identities": .object(identities), "sign_in_provider": "password"]
         if let tenant = user.tenantId { firebase["tenant"] = .string(tenant) }
+        if let secondFactor {
+            firebase["sign_in_second_factor"] = .string(secondFactor.provider)
+            firebase["second_factor_identifier"] = .string(secondFactor.identifier)
+        }
         claims["firebase"] = .object(firebase)
         return header + "." + Base64URL.encode(encode(.object(claims))) + "."
+    }
+
+    /// The second factor a sign-in used: its kind (`totp`) and `mfaEnrollmentId`.
+    struct SecondFactor: Sendable, Equatable {
+        var provider: String
+        var identifier: String
     }
 
     /// The claims of an ID token the emulator accepts back: any header and signature, a payload
@@ -85,11 +98,14 @@ enum FirebaseTokens {
         var issuedAt: Int
         var authTime: Int
         var provider = "password"
+        /// The spec's `secondFactor` (`{identifier, provider}`) of a second-factor sign-in, so
+        /// refreshed ID tokens keep its claims.
+        var secondFactor: SecondFactor? = nil
     }
 
     /// The refresh token for `record`: standard base64 of its JSON.
     static func refreshToken(_ record: RefreshToken) -> String {
-        let json: JSONValue = [
+        var json: [String: JSONValue] = [
             "_AuthEmulatorRefreshToken": "DO NOT MODIFY",
             "localId": .string(record.localId),
             "provider": .string(record.provider),
@@ -98,7 +114,10 @@ enum FirebaseTokens {
             "issuedAt": .number(Double(record.issuedAt)),
             "authTime": .number(Double(record.authTime)),
         ]
-        return Data(encode(json)).base64EncodedString()
+        if let factor = record.secondFactor {
+            json["secondFactor"] = ["identifier": .string(factor.identifier), "provider": .string(factor.provider)]
+        }
+        return Data(encode(.object(json))).base64EncodedString()
     }
 
     /// Decodes a refresh token, or nil when it is not one of the emulator's (→ `INVALID_REFRESH_TOKEN`).
@@ -109,21 +128,31 @@ enum FirebaseTokens {
               let localId = object["localId"]?.stringValue, let projectId = object["projectId"]?.stringValue,
               let issuedAt = object["issuedAt"]?.intValue
         else { return nil }
+        var secondFactor: SecondFactor?
+        if let factor = object["secondFactor"]?.objectValue, let identifier = factor["identifier"]?.stringValue,
+           let provider = factor["provider"]?.stringValue
+        {
+            secondFactor = SecondFactor(provider: provider, identifier: identifier)
+        }
         return RefreshToken(
             localId: localId, projectId: projectId, issuedAt: issuedAt,
-            authTime: object["authTime"]?.intValue ?? issuedAt, provider: object["provider"]?.stringValue ?? "password"
+            authTime: object["authTime"]?.intValue ?? issuedAt, provider: object["provider"]?.stringValue ?? "password",
+            secondFactor: secondFactor
         )
     }
 
     /// The `mfaPendingCredential` of a password sign-in that needs a second factor: standard
     /// base64 of `{"_AuthEmulatorMfaPendingCredential":"DO NOT MODIFY","localId","signInProvider",
-    /// "projectId"}`. (Finishing the sign-in, `v2/accounts/mfaSignIn:finalize`, is not served.)
-    static func mfaPendingCredential(localId: String, projectId: String) -> String {
+    /// "projectId","nonce"}`. The emulator also keeps every credential it issued
+    /// (``FirebaseProject/pendingMFA``), so `mfaSignIn:finalize` accepts only those, for their
+    /// user and lifetime: the random `nonce` makes a forged or edited credential unknown.
+    static func mfaPendingCredential(localId: String, projectId: String, nonce: String) -> String {
         let json: JSONValue = [
             "_AuthEmulatorMfaPendingCredential": "DO NOT MODIFY",
             "localId": .string(localId),
             "signInProvider": "password",
             "projectId": .string(projectId),
+            "nonce": .string(nonce),
         ]
         return Data(encode(json)).base64EncodedString()
     }

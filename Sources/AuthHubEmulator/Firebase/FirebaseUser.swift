@@ -22,13 +22,20 @@ struct FirebaseUser: Sendable {
     var lastLoginAt: Date? = nil
     var passwordUpdatedAt: Date? = nil
     var lastRefreshAt: Date? = nil
-    /// Second factors (seeded through the emulator-only hook), each an object such as
-    /// `{"mfaEnrollmentId","displayName","phoneInfo","enrolledAt"}`; non-empty means password
-    /// sign-in answers with `mfaPendingCredential` instead of tokens.
+    /// Second factors, each an object such as `{"mfaEnrollmentId","displayName","totpInfo":{},"enrolledAt"}`
+    /// (enrolled with `mfaEnrollment:finalize`) or `{"mfaEnrollmentId","displayName","phoneInfo","enrolledAt"}`
+    /// (seeded through the emulator-only hook); non-empty means password sign-in answers with
+    /// `mfaPendingCredential` instead of tokens.
     var mfaInfo: [JSONValue] = []
     /// The Identity Platform tenant the account belongs to (nil: the project itself); ID tokens
     /// carry it as `firebase.tenant`, lookups as `tenantId`.
     var tenantId: String? = nil
+    /// The user's TOTP factors by `mfaEnrollmentId` (each also listed in ``mfaInfo`` with `totpInfo`).
+    var totpFactors: [String: FirebaseTOTPFactor] = [:]
+    /// Set by the `:requireRecentLogin` emulator hook: sensitive changes (`accounts:delete`, a
+    /// password or email change) answer `CREDENTIAL_TOO_OLD_LOGIN_AGAIN` until the user signs in
+    /// again (password sign-in with tokens, or `mfaSignIn:finalize`), which clears it.
+    var recentLoginRequired = false
 
     /// The `UserInfo` object of `accounts:lookup` (spec §3.6).
     var userInfo: JSONValue {

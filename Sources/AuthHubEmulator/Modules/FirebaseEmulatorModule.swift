@@ -52,12 +52,31 @@ import Hummingbird
 ///   reset; tokens issued in that same second stay valid.
 /// - Email privacy (`enableImprovedEmailPrivacy`) is off by default; the config helper turns it on.
 /// - oob codes expire after one hour (`EXPIRED_OOB_CODE`); used codes are deleted.
-/// - Second factors: accounts seeded with `mfaInfo` get `{kind, localId, email,
-///   mfaPendingCredential, mfaInfo}` and no tokens from password sign-in. Finishing that sign-in
-///   (Identity Platform v2 `mfaSignIn:finalize`) is not served; no `/v2/…` route is.
+/// - Second factors (TOTP; facts and error codes on `FirebaseMFA`): Identity Platform v2,
+///   `POST /identitytoolkit.googleapis.com/v2/accounts/<op>?key=…` with `mfaEnrollment:start`
+///   (`{idToken, totpEnrollmentInfo: {}}` → `{totpSessionInfo: {sharedSecretKey (base32),
+///   verificationCodeLength: 6, hashingAlgorithm: "SHA1", periodSec: 30, sessionInfo,
+///   finalizeEnrollmentTime}}`; the email must be verified, `UNVERIFIED_EMAIL`),
+///   `mfaEnrollment:finalize` (`{idToken, displayName?, totpVerificationInfo: {sessionInfo,
+///   verificationCode}}` → `{idToken, refreshToken}`; adds `{mfaEnrollmentId, displayName,
+///   totpInfo: {}, enrolledAt}` to `mfaInfo`), `mfaEnrollment:withdraw` (`{idToken,
+///   mfaEnrollmentId}`) and `mfaSignIn:finalize` (`{mfaPendingCredential, mfaEnrollmentId,
+///   totpVerificationInfo: {verificationCode}}` → `{idToken, refreshToken}` whose ID token has
+///   `firebase.sign_in_second_factor: "totp"` and `firebase.second_factor_identifier`). Codes are
+///   checked with AuthHubFactors' `TOTP` at the emulator's clock (±1 step); a wrong or replayed
+///   code is `INVALID_CODE`. Accounts with factors (enrolled, or seeded with `mfaInfo`) get
+///   `{kind, localId, email, mfaPendingCredential, mfaInfo}` and no tokens from password sign-in;
+///   the credential is the emulator's own (unknown, used, older than 10 minutes or older than a
+///   password change → `INVALID_MFA_PENDING_CREDENTIAL`). Phone factors (`mfaSignIn:start`,
+///   `phoneEnrollmentInfo`) answer 501; a seeded factor without a TOTP secret cannot finish a
+///   sign-in (`MFA_ENROLLMENT_NOT_FOUND`).
+/// - Recent sign-in: `accounts:delete` and `accounts:update` changing the password or the email,
+///   called with an ID token whose `auth_time` is more than 300 s before the emulator's clock (or
+///   for an account marked by the `:requireRecentLogin` hook), answer
+///   `CREDENTIAL_TOO_OLD_LOGIN_AGAIN` (see `FirebaseService.recentLoginWindow` for the figure).
 /// - Anonymous sign-up (a body without email and password) is `ADMIN_ONLY_OPERATION`.
 /// - Never raised, because nothing here switches them on: `OPERATION_NOT_ALLOWED` at sign-up,
-///   `PASSWORD_LOGIN_DISABLED`, `TOO_MANY_ATTEMPTS_TRY_LATER`, `CREDENTIAL_TOO_OLD_LOGIN_AGAIN`,
+///   `PASSWORD_LOGIN_DISABLED`, `TOO_MANY_ATTEMPTS_TRY_LATER`,
 ///   `PASSWORD_DOES_NOT_MEET_REQUIREMENTS` (no sign-in switch, rate limit or password policy).
 /// - Lookups report `passwordHash` as the opaque `UkVEQUNURUQ=`; passwords are kept only as
 ///   PBKDF2 hashes. Nothing is logged but method, path and status.
@@ -72,6 +91,9 @@ import Hummingbird
 ///   would, answering JSON instead of Firebase's HTML page.
 /// - Not part of Firebase (AuthHub's seeding hook): `POST /emulator/v1/projects/{projectId}/accounts`
 ///   `{email, password, displayName?, photoUrl?, emailVerified?, disabled?, mfaInfo?}` → `{localId}`.
+/// - Not part of Firebase: `POST /emulator/v1/projects/{projectId}/accounts/{localId}:requireRecentLogin`
+///   `[{"required": bool}]` → `{localId, recentLoginRequired}` marks the account so its next
+///   sensitive change is `CREDENTIAL_TOO_OLD_LOGIN_AGAIN` until it signs in again.
 public struct FirebaseEmulatorModule: EmulatorModule {
     /// `firebase`.
     public let name = "firebase"
@@ -131,6 +153,17 @@ public struct FirebaseEmulatorModule: EmulatorModule {
             routes.post(v1 + op) { request, _ in await service.notImplemented(request, operation: "accounts:\(op)") }
             routes.post(v3 + legacy) { request, _ in await service.notImplemented(request, operation: legacy) }
         }
+        let v2 = "/identitytoolkit.googleapis.com/v2/accounts/"
+        let mfa: [(String, @Sendable (FirebaseService.Call) async throws -> JSONValue)] = [
+            ("mfaEnrollment:start", { try await service.startMFAEnrollment($0) }),
+            ("mfaEnrollment:finalize", { try await service.finalizeMFAEnrollment($0) }),
+            ("mfaEnrollment:withdraw", { try await service.withdrawMFA($0) }),
+            ("mfaSignIn:finalize", { try await service.finalizeMFASignIn($0) }),
+        ]
+        for (op, handler) in mfa {
+            routes.post(v2 + op) { request, _ in await service.api(request) { try await handler($0) } }
+        }
+        routes.post(v2 + "mfaSignIn:start") { request, _ in await service.notImplemented(request, operation: "mfaSignIn:start (phone second factors)") }
         routes.post("/securetoken.googleapis.com/v1/token") { request, _ in await service.api(request) { try await service.token($0) } }
         let project = "/emulator/v1/projects/:projectId"
         routes.delete("\(project)/accounts") { request, context in await service.wipeAccounts(request, context: context) }
@@ -138,6 +171,7 @@ public struct FirebaseEmulatorModule: EmulatorModule {
         routes.get("\(project)/oobCodes") { request, context in await service.listOobCodes(request, context: context) }
         routes.get("\(project)/config") { request, context in await service.getConfig(request, context: context) }
         routes.patch("\(project)/config") { request, context in await service.patchConfig(request, context: context) }
+        routes.post("\(project)/accounts/:accountAction") { request, context in await service.accountAction(request, context: context) }
         routes.get("/emulator/action") { request, _ in await service.action(request) }
     }
 

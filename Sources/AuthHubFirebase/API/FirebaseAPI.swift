@@ -17,6 +17,9 @@ import Foundation
 /// - Passwords, tokens and action codes are ``Secret``s and revealed only into request bodies.
 /// - Errors are mapped by ``FirebaseErrorMapper`` (the Secure Token endpoint with
 ///   ``FirebaseErrorMapper/Endpoint/secureToken``).
+/// - Second factors (TOTP) use Identity Platform v2: `https://identitytoolkit.googleapis.com/v2/accounts/<op>?key=…`
+///   (emulator: `http://<emulatorHost>/identitytoolkit.googleapis.com/v2/accounts/<op>`) with the
+///   firebase-js-sdk request bodies (`tenantId` on every one, as its `_addTidIfNecessary` adds it).
 /// - Retries: the core client's rules (only 429/503 for POSTs); calls that consume a one-time code
 ///   are never retried, `accounts:lookup` (a read) is retried like an idempotent request.
 public struct FirebaseAPI: Sendable {
@@ -29,6 +32,8 @@ public struct FirebaseAPI: Sendable {
     public let configuration: FirebaseConfiguration
     /// The client for `accounts:*`.
     let identityToolkit: APIClient
+    /// The client for Identity Platform `v2/accounts/*` (second factors).
+    let identityToolkitV2: APIClient
     /// The client for `/v1/token`.
     let secureToken: APIClient
     let clock: any AuthClock
@@ -44,6 +49,8 @@ public struct FirebaseAPI: Sendable {
         self.clock = context.clock
         identityToolkit = APIClient(provider: providerID, baseURL: Self.identityToolkitBaseURL(configuration), context: context,
                                     errorMapper: FirebaseErrorMapper(endpoint: .identityToolkit))
+        identityToolkitV2 = APIClient(provider: providerID, baseURL: Self.identityToolkitV2BaseURL(configuration), context: context,
+                                      errorMapper: FirebaseErrorMapper(endpoint: .identityToolkit))
         secureToken = APIClient(provider: providerID, baseURL: Self.secureTokenBaseURL(configuration), context: context,
                                 errorMapper: FirebaseErrorMapper(endpoint: .secureToken))
     }
@@ -57,6 +64,12 @@ public struct FirebaseAPI: Sendable {
     /// The base of every `accounts:<op>` URL, ending in `/v1/`.
     public static func identityToolkitBaseURL(_ configuration: FirebaseConfiguration) -> URL {
         URL(string: root(identityToolkitHost, configuration) + "v1/") ?? URL(fileURLWithPath: "/")
+    }
+
+    /// The base of every Identity Platform `accounts/<op>` URL, ending in `/v2/`:
+    /// `https://identitytoolkit.googleapis.com/v2/` (emulator: `http://<emulatorHost>/identitytoolkit.googleapis.com/v2/`).
+    public static func identityToolkitV2BaseURL(_ configuration: FirebaseConfiguration) -> URL {
+        URL(string: root(identityToolkitHost, configuration) + "v2/") ?? URL(fileURLWithPath: "/")
     }
 
     /// The base of the token URL, ending in `/v1/`.
@@ -74,6 +87,14 @@ public struct FirebaseAPI: Sendable {
         let request = try APIRequest.json(.post, "accounts:\(op)", JSONValue.object(body), query: keyQuery, headers: headers, retry: retry)
         let reply = try await identityToolkit.send(request)
         return try FirebaseReply.object(reply.body, provider: provider, what: "accounts:\(op)")
+    }
+
+    /// POSTs a JSON body to `v2/accounts/<op>` and returns the reply object. Never retried: every
+    /// v2 call here consumes a one-time code or session.
+    func accountsV2(_ op: String, _ body: [String: JSONValue]) async throws -> [String: JSONValue] {
+        let request = try APIRequest.json(.post, "accounts/\(op)", JSONValue.object(body), query: keyQuery, retry: .never)
+        let reply = try await identityToolkitV2.send(request)
+        return try FirebaseReply.object(reply.body, provider: provider, what: "accounts/\(op)")
     }
 
     /// `tenantId` when one is configured.
@@ -104,8 +125,10 @@ public struct FirebaseAPI: Sendable {
     /// Signs in with email and password (`accounts:signInWithPassword`).
     /// - Throws: ``AuthErrorCode/mfaRequired`` when the user has a second factor: the reply's
     ///   `mfaPendingCredential` is ``MFARequirement/token`` and the factor kinds of `mfaInfo[]`
-    ///   (`phone`, `totp`) are its ``MFARequirement/challengeTypes`` (enrollment ids in
-    ///   `details["mfaEnrollmentIds"]`, comma-separated); `INVALID_LOGIN_CREDENTIALS` /
+    ///   (`phone`, `totp`) are its ``MFARequirement/challengeTypes``; every entry with an
+    ///   `mfaEnrollmentId` is one of its ``MFARequirement/enrolledFactors`` (id, kind, `displayName`),
+    ///   in the reply's order (the ids also in `details["mfaEnrollmentIds"]`, comma-separated, and
+    ///   the reply's `localId` in `details["localId"]`); `INVALID_LOGIN_CREDENTIALS` /
     ///   `INVALID_PASSWORD` → ``AuthErrorCode/invalidCredentials``; …
     public func signInWithPassword(email: String, password: Secret<String>) async throws -> FirebaseTokenResponse {
         let reply = try await accounts("signInWithPassword", Self.body([
@@ -125,8 +148,13 @@ public struct FirebaseAPI: Sendable {
         for factor in enrollments.map(\.factor) where !kinds.contains(factor) { kinds.append(factor) }
         var details: [String: String] = ["mfaEnrollmentIds": enrollments.map(\.enrollmentID).joined(separator: ",")]
         if let email = reply["email"]?.stringValue { details["email"] = email }
+        if let uid = reply["localId"]?.stringValue { details["localId"] = uid }
+        let factors = enrollments.filter { !$0.enrollmentID.isEmpty }.map {
+            MFARequirement.EnrolledFactor(id: $0.enrollmentID, kind: $0.factor, displayName: $0.displayName)
+        }
         return AuthError(.mfaRequired, message: "A second factor is required to finish signing in.", provider: provider,
-                         statusCode: 200, mfa: MFARequirement(token: Secret(pending), challengeTypes: kinds), details: details)
+                         statusCode: 200, mfa: MFARequirement(token: Secret(pending), challengeTypes: kinds, enrolledFactors: factors),
+                         details: details)
     }
 
     private func tokens(_ reply: [String: JSONValue], what: String) throws -> FirebaseTokenResponse {
@@ -285,5 +313,59 @@ public struct FirebaseAPI: Sendable {
     /// Deletes the signed-in user (`accounts:delete {idToken}`).
     public func deleteAccount(idToken: Secret<String>) async throws {
         _ = try await accounts("delete", ["idToken": .string(idToken.revealed())], retry: .never)
+    }
+
+    // MARK: - Second factors (Identity Platform v2)
+
+    /// Starts a TOTP enrollment for the signed-in user: `POST v2/accounts/mfaEnrollment:start`
+    /// `{idToken, totpEnrollmentInfo: {}, tenantId?}` (firebase-js-sdk `startEnrollTotpMfa`).
+    /// - Returns: the reply's `totpSessionInfo` (secret, code length, algorithm, period, session).
+    /// - Throws: ``AuthErrorCode/emailNotVerified`` (`UNVERIFIED_EMAIL`),
+    ///   ``AuthErrorCode/conflict`` (`SECOND_FACTOR_LIMIT_EXCEEDED`), ID-token errors, …
+    public func startTOTPEnrollment(idToken: Secret<String>) async throws -> FirebaseTOTPSessionInfo {
+        let reply = try await accountsV2("mfaEnrollment:start", Self.body([
+            "idToken": .string(idToken.revealed()), "totpEnrollmentInfo": .object([:]), "tenantId": tenant,
+        ]))
+        return try FirebaseTOTPSessionInfo.read(reply, provider: provider)
+    }
+
+    /// Finishes a TOTP enrollment with a code from the authenticator: `POST
+    /// v2/accounts/mfaEnrollment:finalize {idToken, displayName?, totpVerificationInfo:
+    /// {sessionInfo, verificationCode}, tenantId?}` (firebase-js-sdk `finalizeEnrollTotpMfa`).
+    /// - Returns: the new `idToken` and `refreshToken`.
+    /// - Throws: ``AuthErrorCode/invalidMFACode`` (`INVALID_CODE`), ``AuthErrorCode/sessionExpired``
+    ///   (`SESSION_EXPIRED`, `INVALID_SESSION_INFO`), …
+    public func finalizeTOTPEnrollment(idToken: Secret<String>, sessionInfo: Secret<String>, code: Secret<String>,
+                                       displayName: String? = nil) async throws -> FirebaseMFATokens {
+        let reply = try await accountsV2("mfaEnrollment:finalize", Self.body([
+            "idToken": .string(idToken.revealed()), "displayName": displayName.map(JSONValue.string),
+            "totpVerificationInfo": .object(["sessionInfo": .string(sessionInfo.revealed()), "verificationCode": .string(code.revealed())]),
+            "tenantId": tenant,
+        ]))
+        return try FirebaseMFATokens.read(reply, provider: provider, what: "mfaEnrollment:finalize")
+    }
+
+    /// Removes a second factor: `POST v2/accounts/mfaEnrollment:withdraw {idToken, mfaEnrollmentId,
+    /// tenantId?}` (firebase-js-sdk `withdrawMfa`).
+    /// - Throws: `MFA_ENROLLMENT_NOT_FOUND` → ``AuthErrorCode/invalidRequest``, …
+    public func withdrawMFA(idToken: Secret<String>, enrollmentID: String) async throws -> FirebaseMFATokens {
+        let reply = try await accountsV2("mfaEnrollment:withdraw", Self.body([
+            "idToken": .string(idToken.revealed()), "mfaEnrollmentId": .string(enrollmentID), "tenantId": tenant,
+        ]))
+        return try FirebaseMFATokens.read(reply, provider: provider, what: "mfaEnrollment:withdraw")
+    }
+
+    /// Finishes a sign-in that needs a second factor with a TOTP code: `POST
+    /// v2/accounts/mfaSignIn:finalize {mfaPendingCredential, mfaEnrollmentId, totpVerificationInfo:
+    /// {verificationCode}, tenantId?}` (firebase-js-sdk `finalizeSignInTotpMfa`).
+    /// - Returns: the `idToken` (with `firebase.sign_in_second_factor: "totp"`) and `refreshToken`.
+    /// - Throws: ``AuthErrorCode/invalidMFACode`` (`INVALID_CODE`), ``AuthErrorCode/sessionExpired``
+    ///   (`INVALID_MFA_PENDING_CREDENTIAL`), ``AuthErrorCode/invalidRequest`` (`MFA_ENROLLMENT_NOT_FOUND`), …
+    public func finalizeTOTPSignIn(pendingCredential: Secret<String>, enrollmentID: String, code: Secret<String>) async throws -> FirebaseMFATokens {
+        let reply = try await accountsV2("mfaSignIn:finalize", Self.body([
+            "mfaPendingCredential": .string(pendingCredential.revealed()), "mfaEnrollmentId": .string(enrollmentID),
+            "totpVerificationInfo": .object(["verificationCode": .string(code.revealed())]), "tenantId": tenant,
+        ]))
+        return try FirebaseMFATokens.read(reply, provider: provider, what: "mfaSignIn:finalize")
     }
 }

@@ -1,4 +1,5 @@
 import AuthHub
+import AuthHubFactors
 import Foundation
 
 /// A Firebase `Auth` object on AuthHub's session layer: the calls an app makes on the Firebase
@@ -53,6 +54,113 @@ public actor FirebaseAuth {
     @discardableResult
     public func signIn(email: String, password: Secret<String>) async throws -> Session {
         try await sessions.store(provider.signIn(.password(identifier: email, password: password)))
+    }
+
+    /// Finishes a sign-in that failed with ``AuthErrorCode/mfaRequired`` and stores the session:
+    /// `.otp(code)` is checked by `v2/accounts/mfaSignIn:finalize` against the first enrolled TOTP
+    /// factor of `requirement` (see ``FirebaseProvider/signIn(mfa:_:)``).
+    /// - Throws: ``AuthErrorCode/invalidMFACode`` for a wrong or reused code (nothing is stored; the
+    ///   requirement stays usable until it expires), ``AuthErrorCode/sessionExpired`` when the
+    ///   pending credential expired, ``AuthErrorCode/unsupported`` for other answers.
+    @discardableResult
+    public func signIn(mfa requirement: MFARequirement, response: MFAResponse) async throws -> Session {
+        try await sessions.store(provider.signIn(.mfa(requirement: requirement, response: response)))
+    }
+
+    /// Signs the current user in again with their password, as the Firebase SDKs'
+    /// `reauthenticateWithCredential`: after ``AuthErrorCode/requiresRecentLogin``
+    /// (`CREDENTIAL_TOO_OLD_LOGIN_AGAIN`), the next sensitive change (``deleteAccount()``,
+    /// ``updatePassword(_:)``, ``updateEmail(_:)``) succeeds.
+    ///
+    /// The email is the stored session's `email` claim; the sign-in must return the same user
+    /// (`localId`), else nothing is stored and ``AuthErrorCode/invalidCredentials`` with provider code
+    /// `USER_MISMATCH` (iOS `userMismatch`, 17024) is thrown. The new session is stored through the
+    /// same ``SessionManager``.
+    /// - Throws: ``AuthErrorCode/noSession`` when signed out; ``AuthErrorCode/invalidCredentials``
+    ///   for a wrong password; ``AuthErrorCode/mfaRequired`` for a user with second factors (finish
+    ///   with ``reauthenticate(mfa:response:)``).
+    @discardableResult
+    public func reauthenticate(password: Secret<String>) async throws -> Session {
+        let current = try await signedInSession()
+        guard let email = current.claims["email"]?.stringValue, !email.isEmpty else {
+            throw AuthError(.unsupported, message: "The signed-in user has no email address to sign in again with.", provider: key.provider)
+        }
+        let renewed = try await provider.signIn(.password(identifier: email, password: password))
+        return try await sessions.store(try sameUser(renewed, as: current))
+    }
+
+    /// Finishes a ``reauthenticate(password:)`` that needed a second factor: like
+    /// ``signIn(mfa:response:)``, but the result must be the current user (`USER_MISMATCH` otherwise).
+    @discardableResult
+    public func reauthenticate(mfa requirement: MFARequirement, response: MFAResponse) async throws -> Session {
+        let current = try await signedInSession()
+        let renewed = try await provider.signIn(.mfa(requirement: requirement, response: response))
+        return try await sessions.store(try sameUser(renewed, as: current))
+    }
+
+    private func signedInSession() async throws -> Session {
+        guard let current = try await sessions.current() else {
+            throw AuthError(.noSession, message: "No user is signed in.", provider: key.provider)
+        }
+        return current
+    }
+
+    private func sameUser(_ renewed: Session, as current: Session) throws -> Session {
+        guard renewed.userID != nil, renewed.userID == current.userID else {
+            throw AuthError(.invalidCredentials, message: "The credentials belong to another user than the one signed in.",
+                            provider: key.provider, providerCode: "USER_MISMATCH", details: ["iosCode": "17024"])
+        }
+        return renewed
+    }
+
+    // MARK: - Second factors
+
+    /// Starts enrolling a TOTP authenticator for the signed-in user (`mfaEnrollment:start`).
+    /// - Parameters:
+    ///   - issuer: the issuer the authenticator app shows; the project id by default.
+    ///   - account: the account name it shows; the user's email by default.
+    /// - Returns: the secret (as a ``TOTP`` and an `otpauth://` URI for a QR code) and the session
+    ///   value for ``finalizeTOTPEnrollment(_:code:displayName:)``.
+    /// - Throws: ``AuthErrorCode/emailNotVerified`` when the email is not verified (Identity
+    ///   Platform's `UNVERIFIED_EMAIL`), ``AuthErrorCode/conflict`` at the factor limit, …
+    public func startTOTPEnrollment(issuer: String? = nil, account: String? = nil) async throws -> FirebaseTOTPEnrollmentChallenge {
+        let session = try await validSession()
+        let info = try await endingSessionOnDeadUser { try await provider.api.startTOTPEnrollment(idToken: FirebaseProvider.idToken(of: session)) }
+        return try FirebaseTOTPEnrollmentChallenge(sessionInfo: info, account: account ?? session.claims["email"]?.stringValue ?? "",
+                                                   issuer: issuer ?? provider.configuration.projectId, provider: key.provider)
+    }
+
+    /// Finishes a TOTP enrollment with a code from the authenticator (`mfaEnrollment:finalize`) and
+    /// stores the session with the reply's new tokens. From then on, password sign-in throws
+    /// ``AuthErrorCode/mfaRequired``.
+    /// - Throws: ``AuthErrorCode/invalidMFACode`` for a wrong code; ``AuthErrorCode/sessionExpired``
+    ///   when the enrollment's deadline passed.
+    @discardableResult
+    public func finalizeTOTPEnrollment(_ challenge: FirebaseTOTPEnrollmentChallenge, code: Secret<String>,
+                                       displayName: String? = nil) async throws -> Session {
+        let session = try await validSession()
+        let tokens = try await endingSessionOnDeadUser {
+            try await provider.api.finalizeTOTPEnrollment(idToken: FirebaseProvider.idToken(of: session), sessionInfo: challenge.sessionInfo,
+                                                          code: code, displayName: displayName)
+        }
+        return try await storeReplacement(for: session, tokens)
+    }
+
+    /// Removes a second factor (`mfaEnrollment:withdraw`) and stores the session with the reply's new tokens.
+    @discardableResult
+    public func withdrawMFA(enrollmentID: String) async throws -> Session {
+        let session = try await validSession()
+        let tokens = try await endingSessionOnDeadUser {
+            try await provider.api.withdrawMFA(idToken: FirebaseProvider.idToken(of: session), enrollmentID: enrollmentID)
+        }
+        return try await storeReplacement(for: session, tokens)
+    }
+
+    private func storeReplacement(for session: Session, _ tokens: FirebaseMFATokens) async throws -> Session {
+        var renewed = try await provider.session(idToken: tokens.idToken, refreshToken: tokens.refreshToken, expiresIn: tokens.expiresIn,
+                                                 uid: session.userID, receivedAt: provider.context.clock.now, accountKey: session.accountKey)
+        renewed.issuedAt = session.issuedAt
+        return try await sessions.store(renewed)
     }
 
     /// Creates the user, signs them in and stores the session.

@@ -103,6 +103,23 @@ public struct FirebaseErrorMapper: ErrorMapper {
         "UNSUPPORTED_TENANT_OPERATION": Entry(.unsupported, ios: "17073"),
         "BLOCKING_FUNCTION_ERROR_RESPONSE": Entry(.accessDenied, ios: "17105"),
         "FEDERATED_USER_ID_ALREADY_LINKED": Entry(.credentialAlreadyInUse, ios: "17025"),
+        // Identity Platform second factors (v2 `mfaEnrollment:*`, `mfaSignIn:*`): the codes of
+        // firebase-js-sdk's `ServerError`, with the status numbers the Android SDK assigns them,
+        // which are the iOS `AuthErrorCode` raw values (`invalidVerificationCode` 17044,
+        // `invalidMultiFactorSession` 17083, `multiFactorInfoNotFound` 17084, …). A wrong TOTP
+        // code is `INVALID_CODE` (JS `auth/invalid-verification-code`).
+        "INVALID_CODE": Entry(.invalidMFACode, ios: "17044"),
+        "MISSING_CODE": Entry(.invalidMFACode, ios: "17043"),
+        "INVALID_MFA_PENDING_CREDENTIAL": Entry(.sessionExpired, ios: "17083"),
+        "MISSING_MFA_PENDING_CREDENTIAL": Entry(.invalidRequest, ios: "17081"),
+        "MFA_ENROLLMENT_NOT_FOUND": Entry(.invalidRequest, ios: "17084"),
+        "MISSING_MFA_ENROLLMENT_ID": Entry(.invalidRequest, ios: "17082"),
+        "SECOND_FACTOR_EXISTS": Entry(.conflict, ios: "17087"),
+        "SECOND_FACTOR_LIMIT_EXCEEDED": Entry(.conflict, ios: "17088"),
+        "UNSUPPORTED_FIRST_FACTOR": Entry(.unsupported, ios: "17089"),
+        "INVALID_SESSION_INFO": Entry(.sessionExpired, ios: "17046"),
+        "MISSING_SESSION_INFO": Entry(.invalidRequest, ios: "17045"),
+        "SESSION_EXPIRED": Entry(.sessionExpired, ios: "17051"),
         // §3 extras (iOS: internalError)
         "MISSING_PASSWORD": Entry(.invalidRequest),
         "MISSING_OOB_CODE": Entry(.invalidActionCode),
