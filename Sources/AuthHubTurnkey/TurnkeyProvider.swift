@@ -22,7 +22,7 @@ import Foundation
 /// deleting the stored session ends it; the key expires at Turnkey at `exp`.
 public struct TurnkeyProvider: AuthProvider {
     /// What a Turnkey provider can do.
-    public static let supportedCapabilities: Set<AuthCapability> = [.passkey, .signUp, .refresh, .userInfo]
+    public static let supportedCapabilities: Set<AuthCapability> = [.passkey, .passkeySignUp, .refresh, .userInfo]
     /// The `tokenType` of Turnkey sessions: the access token is a session JWT, not a bearer token.
     public static let sessionTokenType = "TurnkeySession"
     /// The `secretExtras` key of the session private key.

@@ -17,7 +17,7 @@ import Testing
         #expect(rows[0].dropFirst(3).joined(separator: " ").contains("passwordSignIn"), "auth0 lists its capabilities")
         #expect(rows[1].dropFirst(2).joined(separator: " ").contains("passwordSignIn"), "firebase lists its capabilities")
         #expect(rows[2].dropFirst(2).joined(separator: " ").contains("passwordSignIn"), "openfort lists its capabilities")
-        #expect(rows[3].dropFirst(2).joined(separator: " ") == "passkey, refresh, userInfo", "turnkey lists its capabilities")
+        #expect(rows[3].dropFirst(2).joined(separator: " ") == "passkey, passkeySignUp, refresh, userInfo", "turnkey lists its capabilities")
         #expect(!result.stdout.contains("dev-key"), "secret values are never printed")
     }
 
@@ -32,7 +32,7 @@ import Testing
         #expect(providers.map { $0["default"] as? Bool } == [true, false, false, false, false])
         #expect(Set(try #require(providers[1]["capabilities"] as? [String])).isSuperset(of: ["passwordSignIn", "signUp", "refresh"]))
         #expect(Set(try #require(providers[2]["capabilities"] as? [String])).isSuperset(of: ["passwordSignIn", "signUp", "guest", "emailCode", "idToken"]))
-        #expect(providers[3]["capabilities"] as? [String] == ["passkey", "refresh", "userInfo"])
+        #expect(providers[3]["capabilities"] as? [String] == ["passkey", "passkeySignUp", "refresh", "userInfo"])
         #expect(providers.last?["capabilities"] as? [String] == ["refresh", "webAuth"])
         let auth0 = try #require(providers.first?["capabilities"] as? [String])
         #expect(Set(auth0).isSuperset(of: ["passwordSignIn", "signUp", "passwordReset", "emailCode", "refresh", "mfa"]))

@@ -174,6 +174,7 @@ import Testing
                         "GET /turnkey/__emulator/config",
                         "GET /turnkey/__emulator/notarizer",
                         "PATCH /turnkey/__emulator/config",
+                        "POST /turnkey-proxy/auth/createSubOrg",
                         "POST /turnkey/__emulator/api-keys",
                         "POST /turnkey/__emulator/users",
                         "POST /turnkey/public/v1/query/get_activity",

@@ -26,8 +26,8 @@ import Testing
     }
 
     @Test func capabilities() {
-        #expect(TurnkeyProvider(id: "tk", configuration: TK.configuration()).capabilities == [.passkey, .refresh, .userInfo])
-        #expect(TurnkeyPlugin().capabilities == [.passkey, .refresh, .userInfo])
+        #expect(TurnkeyProvider(id: "tk", configuration: TK.configuration()).capabilities == [.passkey, .passkeySignUp, .refresh, .userInfo])
+        #expect(TurnkeyPlugin().capabilities == [.passkey, .passkeySignUp, .refresh, .userInfo])
     }
 
     /// §9: lookup → stamp_login (passkey-stamped, new session key) → JWT checks → session.

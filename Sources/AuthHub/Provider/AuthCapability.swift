@@ -17,6 +17,8 @@ public struct AuthCapability: RawRepresentable, Hashable, Sendable, Codable, Com
     public static let idToken: AuthCapability = "idToken"
     public static let guest: AuthCapability = "guest"
     public static let passkey: AuthCapability = "passkey"
+    /// Accounts are created with a passkey (``PasskeySignUpProvider``), not a password.
+    public static let passkeySignUp: AuthCapability = "passkeySignUp"
     public static let refresh: AuthCapability = "refresh"
     public static let revoke: AuthCapability = "revoke"
     public static let mfa: AuthCapability = "mfa"

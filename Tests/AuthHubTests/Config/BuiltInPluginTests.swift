@@ -110,7 +110,7 @@ import Testing
     @Test func turnkeyAdvertisesPasskeyRefreshUserInfoAndRefusesTheRest() async throws {
         let entry = #"{"id": "tk", "type": "turnkey", "organizationId": "00000000-0000-4000-8000-000000000001", "rpId": "example.com", "proxyURL": "https://p.example.com"}"#
         let provider = try build(entry)
-        #expect(provider.capabilities == [.passkey, .refresh, .userInfo])
+        #expect(provider.capabilities == [.passkey, .passkeySignUp, .refresh, .userInfo])
         await #expect(throws: AuthError(.unsupported)) {
             try await provider.signIn(.password(identifier: "a@b.c", password: Secret("pw")))
         }
