@@ -125,7 +125,7 @@ let package = Package(
             name: "AuthHubEmulatorTests",
             dependencies: ["AuthHubEmulator", "AuthHub", "AuthHubTesting", "AuthHubFactors", .product(name: "Crypto", package: "swift-crypto")]
         ),
-        .testTarget(name: "AuthHubCLITests", dependencies: ["authhub", "AuthHub", "AuthHubEmulator", "AuthHubFactors", "AuthHubAuth0", "AuthHubOIDC"]),
+        .testTarget(name: "AuthHubCLITests", dependencies: ["authhub", "AuthHub", "AuthHubEmulator", "AuthHubFactors", "AuthHubAuth0", "AuthHubOIDC", "AuthHubFirebase", "AuthHubTesting"]),
         .testTarget(
             name: "AuthHubOIDCTests",
             dependencies: [

@@ -1,5 +1,8 @@
 import AuthHub
 import AuthHubEmulator
+import AuthHubFactors
+import AuthHubFirebase
+import AuthHubTesting
 import Foundation
 import Testing
 
@@ -59,6 +62,45 @@ import Testing
         #expect(taken.status != 0 && taken.stderr.contains("already"), "\(taken.stderr)")
         #expect(!(signup.stdout + login.stdout + refresh.stdout).contains("eyJ"), "no token is printed")
         await f.stop()
+    }
+
+    /// A Firebase user with a TOTP second factor signs in with `authhub login --otp` — the same
+    /// provider-neutral step Auth0 uses; a wrong code says the code is wrong.
+    @Test func totpSecondFactorThroughTheUnifiedLogin() async throws {
+        // The emulator's clock starts 90 s back, so that moving it a TOTP step on stays in the past
+        // of the CLI's own clock (which checks ID-token times).
+        let clock = FakeClock(now: Date().addingTimeInterval(-90), mode: .manual)
+        let emulator = try await Emulator.start(EmulatorConfiguration(clock: clock))
+        defer { Task { await emulator.stop() } }
+        let config = """
+        {"defaultEnvironment": "dev", "environments": {"dev": {"defaultProvider": "firebase", "sessionStore": {"type": "file", "path": "sessions"},
+          "providers": [{"id": "firebase", "type": "firebase", "apiKey": "cli-key", "projectId": "authhub-dev",
+                         "emulatorHost": "\(emulator.host):\(emulator.port)"}]}}}
+        """
+        let directory = try AuthHubBinary.directory(withConfig: config)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Enrollment through the library (the CLI's `mfa` command manages Auth0 methods).
+        let provider = FirebaseProvider(id: "firebase", configuration: FirebaseConfiguration(
+            apiKey: Secret("cli-key"), projectId: "authhub-dev", emulatorHost: "\(emulator.host):\(emulator.port)"),
+            context: ProviderContext(transport: URLSessionTransport(defaultTimeout: .seconds(10))))
+        let auth = FirebaseAuth(provider: provider, store: InMemorySessionStore())
+        let seeded = try await URLSessionTransport(defaultTimeout: .seconds(10)).send(HTTPRequest(
+            method: .post, url: emulator.url("/emulator/v1/projects/authhub-dev/accounts"), headers: ["Content-Type": "application/json"],
+            body: Data(#"{"email":"mfa@example.com","password":"correct horse battery","emailVerified":true}"#.utf8)))
+        #expect(seeded.status == 200)
+        _ = try await auth.signIn(email: "mfa@example.com", password: Secret("correct horse battery"))
+        let challenge = try await auth.startTOTPEnrollment()
+        try await auth.finalizeTOTPEnrollment(challenge, code: try challenge.totp.code(at: clock.now))
+        clock.advance(by: 60)  // a later time step: codes are not accepted twice
+
+        let wrongCode = try await AuthHubBinary.runDetached(["login", "--email", "mfa@example.com", "--password-stdin", "--otp", "000000"],
+                                                            in: directory, stdin: "correct horse battery\n")
+        #expect(wrongCode.status != 0 && wrongCode.stderr.contains("second-factor code is wrong"), "\(wrongCode.stderr)")
+        let code = try challenge.totp.code(at: clock.now).revealed()
+        let login = try await AuthHubBinary.runDetached(["login", "--email", "mfa@example.com", "--password-stdin", "--otp", code, "--json"],
+                                                        in: directory, stdin: "correct horse battery\n")
+        #expect(login.status == 0, "\(login.stderr)")
+        #expect(try JSONValue.parse(Data(login.stdout.utf8))["email"] == "mfa@example.com")
     }
 
     /// The newest code the emulator "sent" to `email` for `requestType`.
