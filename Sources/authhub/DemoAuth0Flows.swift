@@ -49,8 +49,8 @@ enum DemoAuth0Flows {
                 throw DemoFailure("no second factor was asked for")
             } catch let error as AuthError where error.code == .mfaRequired {
                 let code = try TOTP(secret: Secret(try Base32.decode(secret))).code(at: Date())
-                let session = try await auth0.signIn(mfa: try error.mfa.orThrow("mfa_required without an MFA token"), .otp(code))
-                try await hub.manager(provider: "auth0", account: "mfa").store(session)
+                let requirement = try error.mfa.orThrow("mfa_required without an MFA token")
+                _ = try await hub.signIn(.mfa(requirement: requirement, response: .otp(code)), provider: "auth0", account: "mfa")
             }
         }
         await report.record(provider: "auth0", flow: "passkey sign-up, then login") {
@@ -110,6 +110,58 @@ enum DemoAuth0Flows {
                 _ = try await auth0.authentication.renew(refreshToken: try session.refreshToken.orThrow("no refresh token"))
                 throw DemoFailure("the revoked refresh token still works")
             } catch let error as AuthError where error.code == .refreshTokenInvalid {}
+        }
+
+        await report.record(provider: "auth0", flow: "organization sign-in (org_id checked)") {
+            let orgEmail = "org+" + email
+            try await seed(orgEmail, extra: [:], emulator: emulator, transport: browser)
+            let name = "demo-" + UUID().uuidString.prefix(8).lowercased()
+            let created = try await browser.send(HTTPRequest(
+                method: .post, url: emulator.url("/auth0/__emulator/organizations"), headers: ["Content-Type": "application/json"],
+                body: try JSONEncoder().encode(JSONValue.object(["name": .string(name), "members": [.string(orgEmail)]]))))
+            let organization: String = try ((try? JSONValue.parse(created.body))?["id"]?.stringValue).orThrow("the organization was not created")
+            let session = try await hub.signInWithBrowser(provider: "auth0", account: "org", options: BrowserSignInOptions(organization: organization),
+                                                          timeout: .seconds(30)) { url in
+                try await actAsBrowser(url, user: orgEmail, browser: browser)
+            }
+            guard session.claims["org_id"] == .string(organization), session.claims["org_name"] == .string(name) else {
+                throw DemoFailure("the ID token names no or another organization")
+            }
+        }
+        await report.record(provider: "auth0", flow: "federated logout ends the browser session") {
+            let ssoEmail = "sso+" + email
+            try await seed(ssoEmail, extra: [:], emulator: emulator, transport: browser)
+            let cookie = Mutex<String?>(nil)
+            _ = try await hub.signInWithBrowser(provider: "auth0", account: "sso", timeout: .seconds(30)) { url in
+                let authorize = try await browser.send(HTTPRequest(method: .get, url: url, headers: ["X-AuthHub-Emulator-User": ssoEmail]))
+                cookie.withLock { $0 = authorize.headers["Set-Cookie"]?.split(separator: ";").first.map(String.init) }
+                let location = try authorize.headers["Location"].flatMap(URL.init(string:)).orThrow("/authorize did not redirect")
+                Task.detached { _ = try? await browser.send(HTTPRequest(method: .get, url: location)) }
+            }
+            let browserCookie = try cookie.withLock { $0 }.orThrow("no browser session cookie")
+            let authorize = try auth0.webAuth.start(redirectURI: "http://127.0.0.1:9/callback").url
+            let silent = try await browser.send(HTTPRequest(method: .get, url: authorize, headers: ["Cookie": browserCookie]))
+            guard silent.status == 302 else { throw DemoFailure("the browser session did not sign in silently") }
+            let result = try await hub.signOut(provider: "auth0", account: "sso", browser: BrowserSignOut(federated: true))
+            let logout = try result.browserSignOutURL.orThrow("no logout URL")
+            _ = try await browser.send(HTTPRequest(method: .get, url: logout, headers: ["Cookie": browserCookie]))
+            let again = try await browser.send(HTTPRequest(method: .get, url: authorize, headers: ["Cookie": browserCookie]))
+            guard again.status == 200 else { throw DemoFailure("after the federated logout the browser session still signs in") }
+        }
+        await report.record(provider: "auth0", flow: "token (renewed when it expires within min-ttl)") {
+            let tokenEmail = "tok+" + email
+            try await seed(tokenEmail, extra: [:], emulator: emulator, transport: browser)
+            let manager = try hub.manager(provider: "auth0", account: "token")
+            var signedIn = try await hub.signIn(.password(identifier: tokenEmail, password: Secret(password)), provider: "auth0", account: "token")
+            guard try await hub.session(provider: "auth0", account: "token", minTTL: 60).accessToken == signedIn.accessToken else {
+                throw DemoFailure("a valid token was renewed needlessly")
+            }
+            signedIn.expiresAt = Date().addingTimeInterval(30)
+            let expiring = try await manager.store(signedIn)
+            let token = try await hub.session(provider: "auth0", account: "token", minTTL: 60)
+            guard token.accessToken != expiring.accessToken, token.version > expiring.version else {
+                throw DemoFailure("a token expiring within min-ttl was not renewed first")
+            }
         }
 
         guard let oidc = try? hub.provider("oidc", as: OIDCProvider.self) else { return }

@@ -1,5 +1,6 @@
 import AuthHub
 import AuthHubEmulator
+import AuthHubFactors
 import AuthHubFirebase
 import Foundation
 
@@ -34,6 +35,31 @@ enum DemoFirebaseFlows {
             guard try await firebase.verifyPasswordResetCode(code) == email else { throw DemoFailure("the code names another email") }
             _ = try await firebase.confirmPasswordReset(code: code, newPassword: newPassword)
             try await auth.signIn(email: email, password: newPassword)
+        }
+        await report.record(provider: "firebase", flow: "TOTP second factor: enroll, then MFA sign-in") {
+            let mfaEmail = "mfa+" + email
+            let mfaAuth = FirebaseAuth(provider: firebase, store: hub.store, account: "firebase-mfa")
+            // A verified address first: Firebase enrolls second factors only for those.
+            let seeded = try await transport.send(HTTPRequest(
+                method: .post, url: emulator.url("/emulator/v1/projects/authhub-dev/accounts"), headers: ["Content-Type": "application/json"],
+                body: try JSONEncoder().encode(JSONValue.object(["email": .string(mfaEmail), "password": .string(password.revealed()),
+                                                                 "emailVerified": true]))))
+            guard seeded.status == 200 else { throw DemoFailure("seeding a verified user answered HTTP \(seeded.status)") }
+            try await mfaAuth.signIn(email: mfaEmail, password: password)
+            let challenge = try await mfaAuth.startTOTPEnrollment()
+            try await mfaAuth.finalizeTOTPEnrollment(challenge, code: try challenge.totp.code(at: Date()))
+            try await mfaAuth.signOut()
+            do {
+                _ = try await hub.signIn(.password(identifier: mfaEmail, password: password), provider: "firebase", account: "firebase-mfa")
+                throw DemoFailure("no second factor was asked for")
+            } catch let error as AuthError where error.code == .mfaRequired {
+                // The next 30-second step's code: the enrollment's own step is not accepted twice.
+                let code = try challenge.totp.code(at: Date().addingTimeInterval(30))
+                let requirement = try error.mfa.orThrow("mfaRequired without a pending credential")
+                let session = try await hub.signIn(.mfa(requirement: requirement, response: .otp(code)), provider: "firebase",
+                                                   account: "firebase-mfa")
+                guard session.claims["email"] == .string(mfaEmail) else { throw DemoFailure("the ID token names another user") }
+            }
         }
         await report.record(provider: "firebase", flow: "delete account") {
             try await auth.deleteAccount()

@@ -16,7 +16,6 @@ struct DemoReport: Sendable {
     enum Outcome: String, Codable, Sendable {
         case ok
         case failed
-        case skipped
     }
 
     /// One flow's result.
@@ -29,13 +28,13 @@ struct DemoReport: Sendable {
         var result: Outcome
         /// Wall-clock time the flow took, in whole milliseconds.
         var timeMs: Int
-        /// Why it failed or was skipped; nil when it passed.
+        /// Why it failed; nil when it passed.
         var detail: String?
     }
 
     private(set) var rows: [Row] = []
 
-    /// True when no row failed (skipped rows do not count as failures).
+    /// True when no row failed.
     var succeeded: Bool { !rows.contains { $0.result == .failed } }
 
     /// Appends a row.
@@ -56,7 +55,7 @@ struct DemoReport: Sendable {
         rows.append(Row(provider: provider, flow: flow, result: outcome, timeMs: Self.milliseconds(clock.now - start), detail: detail))
     }
 
-    /// The aligned text table, a failure detail line per failed or skipped row, and a summary line.
+    /// The aligned text table, a detail line per failed row, and a summary line.
     func renderTable() -> String {
         let header = ["provider", "flow", "result", "time"]
         let cells = rows.map { [$0.provider, $0.flow, $0.result.rawValue, "\($0.timeMs) ms"] }
@@ -74,9 +73,7 @@ struct DemoReport: Sendable {
             if let detail = row.detail { lines.append("\(row.provider) \(row.flow): \(row.result.rawValue): \(detail)") }
         }
         let failed = rows.filter { $0.result == .failed }.count
-        let passed = rows.filter { $0.result == .ok }.count
-        let skipped = rows.count - failed - passed
-        lines.append("\(passed) ok, \(failed) failed" + (skipped > 0 ? ", \(skipped) skipped" : ""))
+        lines.append("\(rows.count - failed) ok, \(failed) failed")
         return lines.joined(separator: "\n")
     }
 

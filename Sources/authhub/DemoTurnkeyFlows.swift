@@ -53,5 +53,16 @@ enum DemoTurnkeyFlows {
             if let failure = try await hub.signOut(provider: "turnkey") { throw failure }
             guard try await hub.manager(provider: "turnkey").current() == nil else { throw DemoFailure("the session is still stored") }
         }
+        await report.record(provider: "turnkey", flow: "passkey sign-up (backend proxy), then login") {
+            let newEmail = "new+" + email
+            let created = try await hub.signUpWithPasskey(email: newEmail, provider: "turnkey", account: "signup")
+            let organization = try created.extras["organizationId"]?.stringValue.orThrow("the session names no organization")
+            guard try await turnkey.api.lookupSubOrganizations(email: newEmail) == [organization] else {
+                throw DemoFailure("the lookup does not find the new sub-organization")
+            }
+            _ = try await hub.signOut(provider: "turnkey", account: "signup")
+            let again = try await hub.signIn(.passkey(identifier: newEmail), provider: "turnkey", account: "signup")
+            guard again.userID == created.userID else { throw DemoFailure("the new passkey signed in another user") }
+        }
     }
 }

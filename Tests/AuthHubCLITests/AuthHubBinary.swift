@@ -1,4 +1,5 @@
 import Foundation
+import AuthHub
 import Testing
 
 /// Runs the built `authhub` executable, as a user would.
@@ -53,9 +54,20 @@ enum AuthHubBinary {
             try? input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8))
         }
         try? input.fileHandleForWriting.close()
-        // Read both pipes to the end before waiting, so a full pipe cannot block the child.
+        // Read both pipes to the end, at the same time, before waiting: reading one after the other
+        // deadlocks once the child fills the second pipe's buffer (64 KiB of trace logs) while the
+        // first is still open.
+        let errBox = Mutex(Data())
+        let errDone = DispatchSemaphore(value: 0)
+        let errHandle = err.fileHandleForReading
+        Thread.detachNewThread {
+            let data = errHandle.readDataToEndOfFile()
+            errBox.withLock { $0 = data }
+            errDone.signal()
+        }
         let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        errDone.wait()
+        let errData = errBox.withLock { $0 }
         process.waitUntilExit()
         return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                       stderr: String(decoding: errData, as: UTF8.self))
