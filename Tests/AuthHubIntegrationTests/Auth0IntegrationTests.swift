@@ -146,6 +146,45 @@ final class CountingTransport: HTTPTransport {
         #expect(session.claims["nonce"] != nil, "the nonce was sent and checked")
     }
 
+    /// Organizations through Web Auth: a member signs in to the organization (the client checks
+    /// `org_id`), an invitee accepts the invitation link while signing in and becomes a member, and
+    /// someone else is refused.
+    @Test func organizationSignInAndInvitations() async throws {
+        let tenant = try await Tenant.start()
+        defer { Task { await tenant.emulator.stop() } }
+        for email in ["member@example.com", "invitee@example.com", "outsider@example.com"] { try await tenant.seed(email) }
+        func post(_ path: String, _ body: JSONValue) async throws -> JSONValue {
+            let reply = try await tenant.wire.send(HTTPRequest(method: .post, url: tenant.emulator.url(path), headers: ["Content-Type": "application/json"],
+                                                               body: try JSONEncoder().encode(body)))
+            #expect(reply.status == 201, "\(String(decoding: reply.body, as: UTF8.self))")
+            return try JSONValue.parse(reply.body)
+        }
+        let organization = try #require(try await post("/auth0/__emulator/organizations", ["name": "acme", "members": ["member@example.com"]])["id"]?.stringValue)
+        let invitation = try #require(try await post("/auth0/__emulator/organizations/\(organization)/invitations",
+                                                     ["email": "invitee@example.com"])["invitation_url"]?.stringValue)
+        let wire = tenant.wire
+        func browserSignIn(_ user: String, _ options: Auth0WebAuth.Options) async throws -> Session {
+            try await tenant.provider.webAuth.signIn(open: { url in
+                let authorize = try await wire.send(HTTPRequest(method: .get, url: url, headers: ["X-AuthHub-Emulator-User": user]))
+                let location = try #require(authorize.headers["Location"].flatMap(URL.init(string:)))
+                Task.detached { _ = try await wire.send(HTTPRequest(method: .get, url: location)) }
+            }, timeout: .seconds(30), options: options)
+        }
+
+        let member = try await browserSignIn("member@example.com", .init(organization: organization))
+        #expect(member.claims["org_id"] == .string(organization) && member.claims["org_name"] == "acme")
+        let byName = try await browserSignIn("member@example.com", .init(organization: "acme"))
+        #expect(byName.claims["org_name"] == "acme", "an organization name is checked against org_name")
+
+        let invited = try await browserSignIn("invitee@example.com", .init(invitationURL: URL(string: invitation)))
+        #expect(invited.claims["org_id"] == .string(organization))
+        let nowMember = try await browserSignIn("invitee@example.com", .init(organization: organization))
+        #expect(nowMember.claims["org_id"] == .string(organization), "accepting the invitation made the invitee a member")
+
+        let refused = await #expect(throws: AuthError.self) { _ = try await browserSignIn("outsider@example.com", .init(organization: organization)) }
+        #expect(refused?.code == .accessDenied, "\(String(describing: refused))")
+    }
+
     @Test func mfaRequiredLoginCompletedWithATOTPCode() async throws {
         let tenant = try await Tenant.start()
         defer { Task { await tenant.emulator.stop() } }
