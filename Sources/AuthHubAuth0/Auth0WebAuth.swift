@@ -11,47 +11,9 @@ import Foundation
 /// and redirect handling, or ``signIn(open:timeout:options:)`` for the RFC 8252 loopback flow a
 /// command-line tool or desktop app uses.
 public struct Auth0WebAuth: Sendable {
-    /// Per-sign-in choices; nil values fall back to the provider's configuration.
-    public struct Options: Sendable {
-        public var scope: String?
-        public var audience: String?
-        public var connection: String?
-        /// `connection_scope`: scopes for the upstream identity provider of ``connection``.
-        public var connectionScope: String?
-        public var organization: String?
-        public var invitationURL: URL?
-        public var prompt: String?
-        public var screenHint: String?
-        public var maxAge: Int?
-        /// Extra `/authorize` parameters (`login_hint`, `ui_locales`, …); they override the others.
-        public var parameters: [(String, String)]
-
-        /// Creates options.
-        public init(scope: String? = nil, audience: String? = nil, connection: String? = nil, connectionScope: String? = nil,
-                    organization: String? = nil, invitationURL: URL? = nil, prompt: String? = nil, screenHint: String? = nil,
-                    maxAge: Int? = nil, parameters: [(String, String)] = []) {
-            self.scope = scope
-            self.audience = audience
-            self.connection = connection
-            self.connectionScope = connectionScope
-            self.organization = organization
-            self.invitationURL = invitationURL
-            self.prompt = prompt
-            self.screenHint = screenHint
-            self.maxAge = maxAge
-            self.parameters = parameters
-        }
-
-        /// The provider-neutral options of ``BrowserSignInOptions`` (`login_hint` goes first among
-        /// the extra parameters, which keep their order).
-        public init(_ options: BrowserSignInOptions) {
-            self.init(scope: options.scope, audience: options.audience, connection: options.connection,
-                      connectionScope: options.connectionScope, organization: options.organization,
-                      invitationURL: options.invitationURL, prompt: options.prompt, screenHint: options.screenHint,
-                      maxAge: options.maxAge,
-                      parameters: (options.loginHint.map { [("login_hint", $0)] } ?? []) + options.parameters.map { ($0.name, $0.value) })
-        }
-    }
+    /// Per-sign-in choices (the provider-neutral ``BrowserSignInOptions``; Auth0 honours every
+    /// field); nil values fall back to the provider's configuration.
+    public typealias Options = BrowserSignInOptions
 
     let provider: Auth0Provider
 
@@ -74,13 +36,16 @@ public struct Auth0WebAuth: Sendable {
         }
         var trailing: [(String, String)] = []
         if let telemetry = provider.authentication.telemetry { trailing.append(("auth0Client", telemetry.value)) }
+        try options.validate(provider: provider.id)
+        // login_hint first among the extra parameters, which keep their order (and override the rest).
+        let extra = (options.loginHint.map { [("login_hint", $0)] } ?? []) + options.parameters.map { ($0.name, $0.value) }
         let request = OIDCAuthorizationRequest(
             authorizationEndpoint: endpoint, clientId: configuration.clientId, redirectURI: redirectURI,
             defaultScope: configuration.scope, scope: options.scope, audience: options.audience ?? configuration.audience,
             connection: options.connection, connectionScope: options.connectionScope,
             organization: options.organization ?? configuration.organization,
             invitationURL: options.invitationURL, prompt: options.prompt, screenHint: options.screenHint, maxAge: options.maxAge,
-            additionalParameters: options.parameters, trailingParameters: trailing)
+            additionalParameters: extra, trailingParameters: trailing)
         return try request.makeTransaction(random: provider.context.random)
     }
 
@@ -169,7 +134,6 @@ extension Auth0Provider: BrowserSignInProvider {
     /// Auth0 honours every ``BrowserSignInOptions`` field.
     public func signInWithBrowser(timeout: Duration, options: BrowserSignInOptions,
                                   open: @Sendable (URL) async throws -> Void) async throws -> Session {
-        try options.validate(provider: id)
-        return try await webAuth.signIn(open: open, timeout: timeout, options: Auth0WebAuth.Options(options))
+        try await webAuth.signIn(open: open, timeout: timeout, options: options)
     }
 }

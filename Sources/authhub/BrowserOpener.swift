@@ -17,8 +17,23 @@ enum BrowserOpener {
         do {
             try process.run()
         } catch {
-            CLI.stderr("Could not start a browser; open this URL to sign in:")
+            CLI.stderr("Could not start a browser; open this URL by hand:")
             CLI.stdoutLine(url.absoluteString)
+        }
+    }
+}
+
+extension BrowserOpener {
+    /// Shows `url` to the user: printed alone on standard output with `noOpen` (for another
+    /// program, or a browser elsewhere), else opened in the browser; one line on standard error
+    /// says which, and `purpose` ("to sign in") says what for.
+    static func show(_ url: URL, noOpen: Bool, purpose: String) {
+        if noOpen {
+            CLI.stderr("Open this URL in a browser \(purpose):")
+            CLI.stdoutLine(url.absoluteString)
+        } else {
+            CLI.stderr("Opening a browser \(purpose)…")
+            open(url)
         }
     }
 }

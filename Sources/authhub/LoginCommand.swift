@@ -160,13 +160,7 @@ struct LoginCommand: AsyncParsableCommand {
         if let loginHint, options.loginHint == nil { options.loginHint = loginHint }
         return try await hub.signInWithBrowser(provider: provider, account: session.account, options: options,
                                                timeout: .seconds(timeout), open: { url in
-            if noOpen {
-                CLI.stderr("Open this URL in a browser to sign in:")
-                CLI.stdoutLine(url.absoluteString)
-            } else {
-                CLI.stderr("Opening a browser to sign in…")
-                BrowserOpener.open(url)
-            }
+            BrowserOpener.show(url, noOpen: noOpen, purpose: "to sign in")
         })
     }
 

@@ -140,13 +140,7 @@ struct LogoutCommand: AsyncParsableCommand {
                     : "warning: the provider could not revoke the session (\(problem.message)); it was removed locally")
             }
             if let url = result.browserSignOutURL {
-                if noOpen {
-                    CLI.stderr("Open this URL in a browser to end the provider's browser session:")
-                    CLI.stdoutLine(url.absoluteString)
-                } else {
-                    CLI.stderr("Opening a browser to end the provider's browser session…")
-                    BrowserOpener.open(url)
-                }
+                BrowserOpener.show(url, noOpen: noOpen, purpose: "to end the provider's browser session")
             }
             print(result.hadSession ? "Signed out." : "Not signed in to \(manager.key.provider) (account \(manager.key.account)); "
                   + "ending the provider's browser session only.")

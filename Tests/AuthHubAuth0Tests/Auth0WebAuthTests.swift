@@ -39,7 +39,7 @@ import Testing
     @Test func authorizeURLFollowsAuth0sLayers() throws {
         let transaction = try provider(audience: "https://api").webAuth.start(
             redirectURI: "http://127.0.0.1:5555/callback",
-            options: .init(connection: "github", screenHint: "signup", parameters: [("login_hint", "ada@example.com")]))
+            options: .init(connection: "github", screenHint: "signup", parameters: [.init("login_hint", "ada@example.com")]))
         let url = transaction.url
         #expect(url.absoluteString.hasPrefix("https://tenant.auth0.com/authorize?"))
         let q = query(url)
@@ -120,7 +120,7 @@ import Testing
             prompt: "login", screenHint: "signup", maxAge: 600, loginHint: "ada@example.com",
             parameters: [.init("ui_locales", "fr")])
         let q = query(try provider(audience: "https://api").webAuth.start(redirectURI: "http://127.0.0.1:5555/callback",
-                                                                          options: Auth0WebAuth.Options(options)).url)
+                                                                          options: options).url)
         #expect(q["scope"] == "openid read:x" && q["audience"] == "https://api2" && q["connection"] == "google-oauth2")
         #expect(q["connection_scope"] == "https://g/scope" && q["organization"] == "org_2" && q["invitation"] == "inv1")
         #expect(q["prompt"] == "login" && q["screen_hint"] == "signup" && q["max_age"] == "600")
