@@ -1,5 +1,6 @@
 import Foundation
 import AuthHub
+import AuthHubTesting
 import Testing
 
 /// Runs the built `authhub` executable, as a user would.
@@ -61,11 +62,11 @@ enum AuthHubBinary {
         let errDone = DispatchSemaphore(value: 0)
         let errHandle = err.fileHandleForReading
         Thread.detachNewThread {
-            let data = errHandle.readDataToEndOfFile()
+            let data = PipeReader.readAll(errHandle)
             errBox.withLock { $0 = data }
             errDone.signal()
         }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let outData = PipeReader.readAll(out.fileHandleForReading)
         errDone.wait()
         let errData = errBox.withLock { $0 }
         process.waitUntilExit()

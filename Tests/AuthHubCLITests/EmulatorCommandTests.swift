@@ -1,4 +1,5 @@
 import AuthHub
+import AuthHubTesting
 import Foundation
 import Testing
 #if canImport(Glibc)
@@ -18,14 +19,8 @@ import Glibc
         process.standardOutput = out
         process.standardError = FileHandle.nullDevice
         try process.run()
-        // The first line of stdout is the announcement; read byte by byte up to the newline.
-        var line = Data()
-        while true {
-            let byte = out.fileHandleForReading.readData(ofLength: 1)
-            if byte.isEmpty || byte == Data("\n".utf8) { break }
-            line.append(byte)
-        }
-        let text = String(decoding: line, as: UTF8.self)
+        // The first line of stdout is the announcement (read without FileHandle's EINTR trap).
+        let text = PipeReader.readLine(out.fileHandleForReading)
         let prefix = "AuthHub emulator listening on "
         guard text.hasPrefix(prefix), let url = URL(string: String(text.dropFirst(prefix.count))) else {
             process.terminate()

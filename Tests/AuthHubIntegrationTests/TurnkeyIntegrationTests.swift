@@ -55,6 +55,21 @@ import Testing
         }
     }
 
+    /// Sign-up through the emulator's proxy (`POST /turnkey-proxy/auth/createSubOrg`): the new
+    /// passkey's registration is verified by the emulator, the lookup finds the new sub-organization,
+    /// and the passkey signs in again; a second sign-up of the same email is refused.
+    @Test func passkeySignUpThroughTheProxyThenSignIn() async throws {
+        let f = try await Fixture.start()
+        defer { Task { await f.emulator.stop() } }
+        let created = try await f.provider.signUpWithPasskey(email: "sue@example.com", displayName: "Sue")
+        let organization = try #require(created.extras["organizationId"]?.stringValue)
+        #expect(try await f.provider.api.lookupSubOrganizations(email: "sue@example.com") == [organization])
+        let again = try await f.provider.signIn(email: "sue@example.com", authenticator: f.authenticator)
+        #expect(again.userID == created.userID && again.extras["organizationId"] == .string(organization))
+        #expect(try await f.provider.whoami(again).organizationId == organization)
+        await #expect(throws: AuthError(.emailAlreadyInUse)) { try await f.provider.signUpWithPasskey(email: "SUE@example.com", displayName: nil) }
+    }
+
     @Test func lookupPasskeyLoginStampedWhoamiPersistRefreshAndLogout() async throws {
         let fixture = try await Fixture.start()
         defer { Task { await fixture.emulator.stop() } }

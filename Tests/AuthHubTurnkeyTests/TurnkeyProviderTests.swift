@@ -103,6 +103,44 @@ import Testing
         }
     }
 
+    /// The email's format is checked before any request, for sign-in and sign-up alike.
+    @Test func malformedEmailsAreRefusedBeforeAnyRequest() async throws {
+        let f = try await Fixture()
+        for bad in ["not-an-email", "a@b", "a b@example.com", "@example.com", "a@.com", "a@example.com.", "a@@example.com",
+                    String(repeating: "a", count: 400) + "@example.com", "a\u{0}@example.com"] {
+            await #expect(throws: AuthError(.invalidEmail), "\(bad)") { try await f.provider.signIn(.passkey(identifier: bad)) }
+            await #expect(throws: AuthError(.invalidEmail), "\(bad)") { try await f.provider.signUpWithPasskey(email: bad, displayName: nil) }
+        }
+        #expect(f.transport.requests.isEmpty)
+    }
+
+    /// Sign-up: lookup (must be empty), the example backend's `POST /auth/createSubOrg` with the new
+    /// passkey's attestation, then `stamp_login` into the new sub-organization.
+    @Test func signUpCreatesTheSubOrganizationThroughTheProxyThenSignsIn() async throws {
+        let f = try await Fixture()
+        f.stubLookup([])
+        f.transport.on(.post, "/api/auth/createSubOrg") { _ in .json(200, ["subOrganizationId": .string(TK.subOrg)]) }
+        TK.stubStampLogin(f.transport, clock: f.clock)
+        let session = try await f.provider.signUpWithPasskey(email: "new@example.com", displayName: "New")
+        let create = try #require(f.transport.requests(to: "/api/auth/createSubOrg").first)
+        #expect(create.method == .post && create.headers["X-Stamp"] == nil && create.headers["X-Stamp-WebAuthn"] == nil, "no stamp")
+        let body = try #require(create.jsonBody)
+        #expect(body["email"] == "new@example.com" && body["passkey"]?["name"] == "AuthHub passkey")
+        #expect(body["passkey"]?["challenge"]?.stringValue.flatMap(Base64URL.decode)?.count == 32)
+        let attestation = try #require(body["passkey"]?["attestation"])
+        for field in ["credentialId", "clientDataJson", "attestationObject"] {
+            #expect(attestation[field]?.stringValue.flatMap(Base64URL.decode)?.isEmpty == false, "\(field)")
+        }
+        let clientData = try JSONValue.parse(try #require(attestation["clientDataJson"]?.stringValue.flatMap(Base64URL.decode)))
+        #expect(clientData["type"] == "webauthn.create" && clientData["challenge"] == body["passkey"]?["challenge"])
+        #expect(f.transport.requests(to: "/public/v1/submit/stamp_login").first?.jsonBody?["organizationId"] == .string(TK.subOrg))
+        #expect(session.extras["organizationId"] == .string(TK.subOrg))
+
+        f.transport.on(.get, "/api/proxy/sub-org-ids", first: true) { _ in .json(200, ["organizationIds": [.string(TK.subOrg)]]) }
+        await #expect(throws: AuthError(.emailAlreadyInUse)) { try await f.provider.signUpWithPasskey(email: "taken@example.com", displayName: nil) }
+        #expect(f.transport.requests(to: "/api/auth/createSubOrg").count == 1, "a taken email creates nothing")
+    }
+
     @Test func unknownEmailIsUserNotFound() async throws {
         let f = try await Fixture()
         f.stubLookup([])

@@ -1,5 +1,6 @@
 import AuthHub
 import AuthHubFactors
+import AuthHubTesting
 import Foundation
 import Testing
 
@@ -74,8 +75,8 @@ struct InteropPyOTPTests {
         try process.run()
         input.fileHandleForWriting.write(try JSONSerialization.data(withJSONObject: ["requests": requests]))
         try input.fileHandleForWriting.close()
-        let reply = output.fileHandleForReading.readDataToEndOfFile()
-        let diagnostics = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let reply = PipeReader.readAll(output.fileHandleForReading)
+        let diagnostics = String(decoding: PipeReader.readAll(errors.fileHandleForReading), as: UTF8.self)
         process.waitUntilExit()
         try #require(process.terminationStatus == 0, "pyotp_bridge.py failed: \(diagnostics)")
         let object = try #require(try JSONSerialization.jsonObject(with: reply) as? [String: Any])

@@ -1,5 +1,6 @@
 import AuthHub
 @testable import AuthHubFactors
+import AuthHubTesting
 import Foundation
 import Testing
 
@@ -20,8 +21,8 @@ private struct WebAuthnBridge {
         try process.run()
         input.fileHandleForWriting.write(try JSONEncoder().encode(request))
         try input.fileHandleForWriting.close()
-        let reply = output.fileHandleForReading.readDataToEndOfFile()
-        let diagnostics = errors.fileHandleForReading.readDataToEndOfFile()
+        let reply = PipeReader.readAll(output.fileHandleForReading)
+        let diagnostics = PipeReader.readAll(errors.fileHandleForReading)
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
             throw AuthError(.unknown, message: "webauthn_bridge.py failed: \(String(decoding: diagnostics, as: UTF8.self))")
