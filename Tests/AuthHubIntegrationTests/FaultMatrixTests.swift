@@ -168,9 +168,15 @@ import Testing
 
     // MARK: The matrix
 
+    /// One transport for every cell: each cell's upstream listens on a port of its own, so no
+    /// connection is shared between cells, and the test process does not pile up a URLSession's
+    /// sockets per cell (FoundationNetworking releases a discarded session's connections late, and
+    /// 500 sessions' sockets pushed the test process past 1,300 descriptors).
+    static let sharedTransport = URLSessionTransport(defaultTimeout: .seconds(2), maxResponseBytes: 256 * 1024)
+
     /// A transport with a short deadline, so "no answer" cells end in seconds.
     struct ShortDeadline: HTTPTransport {
-        let inner = URLSessionTransport(defaultTimeout: .seconds(2), maxResponseBytes: 256 * 1024)
+        var inner: URLSessionTransport { FaultMatrixTests.sharedTransport }
         func send(_ request: HTTPRequest) async throws -> HTTPResponse {
             var request = request
             request.timeout = .seconds(2)

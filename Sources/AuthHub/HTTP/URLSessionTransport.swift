@@ -24,15 +24,32 @@ public struct URLSessionTransport: HTTPTransport {
     private let followsRedirects: Bool
     /// The session delegate that collects bodies under the cap; nil for a caller's own session.
     private let collector: BodyCollector?
-    /// Invalidates the transport's own session when the last copy of the transport goes away (a
-    /// session retains its delegate and its connections until invalidated).
-    private let owner: SessionOwner?
+
+    /// The one `URLSession` (and its body-collecting delegate) every transport created without a
+    /// session of its own uses, like `URLSession.shared`. FoundationNetworking never releases a
+    /// `URLSession`'s libcurl handle — its connections and wake-up socket pair stay open even after
+    /// the session is invalidated, about four descriptors per discarded session — so a session per
+    /// transport leaked descriptors in any program that makes transports as it goes (a server
+    /// building a hub per request, a test suite). The shared session is immutable; the delegate keeps
+    /// each request's state under its task identifier, unique within the session, and every
+    /// transport's own settings (deadline, body cap, redirects) travel with its requests.
+    private static let shared: (session: URLSession, collector: BodyCollector) = {
+        let config = URLSessionConfiguration.ephemeral
+        config.httpCookieStorage = nil
+        config.httpShouldSetCookies = false
+        config.urlCache = nil
+        config.requestCachePolicy = .reloadIgnoringLocalCacheData
+        // The delegate declines every redirect (FoundationNetworking's delegate path for following one
+        // can trap when a task is cancelled mid-redirect); transports follow them themselves.
+        let collector = BodyCollector()
+        return (URLSession(configuration: config, delegate: collector, delegateQueue: nil), collector)
+    }()
 
     /// Creates a transport.
     /// - Parameters:
-    ///   - session: a session of your own; by default an ephemeral one that stores no cookies. With
-    ///     your own session the body cap is checked once the reply has arrived (its delegate is yours),
-    ///     so prefer the default for replies from outside.
+    ///   - session: a session of your own; by default the shared ephemeral one (no cookies, no
+    ///     cache). With your own session the body cap is checked once the reply has arrived (its
+    ///     delegate is yours), so prefer the default for replies from outside.
     ///   - defaultTimeout: used when a request has no timeout of its own.
     ///   - followRedirects: when false, a 3xx reply is returned as it is (with its `Location`),
     ///     which OAuth flows driven without a browser need.
@@ -43,20 +60,9 @@ public struct URLSessionTransport: HTTPTransport {
         if let session {
             self.session = session
             self.collector = nil
-            self.owner = nil
         } else {
-            let config = URLSessionConfiguration.ephemeral
-            config.httpCookieStorage = nil
-            config.httpShouldSetCookies = false
-            config.urlCache = nil
-            config.requestCachePolicy = .reloadIgnoringLocalCacheData
-            // The delegate declines every redirect (FoundationNetworking's delegate path for following one
-            // can trap when a task is cancelled mid-redirect); this transport follows them itself.
-            let collector = BodyCollector()
-            let owned = URLSession(configuration: config, delegate: collector, delegateQueue: nil)
-            self.session = owned
-            self.collector = collector
-            self.owner = SessionOwner(owned)
+            self.session = Self.shared.session
+            self.collector = Self.shared.collector
         }
         self.followsRedirects = followRedirects && session == nil
         self.defaultTimeout = defaultTimeout
@@ -316,11 +322,6 @@ public struct URLSessionTransport: HTTPTransport {
 
 /// Owns a ``URLSessionTransport``'s own session: invalidates it (letting running tasks finish) when the
 /// last transport holding it is released, which frees its delegate and its pooled connections.
-final class SessionOwner: Sendable {
-    let session: URLSession
-    init(_ session: URLSession) { self.session = session }
-    deinit { session.finishTasksAndInvalidate() }
-}
 
 /// The delegate of a ``URLSessionTransport``'s own session: collects each task's body into its
 /// ``URLSessionTransport/Exchange`` under the cap, completes it, and declines every redirect so the
