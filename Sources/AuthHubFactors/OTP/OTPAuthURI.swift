@@ -257,7 +257,9 @@ public struct OTPAuthURI: Sendable, Equatable, CustomStringConvertible, CustomDe
             account = String(try Self.percentDecode(labelText[labelText.index(after: colon)...], plusIsSpace: false, what: "label")
                 .drop(while: { $0 == " " }))
         } else {
-            account = try Self.percentDecode(labelText, plusIsSpace: false, what: "label")
+            // Spaces before the account name are dropped with or without an issuer prefix, so that a
+            // URI written back (`Issuer:account`) reads as the same account.
+            account = String(try Self.percentDecode(labelText, plusIsSpace: false, what: "label").drop(while: { $0 == " " }))
         }
         guard !account.isEmpty else {
             throw Self.parseError("missingAccount", "The otpauth URI has no account name in its label.")

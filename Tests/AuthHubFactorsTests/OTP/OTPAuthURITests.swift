@@ -9,6 +9,18 @@ import Testing
     /// "Hello!\xDE\xAD\xBE\xEF", the key of Google's Key Uri Format example.
     static let exampleBase32 = "JBSWY3DPEHPK3PXP"
 
+    /// Found by the fuzz smoke: a label without an issuer prefix whose account starts with spaces,
+    /// plus an `issuer` parameter, was written back as `Issuer:%20account`, which reads as another
+    /// account. Leading spaces are now dropped either way, so the URI reads back the same.
+    @Test func anAccountWithLeadingSpacesReadsBackTheSame() throws {
+        let uri = try OTPAuthURI(parsing: "otpauth://totp/%20%20alice?secret=JBSWY3DPEHPK3PXP&issuer=Example+Co")
+        #expect(uri.account == "alice" && uri.issuer == "Example Co")
+        #expect(try OTPAuthURI(parsing: uri.string) == uri)
+        let literal = try OTPAuthURI(parsing: "otpauth://totp/ bob?secret=JBSWY3DPEHPK3PXP")
+        #expect(literal.account == "bob")
+        #expect(throws: AuthError.self) { try OTPAuthURI(parsing: "otpauth://totp/%20%20?secret=JBSWY3DPEHPK3PXP") }
+    }
+
     @Test func buildsATOTPURIWithEveryParameter() throws {
         let uri = try OTPAuthURI(secret: Self.rfcSecret, account: "john.doe@email.com", issuer: "ACME Co")
         #expect(uri.string.revealed()
