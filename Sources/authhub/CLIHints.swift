@@ -5,12 +5,13 @@ extension CLI {
     /// A command to suggest, carrying the `--provider`, `--account`, `--env` and `--config` the user
     /// gave (and only those), so that copying it acts on the same session and configuration:
     /// `` `authhub login --env production` ``.
-    static func suggest(_ command: String, _ options: GlobalOptions, _ session: SessionOptions? = nil) -> String {
+    static func suggest(_ command: String, _ options: GlobalOptions, _ session: SessionOptions? = nil, then extra: String? = nil) -> String {
         var words = ["authhub", command]
         if let provider = session?.provider { words += ["--provider", quoted(provider)] }
         if let account = session?.account, account != SessionKey.defaultAccount { words += ["--account", quoted(account)] }
         if let env = options.env { words += ["--env", quoted(env)] }
         if options.config != GlobalOptions.defaultConfig { words += ["--config", quoted(options.config)] }
+        if let extra { words.append(extra) }
         return "`" + words.joined(separator: " ") + "`"
     }
 

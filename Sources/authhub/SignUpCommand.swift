@@ -94,7 +94,7 @@ struct ResetPasswordCommand: AsyncParsableCommand {
                 let email = self.email ?? ""
                 try await hub.sendPasswordReset(email: email, provider: providerID)
                 print("If \(email) has an account, a password-reset message is on its way; finish with "
-                      + CLI.suggest("reset-password", options, session).dropLast() + " --code CODE`.")
+                      + CLI.suggest("reset-password", options, session, then: "--code CODE") + ".")
                 return
             }
             let typed = HubLoader.readLine(prompt: passwordStdin ? nil : "New password:")
@@ -129,7 +129,7 @@ struct VerifyEmailCommand: AsyncParsableCommand {
             }
             guard try await manager.current() != nil else { CLI.failNotSignedIn(manager.key, options, session) }
             try await hub.sendEmailVerification(provider: manager.key.provider, account: session.account)
-            print("A verification message is on its way; finish with " + CLI.suggest("verify-email", options, session).dropLast() + " --code CODE`.")
+            print("A verification message is on its way; finish with " + CLI.suggest("verify-email", options, session, then: "--code CODE") + ".")
         } catch {
             CLI.fail(AuthError.wrap(error).message)
         }
