@@ -71,11 +71,10 @@ public struct Auth0WebAuth: Sendable {
         do {
             credentials = try await provider.authentication.exchange(code: response.code, codeVerifier: transaction.codeVerifier,
                                                                      redirectURI: transaction.redirectURI)
-        } catch var error as AuthError where error.details["description"] == "Unauthorized" {
+        } catch let error as AuthError where error.details["description"] == "Unauthorized" {
             // Auth0 answers a PKCE exchange by a confidential application with just "Unauthorized".
-            error.message = "PKCE not allowed: the Auth0 application type must be Native and its Token Endpoint Auth Method None."
-            error.code = .invalidConfiguration
-            throw error
+            throw error.with(code: .invalidConfiguration,
+                             message: "PKCE not allowed: the Auth0 application type must be Native and its Token Endpoint Auth Method None.")
         }
         let claims = try await provider.idTokenValidator.validate(
             credentials.idToken,

@@ -3,5 +3,5 @@ import struct AuthHub.AuthErrorCode
 extension AuthErrorCode {
     /// The emulator could not bind because another process (or emulator) already listens on the
     /// requested host and port.
-    public static let addressInUse: AuthErrorCode = "addressInUse"
+    public static let addressInUse = AuthErrorCode("addressInUse")
 }

@@ -13,16 +13,23 @@ public struct OAuthErrorMapper: ErrorMapper {
 
     /// Maps a token endpoint reply (`{"error", "error_description"}`; falls back to `code` and
     /// `description`/`message`).
-    public func map(_ response: HTTPResponse, provider: String) -> AuthError {
+    ///
+    /// On a ``AuthOperation/refresh``, `invalid_grant` (RFC 6749, section 5.2: the refresh token is
+    /// invalid, expired, revoked or issued to another client) maps to
+    /// ``AuthErrorCode/refreshTokenInvalid``, not retryable; elsewhere it is
+    /// ``AuthErrorCode/invalidCredentials``.
+    public func map(_ response: HTTPResponse, provider: String, operation: AuthOperation) -> AuthError {
         guard let body = try? JSONValue.parse(response.body),
               let code = body["error"]?.stringValue ?? body["code"]?.stringValue else {
-            return StatusErrorMapper().map(response, provider: provider)
+            return StatusErrorMapper().map(response, provider: provider, operation: operation)
         }
         let description = body["description"]?.stringValue ?? body["error_description"]?.stringValue
             ?? body["message"]?.stringValue
-        var error = Self.error(code, description: description, statusCode: response.status)
-        error.provider = provider
-        error.retryAfter = response.headers.retryAfter()
+        let error = Self.error(code, description: description, statusCode: response.status)
+            .with(provider: provider, retryAfter: response.headers.retryAfter())
+        if operation == .refresh, code == "invalid_grant" {
+            return error.with(code: .refreshTokenInvalid, isRetryable: false)
+        }
         return error
     }
 

@@ -90,8 +90,8 @@ public struct OIDCAuthorizationTransaction: Sendable {
                             message: "The sign-in callback does not belong to this sign-in attempt (state mismatch).")
         }
         if let error = values["error"] {
-            var mapped = OAuthErrorMapper.authorizationError(error, description: values["error_description"], statusCode: 302)
-            if let uri = values["error_uri"] { mapped.details["error_uri"] = uri }
+            let mapped = OAuthErrorMapper.authorizationError(error, description: values["error_description"], statusCode: 302)
+            if let uri = values["error_uri"] { throw mapped.with(details: mapped.details.merging(["error_uri": uri]) { _, new in new }) }
             throw mapped
         }
         guard let code = values["code"], !code.isEmpty else {

@@ -189,13 +189,8 @@ public struct OIDCProvider: AuthProvider {
         }
         do {
             let resolved = try await resolved()
-            let tokens: OIDCTokenResponse
-            do {
-                tokens = try await tokenClient(resolved.metadata).refresh(refreshToken: refreshToken, scope: scope)
-            } catch var error as AuthError where error.providerCode == "invalid_grant" {
-                error.code = .refreshTokenInvalid
-                throw error
-            }
+            // invalid_grant is mapped to refreshTokenInvalid by OAuthErrorMapper (operation: refresh).
+            let tokens = try await tokenClient(resolved.metadata).refresh(refreshToken: refreshToken, scope: scope)
             var renewed = session
             renewed.accessToken = tokens.accessToken
             if !tokens.tokenType.isEmpty { renewed.tokenType = tokens.tokenType }

@@ -117,10 +117,8 @@ public struct OIDCProviderMetadata: Sendable, Hashable {
         let response = try await api.send(APIRequest(.get, discoveryURL(for: issuer).absoluteString))
         do {
             return try OIDCProviderMetadata(json: response.body, expectedIssuer: issuer.absoluteString)
-        } catch var error as AuthError {
-            error.provider = error.provider ?? api.provider
-            error.statusCode = response.status
-            throw error
+        } catch let error as AuthError {
+            throw error.attributed(to: api.provider).with(statusCode: response.status)
         }
     }
 

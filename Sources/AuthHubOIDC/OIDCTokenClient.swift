@@ -58,7 +58,7 @@ public struct OIDCTokenClient: Sendable {
             ("code_verifier", codeVerifier),
             ("redirect_uri", Secret(redirectURI)),
         ]
-        return try await send(fields, retry: .never)
+        return try await send(fields, retry: .never, operation: .tokenExchange)
     }
 
     /// Exchanges the code of a callback for the transaction it belongs to.
@@ -81,10 +81,11 @@ public struct OIDCTokenClient: Sendable {
             ("refresh_token", refreshToken),
         ]
         if let scope { fields.append(("scope", Secret(scope))) }
-        return try await send(fields, retry: .never)
+        return try await send(fields, retry: .never, operation: .refresh)
     }
 
-    private func send(_ fields: [(String, Secret<String>)], retry: APIRequest.RetryMode) async throws -> OIDCTokenResponse {
+    private func send(_ fields: [(String, Secret<String>)], retry: APIRequest.RetryMode,
+                      operation: AuthOperation) async throws -> OIDCTokenResponse {
         var headers: HTTPHeaders = [:]
         if let clientSecret {
             let credentials = FormEncoding.escape(clientId) + ":" + FormEncoding.escape(clientSecret.revealed())
@@ -104,7 +105,8 @@ public struct OIDCTokenClient: Sendable {
             }
             body = .json(data)
         }
-        let response = try await api.send(APIRequest(.post, tokenEndpoint, headers: headers, body: body, retry: retry))
+        let response = try await api.send(APIRequest(.post, tokenEndpoint, headers: headers, body: body, retry: retry,
+                                                           operation: operation))
         return try OIDCTokenResponse(response, now: api.clock.now, provider: api.provider)
     }
 }
@@ -174,9 +176,8 @@ public struct OIDCTokenResponse: Sendable, CustomStringConvertible {
         } else {
             do {
                 expiresAt = try SessionTimeLimits.expiry(afterSeconds: lifetime, from: now, provider: provider ?? "the provider")
-            } catch var error as AuthError {
-                error.statusCode = response.status
-                throw error
+            } catch let error as AuthError {
+                throw error.with(statusCode: response.status)
             }
         }
         self.init(accessToken: Secret(string("access_token") ?? ""), tokenType: string("token_type") ?? "",

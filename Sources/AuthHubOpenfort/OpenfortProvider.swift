@@ -203,15 +203,8 @@ public struct OpenfortProvider: AuthProvider {
     ///   session is over); other errors as they are.
     public func refresh(_ session: Session, scope: String?) async throws -> Session {
         if configuration.apiVersion == .v1 { return try await legacyRefresh(session) }
-        let info: OpenfortSessionInfo?
-        do {
-            info = try await api.getSession(bearer: session.accessToken)
-        } catch let error as AuthError where error.statusCode == 401 {
-            var ended = error
-            ended.code = .refreshTokenInvalid
-            ended.isRetryable = false
-            throw ended
-        }
+        // A 401 is mapped to refreshTokenInvalid by OpenfortErrorMapper (operation: refresh).
+        let info = try await api.getSession(bearer: session.accessToken)
         guard let info else {
             throw AuthError(.refreshTokenInvalid, message: "The session is no longer valid; sign in again.", provider: id,
                             providerCode: "SESSION_NOT_FOUND", statusCode: 200)
@@ -230,16 +223,10 @@ public struct OpenfortProvider: AuthProvider {
         guard let refreshToken = session.refreshToken else {
             throw AuthError(.refreshTokenInvalid, message: "The session has no refresh token; sign in again.", provider: id)
         }
-        do {
-            var renewed = legacySession(try await legacyAPI.refresh(refreshToken: refreshToken, force: true))
-            renewed.issuedAt = session.issuedAt
-            return renewed
-        } catch let error as AuthError where [400, 401, 403, 404].contains(error.statusCode ?? 0) {
-            var ended = error
-            ended.code = .refreshTokenInvalid
-            ended.isRetryable = false
-            throw ended
-        }
+        // 400/401/403/404 are mapped to refreshTokenInvalid by OpenfortErrorMapper (legacy API, refresh).
+        var renewed = legacySession(try await legacyAPI.refresh(refreshToken: refreshToken, force: true))
+        renewed.issuedAt = session.issuedAt
+        return renewed
     }
 
     /// Ends the session at the server (v2 `POST /sign-out`; v1 `POST /iam/v1/sessions/logout`).

@@ -29,7 +29,7 @@ struct RefreshOnlyProvider: AuthProvider {
         var form = [("grant_type", "refresh_token"), ("refresh_token", refreshToken.revealed())]
         if let scope { form.append(("scope", scope)) }
         // Never retried: a refresh token may be single-use (rotation).
-        let request = APIRequest(.post, tokenURL.absoluteString, body: .form(form), retry: .never)
+        let request = APIRequest(.post, tokenURL.absoluteString, body: .form(form), retry: .never, operation: .refresh)
         let reply = try await client.send(request, as: TokenReply.self)
         return Session(
             providerID: id,
@@ -60,14 +60,11 @@ private struct TokenReply: Decodable {
     }
 }
 
-/// OAuth 2.0 error replies: `invalid_grant` means the refresh token is no longer valid.
+/// OAuth 2.0 error replies: `invalid_grant` on a refresh means the refresh token is no longer valid.
 private struct OAuthErrorMapper: ErrorMapper {
-    func map(_ response: HTTPResponse, provider: String) -> AuthError {
-        var error = StatusErrorMapper().map(response, provider: provider)
-        if error.providerCode == "invalid_grant" {
-            error.code = .refreshTokenInvalid
-            error.isRetryable = false
-        }
-        return error
+    func map(_ response: HTTPResponse, provider: String, operation: AuthOperation) -> AuthError {
+        let error = StatusErrorMapper().map(response, provider: provider, operation: operation)
+        guard operation == .refresh, error.providerCode == "invalid_grant" else { return error }
+        return error.with(code: .refreshTokenInvalid, isRetryable: false)
     }
 }

@@ -116,9 +116,8 @@ public struct TurnkeyProvider: AuthProvider {
                 try jwt.verifySignature(notarizerPublicKey: try TurnkeyKeys.signingPublicKey(hex: notarizer))
             }
             try jwt.validate(expectedPublicKey: publicKey, expectedOrganizationId: expectedOrganizationId, now: context.clock.now)
-        } catch var error as AuthError {
-            error.provider = id
-            throw error
+        } catch let error as AuthError {
+            throw error.with(provider: id)
         }
         context.logger.debug("turnkey session created", metadata: ["provider": "\(id)", "organization": "\(jwt.organizationId)"])
         return session(jwt, key: key)

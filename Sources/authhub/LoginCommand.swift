@@ -214,9 +214,8 @@ struct LoginCommand: AsyncParsableCommand {
         }
         do {
             return try await hub.signIn(.mfa(requirement: requirement, response: response), provider: provider, account: session.account)
-        } catch var wrong as AuthError where wrong.code == .invalidMFACode {
-            wrong.message = recoveryCode == nil ? "The second-factor code is wrong or expired." : "The recovery code is wrong or already used."
-            throw wrong
+        } catch let wrong as AuthError where wrong.code == .invalidMFACode {
+            throw wrong.with(message: recoveryCode == nil ? "The second-factor code is wrong or expired." : "The recovery code is wrong or already used.")
         }
     }
 }

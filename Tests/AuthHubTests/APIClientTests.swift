@@ -142,7 +142,7 @@ import Testing
 
     @Test func errorRepliesGoThroughTheMapper() async throws {
         struct Mapper: ErrorMapper {
-            func map(_ response: HTTPResponse, provider: String) -> AuthError {
+            func map(_ response: HTTPResponse, provider: String, operation: AuthOperation) -> AuthError {
                 AuthError(.invalidCredentials, provider: provider, providerCode: "mapped", statusCode: response.status)
             }
         }

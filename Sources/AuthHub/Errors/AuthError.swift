@@ -7,27 +7,35 @@ import Foundation
 /// `error == AuthError(.invalidCredentials)` reads naturally in tests and `catch` clauses.
 ///
 /// ``message`` is safe to show a user: mappers never put tokens, passwords or codes in it.
+///
+/// An error is immutable once made. Match it by code in a `catch` clause or a `switch`:
+///
+/// ```swift
+/// do { try await hub.signIn(.password(email: email, password: password)) }
+/// catch AuthErrorCode.invalidCredentials { … }
+/// catch AuthErrorCode.mfaRequired { … }
+/// ```
 public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
     /// The canonical code.
-    public var code: AuthErrorCode
+    public let code: AuthErrorCode
     /// The id of the provider (from providers.json) that produced the error, if any.
-    public var provider: String?
+    public let provider: String?
     /// The provider's raw error code (e.g. `invalid_grant`, `EMAIL_EXISTS`).
-    public var providerCode: String?
+    public let providerCode: String?
     /// The HTTP status of the reply that caused the error, if any.
-    public var statusCode: Int?
+    public let statusCode: Int?
     /// A human-readable message, safe to show a user.
-    public var message: String
+    public let message: String
     /// How long to wait before trying again, when the provider said so (`Retry-After`).
-    public var retryAfter: Duration?
+    public let retryAfter: Duration?
     /// Whether trying the same operation again may succeed.
-    public var isRetryable: Bool
+    public let isRetryable: Bool
     /// The error that caused this one.
-    public var underlying: (any Error & Sendable)?
+    public let underlying: (any Error & Sendable)?
     /// Set when ``code`` is ``AuthErrorCode/mfaRequired``: what the MFA step needs.
-    public var mfa: MFARequirement?
+    public let mfa: MFARequirement?
     /// Further structured, non-secret details a flow may need (e.g. `description_name`).
-    public var details: [String: String]
+    public let details: [String: String]
 
     /// Creates an error.
     /// - Parameters:
@@ -72,11 +80,19 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible, Lo
 
     public var errorDescription: String? { message }
 
+    /// A copy with the given fields replaced. An `AuthError` is immutable; a plugin that adds context
+    /// to an error it passes on (its provider id, the status of the reply) passes on such a copy.
+    public func with(code: AuthErrorCode? = nil, message: String? = nil, provider: String? = nil,
+                     statusCode: Int? = nil, retryAfter: Duration? = nil, isRetryable: Bool? = nil,
+                     details: [String: String]? = nil) -> AuthError {
+        AuthError(code ?? self.code, message: message ?? self.message, provider: provider ?? self.provider,
+                  providerCode: providerCode, statusCode: statusCode ?? self.statusCode, retryAfter: retryAfter ?? self.retryAfter,
+                  isRetryable: isRetryable ?? self.isRetryable, underlying: underlying, mfa: mfa, details: details ?? self.details)
+    }
+
     /// Returns a copy with ``provider`` set when it was nil.
     public func attributed(to provider: String) -> AuthError {
-        var copy = self
-        if copy.provider == nil { copy.provider = provider }
-        return copy
+        self.provider == nil ? with(provider: provider) : self
     }
 
     /// Wraps any error as an `AuthError`: an `AuthError` passes through, anything else becomes

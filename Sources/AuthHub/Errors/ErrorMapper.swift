@@ -9,13 +9,24 @@ import Foundation
 /// - a body that is empty, not JSON or of an unexpected shape still maps (by status) — never a crash;
 /// - 429 maps to ``AuthErrorCode/rateLimited`` with `Retry-After`, 5xx to
 ///   ``AuthErrorCode/providerUnavailable`` unless the body says something more specific;
-/// - the message never contains a token, password or code taken from the request.
+/// - the message never contains a token, password or code taken from the request;
+/// - what a code means for the operation is decided here, from `operation`: a refresh whose token
+///   the provider no longer accepts maps to ``AuthErrorCode/refreshTokenInvalid`` in the mapper,
+///   not by callers rewriting the mapped error.
 public protocol ErrorMapper: Sendable {
     /// Maps a reply.
     /// - Parameters:
     ///   - response: the HTTP reply (status, headers, body).
     ///   - provider: the provider id to attribute the error to.
-    func map(_ response: HTTPResponse, provider: String) -> AuthError
+    ///   - operation: what the request was for (``APIRequest/operation``).
+    func map(_ response: HTTPResponse, provider: String, operation: AuthOperation) -> AuthError
+}
+
+extension ErrorMapper {
+    /// Maps a reply to a request of no particular operation (``AuthOperation/other``).
+    public func map(_ response: HTTPResponse, provider: String) -> AuthError {
+        map(response, provider: provider, operation: .other)
+    }
 }
 
 /// A mapper that knows no vendor format: it classifies by HTTP status only and reads the common
@@ -23,7 +34,7 @@ public protocol ErrorMapper: Sendable {
 public struct StatusErrorMapper: ErrorMapper {
     public init() {}
 
-    public func map(_ response: HTTPResponse, provider: String) -> AuthError {
+    public func map(_ response: HTTPResponse, provider: String, operation: AuthOperation) -> AuthError {
         var providerCode: String?
         var message: String?
         if let body = try? JSONValue.parse(response.body) {

@@ -33,9 +33,13 @@ public struct APIRequest: Sendable {
     public var body: Body
     public var timeout: Duration?
     public var retry: RetryMode
+    /// What the request is for: handed to the provider's ``ErrorMapper`` with an error reply, and
+    /// named in the error when a reply cannot be decoded.
+    public var operation: AuthOperation
 
     public init(_ method: HTTPMethod, _ path: String, query: [(String, String)] = [], headers: HTTPHeaders = [:],
-                body: Body = .none, timeout: Duration? = nil, retry: RetryMode = .automatic) {
+                body: Body = .none, timeout: Duration? = nil, retry: RetryMode = .automatic, operation: AuthOperation = .other) {
+        self.operation = operation
         self.method = method
         self.path = path
         self.query = query
@@ -49,7 +53,8 @@ public struct APIRequest: Sendable {
     /// or `[String: JSONValue]` body — what most providers send — is written directly
     /// (``JSONValue/serialized()``, the same bytes), anything else through `JSONEncoder`.
     public static func json<T: Encodable>(_ method: HTTPMethod, _ path: String, _ value: T, query: [(String, String)] = [],
-                                          headers: HTTPHeaders = [:], retry: RetryMode = .automatic) throws -> APIRequest {
+                                          headers: HTTPHeaders = [:], retry: RetryMode = .automatic,
+                                          operation: AuthOperation = .other) throws -> APIRequest {
         let data: Data
         do {
             if let tree = value as? JSONValue {
@@ -64,7 +69,7 @@ public struct APIRequest: Sendable {
         } catch {
             throw AuthError(.invalidRequest, message: "The request body could not be encoded.", underlying: error)
         }
-        return APIRequest(method, path, query: query, headers: headers, body: .json(data), retry: retry)
+        return APIRequest(method, path, query: query, headers: headers, body: .json(data), retry: retry, operation: operation)
     }
 }
 
@@ -168,9 +173,9 @@ public struct APIClient: Sendable {
             logResponse(response, http, since: started)
             if response.isSuccess { return response }
 
-            var error = errorMapper.map(response, provider: provider).attributed(to: provider)
+            var error = errorMapper.map(response, provider: provider, operation: request.operation).attributed(to: provider)
             // Retry-After is read here against the injected clock (an HTTP date is relative to "now").
-            if let retryAfter = response.headers.retryAfter(now: clock.now) { error.retryAfter = retryAfter }
+            if let retryAfter = response.headers.retryAfter(now: clock.now) { error = error.with(retryAfter: retryAfter) }
             if attempt < retryPolicy.maxAttempts, shouldRetry(status: response.status, request, http.method) {
                 let delay = error.retryAfter ?? backoff(attempt: attempt)
                 // A server's Retry-After is waited for only within the policy's limit and the request's
@@ -186,20 +191,25 @@ public struct APIClient: Sendable {
         }
     }
 
-    /// Sends a request and decodes its JSON reply.
+    /// Sends a request and decodes its JSON reply into a wire model.
+    /// - Throws: the mapped error for a non-2xx reply; for a 2xx reply that is not the expected
+    ///   JSON, ``AuthErrorCode/invalidRequest`` naming the provider, the request's
+    ///   ``APIRequest/operation`` and the field that was missing or of the wrong type.
     public func send<T: Decodable>(_ request: APIRequest, as type: T.Type) async throws -> T {
-        try decode(type, from: try await send(request))
+        try decode(type, from: try await send(request), operation: request.operation)
     }
 
     /// Decodes a JSON reply; a body that is not the expected JSON throws ``AuthErrorCode/invalidRequest``
-    /// naming the provider (never a crash, never the body itself, which may carry tokens).
-    public func decode<T: Decodable>(_ type: T.Type, from response: HTTPResponse) throws -> T {
+    /// naming the provider, the operation and the field (never a crash, never the body itself, which
+    /// may carry tokens). `details` carries `operation`, `field` (a path such as `user.email` or
+    /// `keys[0].kid`, when one is at fault) and `reason` (`missingField`, `nullField`, `wrongType`,
+    /// `invalidValue`, `notJSON`).
+    public func decode<T: Decodable>(_ type: T.Type, from response: HTTPResponse, operation: AuthOperation = .other) throws -> T {
         do {
             return try JSONDecoder().decode(type, from: response.body)
         } catch {
-            throw AuthError(.invalidRequest,
-                            message: "The reply from '\(provider)' could not be read (\(response.body.isEmpty ? "empty body" : "unexpected JSON")).",
-                            provider: provider, statusCode: response.status, underlying: error)
+            throw ReplyDecodingFailure.error(error, provider: provider, operation: operation, statusCode: response.status,
+                                             emptyBody: response.body.isEmpty)
         }
     }
 

@@ -21,7 +21,7 @@ public struct Auth0ErrorMapper: ErrorMapper {
 
     public init() {}
 
-    public func map(_ response: HTTPResponse, provider: String) -> AuthError {
+    public func map(_ response: HTTPResponse, provider: String, operation: AuthOperation) -> AuthError {
         let info: [String: JSONValue]
         let vendorCode: String
         let description: String

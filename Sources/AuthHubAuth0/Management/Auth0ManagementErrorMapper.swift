@@ -22,7 +22,7 @@ public struct Auth0ManagementErrorMapper: ErrorMapper {
     public init() {}
 
     /// Maps one non-2xx reply.
-    public func map(_ response: HTTPResponse, provider: String) -> AuthError {
+    public func map(_ response: HTTPResponse, provider: String, operation: AuthOperation) -> AuthError {
         let body = (try? JSONValue.parse(response.body))?.objectValue ?? [:]
         let errorCode = body["errorCode"]?.stringValue
         let reason = body["error"]?.stringValue

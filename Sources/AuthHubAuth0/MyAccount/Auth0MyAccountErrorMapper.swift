@@ -13,7 +13,7 @@ import Foundation
 public struct Auth0MyAccountErrorMapper: ErrorMapper {
     public init() {}
 
-    public func map(_ response: HTTPResponse, provider: String) -> AuthError {
+    public func map(_ response: HTTPResponse, provider: String, operation: AuthOperation) -> AuthError {
         let body = (try? JSONValue.parse(response.body))?.objectValue ?? [:]
         let code = body["type"]?.stringValue ?? body["code"]?.stringValue
         let message = body["detail"]?.stringValue ?? body["title"]?.stringValue ?? body["description"]?.stringValue

@@ -7,10 +7,10 @@ import AuthHub
 extension AuthErrorCode {
     /// An email action code (`oobCode`: password reset, email verification, email change) has
     /// expired (`EXPIRED_OOB_CODE`). Ask for a new email.
-    public static let expiredActionCode: AuthErrorCode = "expiredActionCode"
+    public static let expiredActionCode = AuthErrorCode("expiredActionCode")
     /// An email action code is malformed, was already used or belongs to another action
     /// (`INVALID_OOB_CODE`).
-    public static let invalidActionCode: AuthErrorCode = "invalidActionCode"
+    public static let invalidActionCode = AuthErrorCode("invalidActionCode")
     /// The credential is already linked to another account (`FEDERATED_USER_ID_ALREADY_LINKED`).
-    public static let credentialAlreadyInUse: AuthErrorCode = "credentialAlreadyInUse"
+    public static let credentialAlreadyInUse = AuthErrorCode("credentialAlreadyInUse")
 }

@@ -169,7 +169,9 @@ public struct FirebaseErrorMapper: ErrorMapper {
         !text.isEmpty && text.unicodeScalars.allSatisfy { ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
     }
 
-    public func map(_ response: HTTPResponse, provider: String) -> AuthError {
+    /// Maps a reply; the sign-out codes mean a dead refresh token on the Secure Token endpoint and on
+    /// any request made for ``AuthOperation/refresh``.
+    public func map(_ response: HTTPResponse, provider: String, operation: AuthOperation) -> AuthError {
         let envelope = Envelope(response.body)
         var details: [String: String] = [:]
         if let status = envelope.status { details["status"] = status }
@@ -204,7 +206,7 @@ public struct FirebaseErrorMapper: ErrorMapper {
         let code: AuthErrorCode
         if let serverCode, let entry = Self.table[serverCode] {
             details["iosCode"] = entry.iosCode
-            if endpoint == .secureToken, Self.signOutCodes.contains(serverCode) {
+            if endpoint == .secureToken || operation == .refresh, Self.signOutCodes.contains(serverCode) {
                 code = .refreshTokenInvalid
             } else {
                 code = entry.code

@@ -61,14 +61,15 @@ public struct OpenfortAPI: Sendable {
     /// Sends a request and parses its JSON reply; an empty body reads as `null` unless `emptyIsNull`
     /// is false (then it is an error: for get-session, `null` means "no session" and must be said).
     func send(_ method: HTTPMethod, _ path: String, body: [String: JSONValue?]? = nil, query: [(String, String)] = [],
-              bearer: Secret<String>? = nil, retry: APIRequest.RetryMode = .automatic, emptyIsNull: Bool = true) async throws -> JSONValue {
+              bearer: Secret<String>? = nil, retry: APIRequest.RetryMode = .automatic, emptyIsNull: Bool = true,
+              operation: AuthOperation = .other) async throws -> JSONValue {
         let fullPath = path.hasPrefix("iam/") ? path : Self.authPrefix + path
         let request: APIRequest
         if let body {
             request = try APIRequest.json(method, fullPath, JSONValue.object(body.compactMapValues { $0 }), query: query,
-                                          headers: headers(bearer), retry: retry)
+                                          headers: headers(bearer), retry: retry, operation: operation)
         } else {
-            request = APIRequest(method, fullPath, query: query, headers: headers(bearer), retry: retry)
+            request = APIRequest(method, fullPath, query: query, headers: headers(bearer), retry: retry, operation: operation)
         }
         let reply = try await (bearer == nil ? client : sessionClient).send(request)
         if reply.body.isEmpty || reply.body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
@@ -284,7 +285,7 @@ public struct OpenfortAPI: Sendable {
     /// - Throws: ``AuthErrorCode/sessionExpired`` for a 401; transient errors as they are.
     public func getSession(bearer: Secret<String>) async throws -> OpenfortSessionInfo? {
         try OpenfortSessionInfo.read(await send(.get, "get-session", query: [("disableCookieCache", "true")], bearer: bearer,
-                                                emptyIsNull: false), provider: provider)
+                                                emptyIsNull: false, operation: .refresh), provider: provider)
     }
 
     /// Ends the session at the server: `POST /sign-out {}`.

@@ -22,20 +22,21 @@ public struct OpenfortLegacyAPI: Sendable {
     public init(providerID: String, configuration: OpenfortConfiguration, context: ProviderContext) {
         self.configuration = configuration
         self.random = context.random
-        client = APIClient(provider: providerID, baseURL: configuration.baseURL, context: context, errorMapper: OpenfortErrorMapper(),
+        client = APIClient(provider: providerID, baseURL: configuration.baseURL, context: context, errorMapper: OpenfortErrorMapper(legacyAPI: true),
                            defaultHeaders: ["Authorization": "Bearer \(configuration.publishableKey)"])
     }
 
     func send(_ method: HTTPMethod, _ path: String, body: [String: JSONValue?]?, query: [(String, String)] = [],
-              playerToken: Secret<String>? = nil, retry: APIRequest.RetryMode = .automatic) async throws -> JSONValue {
+              playerToken: Secret<String>? = nil, retry: APIRequest.RetryMode = .automatic,
+              operation: AuthOperation = .other) async throws -> JSONValue {
         var headers: HTTPHeaders = ["x-request-id": OpenfortRequestID.make(random)]
         if let playerToken { headers["x-player-token"] = playerToken.revealed() }
         let request: APIRequest
         if let body {
             request = try APIRequest.json(method, Self.prefix + path, JSONValue.object(body.compactMapValues { $0 }), query: query,
-                                          headers: headers, retry: retry)
+                                          headers: headers, retry: retry, operation: operation)
         } else {
-            request = APIRequest(method, Self.prefix + path, query: query, headers: headers, retry: retry)
+            request = APIRequest(method, Self.prefix + path, query: query, headers: headers, retry: retry, operation: operation)
         }
         let reply = try await client.send(request)
         if reply.body.isEmpty { return .null }
@@ -72,7 +73,7 @@ public struct OpenfortLegacyAPI: Sendable {
     public func refresh(refreshToken: Secret<String>, force: Bool = false) async throws -> OpenfortLegacyAuthResponse {
         try required(await send(.post, "sessions", body: [
             "refreshToken": .string(refreshToken.revealed()), "forceRefresh": force ? .bool(true) : nil,
-        ], retry: .never), "refresh")
+        ], retry: .never, operation: .refresh), "refresh")
     }
 
     /// `POST /iam/v1/sessions/logout {refreshToken}` with `x-player-token`.

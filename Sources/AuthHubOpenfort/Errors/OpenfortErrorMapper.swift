@@ -24,10 +24,14 @@ public struct OpenfortErrorMapper: ErrorMapper {
     /// Whether the mapped calls carry the user's session token: a 401 without a known code then
     /// means the session is no longer valid rather than wrong credentials.
     public var sessionCall: Bool
+    /// Whether the mapped calls go to the legacy v1 API (`/iam/v1/…`), whose refresh endpoint
+    /// answers a dead refresh token with 400, 401, 403 or 404.
+    public var legacyAPI: Bool
 
     /// Creates a mapper.
-    public init(sessionCall: Bool = false) {
+    public init(sessionCall: Bool = false, legacyAPI: Bool = false) {
         self.sessionCall = sessionCall
+        self.legacyAPI = legacyAPI
     }
 
     /// The vendor code used when a body names none (openfort-js's fallback).
@@ -142,12 +146,20 @@ public struct OpenfortErrorMapper: ErrorMapper {
         return s
     }
 
-    public func map(_ response: HTTPResponse, provider: String) -> AuthError {
+    /// Maps a reply. On a ``AuthOperation/refresh`` (v2 `GET /get-session`, v1 `POST /iam/v1/sessions`)
+    /// the answers that mean the session is over map to ``AuthErrorCode/refreshTokenInvalid``, not
+    /// retryable: 401 on v2; 400, 401, 403 and 404 on v1.
+    public func map(_ response: HTTPResponse, provider: String, operation: AuthOperation) -> AuthError {
         let (vendorCode, message) = Self.extract(response.body)
         let status = response.status
         var code = vendorCode.flatMap(Self.code(for:)) ?? Self.code(forStatus: status, sessionCall: sessionCall)
         // A known code whose mapping is generic still yields to a specific status.
         if code == .unknown, status == 429 { code = .rateLimited }
+        if operation == .refresh, (legacyAPI ? [400, 401, 403, 404] : [401]).contains(status) {
+            code = .refreshTokenInvalid
+            return AuthError(code, message: message, provider: provider, providerCode: vendorCode ?? Self.fallbackCode,
+                             statusCode: status, isRetryable: false)
+        }
         let providerCode = vendorCode ?? (status == 403 ? "USER_NOT_AUTHORIZED" : Self.fallbackCode)
         return AuthError(code, message: message, provider: provider, providerCode: providerCode, statusCode: status,
                          retryAfter: response.headers.retryAfter(),

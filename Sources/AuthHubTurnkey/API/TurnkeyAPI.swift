@@ -121,9 +121,8 @@ public struct TurnkeyAPI: Sendable {
         case TurnkeyActivity.completed:
             return activity
         case TurnkeyActivity.failed:
-            var error = TurnkeyErrorMapper(context: errorContext).map(activityFailure: activity.failure, provider: providerID)
-            error.details["activityId"] = activity.id
-            throw error
+            let error = TurnkeyErrorMapper(context: errorContext).map(activityFailure: activity.failure, provider: providerID)
+            throw error.with(details: error.details.merging(["activityId": activity.id]) { _, new in new })
         case TurnkeyActivity.rejected:
             throw AuthError(.accessDenied, message: "The Turnkey activity \(activity.id) was rejected; it has no result.",
                             provider: providerID, providerCode: activity.status)
@@ -257,9 +256,8 @@ public struct TurnkeyAPI: Sendable {
                             provider: providerID)
         }
         let key: P256.Signing.PrivateKey
-        do { key = try TurnkeyCredentialBundle.decrypt(bundle, receiverPrivateKey: targetPrivateKey) } catch var error as AuthError {
-            error.provider = providerID
-            throw error
+        do { key = try TurnkeyCredentialBundle.decrypt(bundle, receiverPrivateKey: targetPrivateKey) } catch let error as AuthError {
+            throw error.with(provider: providerID)
         }
         return TurnkeyReadWriteSession(organizationId: result["organizationId"]?.stringValue ?? organizationId,
                                        organizationName: result["organizationName"]?.stringValue,

@@ -48,7 +48,12 @@ public struct TurnkeyErrorMapper: ErrorMapper {
         self.context = context
     }
 
-    public func map(_ response: HTTPResponse, provider: String) -> AuthError {
+    /// Maps a reply; a request made for ``AuthOperation/refresh`` is read as the ``Context/refresh``
+    /// context whatever this mapper's own.
+    public func map(_ response: HTTPResponse, provider: String, operation: AuthOperation) -> AuthError {
+        if operation == .refresh, context != .refresh {
+            return TurnkeyErrorMapper(context: .refresh).map(response, provider: provider, operation: operation)
+        }
         var code: Int?
         var message: String?
         var details: JSONValue?

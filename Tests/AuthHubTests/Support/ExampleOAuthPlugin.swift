@@ -24,10 +24,10 @@ struct ExampleOAuthPlugin: ProviderPlugin {
 }
 
 struct ExampleOAuthErrorMapper: ErrorMapper {
-    func map(_ response: HTTPResponse, provider: String) -> AuthError {
-        var error = StatusErrorMapper().map(response, provider: provider)
-        if error.providerCode == "invalid_grant" { error.code = .invalidCredentials }
-        return error
+    func map(_ response: HTTPResponse, provider: String, operation: AuthOperation) -> AuthError {
+        let error = StatusErrorMapper().map(response, provider: provider, operation: operation)
+        guard error.providerCode == "invalid_grant" else { return error }
+        return error.with(code: operation == .refresh ? .refreshTokenInvalid : .invalidCredentials, isRetryable: false)
     }
 }
 
@@ -106,13 +106,9 @@ struct ExampleOAuthProvider: AuthProvider {
         guard let refreshToken = session.refreshToken else { throw AuthError(.sessionExpired, provider: id) }
         var fields = [("grant_type", "refresh_token"), ("refresh_token", refreshToken.revealed())]
         if let scope { fields.append(("scope", scope)) }
-        do {
-            let reply = try await api.send(APIRequest(.post, tokenPath, headers: clientHeaders(), body: .form(fields + clientFields())), as: TokenReply.self)
-            return self.session(from: reply)
-        } catch var error as AuthError where error.providerCode == "invalid_grant" {
-            error.code = .refreshTokenInvalid
-            throw error
-        }
+        let reply = try await api.send(APIRequest(.post, tokenPath, headers: clientHeaders(), body: .form(fields + clientFields()),
+                                                  operation: .refresh), as: TokenReply.self)
+        return self.session(from: reply)
     }
 
     func signOut(_ session: Session) async throws {
