@@ -36,7 +36,10 @@ public actor SessionManager {
 
     private var cached: Session?
     private var loaded = false
-    private var inflight: Task<Session, any Error>?
+    /// The renewal in flight, if any: its task, the scope it asked for, and an id so that only the
+    /// caller that started it clears it.
+    private var inflight: (id: UInt64, scope: String?, task: Task<Session, any Error>)?
+    private var nextFlightID: UInt64 = 0
 
     /// Creates a manager.
     /// - Parameters:
@@ -153,14 +156,40 @@ public actor SessionManager {
 
     // MARK: Renewal
 
+    /// Runs one renewal for every concurrent caller that can use its result.
+    ///
+    /// A caller joins the renewal in flight when it asks for no particular scope or for the same set
+    /// of scopes; a caller asking for another scope waits for that renewal to end (the refresh token
+    /// may rotate under it) and then renews with its own scope, so it never receives a session for a
+    /// scope it did not ask for.
     private func singleFlight(minTTL: TimeInterval, scope: String?, force: Bool) async throws -> Session {
-        if let inflight {
-            return try await inflight.value
+        while let flight = inflight {
+            if Self.canShare(flightScope: flight.scope, requested: scope) {
+                return try await flight.task.value
+            }
+            _ = try? await flight.task.value
+            // The flight has ended; its starter may not have run again yet to clear it (awaiting a
+            // finished task does not suspend, so waiting for the starter here would spin).
+            if inflight?.id == flight.id { inflight = nil }
+            // The other renewal may have produced what this caller needs (or have been for this scope).
+            if !force, let cached, cached.isValid(at: clock.now, minTTL: minTTL),
+               let requested = scope, let got = cached.scope, Session.scopeSet(got) == Session.scopeSet(requested) {
+                return cached
+            }
         }
+        nextFlightID &+= 1
+        let id = nextFlightID
         let task = Task { try await self.refreshUnderLock(minTTL: minTTL, scope: scope, force: force) }
-        inflight = task
-        defer { inflight = nil }
+        inflight = (id, scope, task)
+        defer { if inflight?.id == id { inflight = nil } }
         return try await task.value
+    }
+
+    /// Whether a caller asking for `requested` may take the result of a renewal for `flightScope`.
+    static func canShare(flightScope: String?, requested: String?) -> Bool {
+        guard let requested else { return true }
+        guard let flightScope else { return false }
+        return Session.scopeSet(flightScope) == Session.scopeSet(requested)
     }
 
     private func refreshUnderLock(minTTL: TimeInterval, scope: String?, force: Bool) async throws -> Session {
@@ -192,16 +221,7 @@ public actor SessionManager {
             throw authError
         }
 
-        var merged = renewed
-        merged.providerID = key.provider
-        merged.accountKey = key.account
-        if merged.refreshToken.map({ $0.isEmpty }) ?? true { merged.refreshToken = stored.refreshToken }
-        if merged.idToken == nil { merged.idToken = stored.idToken }
-        if merged.userID == nil { merged.userID = stored.userID }
-        if merged.claims.isEmpty { merged.claims = stored.claims }
-        merged.extras = stored.extras.merging(merged.extras) { _, new in new }
-        merged.secretExtras = stored.secretExtras.merging(merged.secretExtras) { _, new in new }
-        if merged.issuedAt == nil { merged.issuedAt = stored.issuedAt }
+        let merged = Self.merge(renewed: renewed, into: stored, requestedScope: scope, key: key)
 
         let saved: Session
         do {
@@ -246,6 +266,32 @@ public actor SessionManager {
     }
 
     // MARK: Helpers
+
+    /// The session a renewal leaves: what the provider's reply said, completed from the stored
+    /// session where the reply is silent. Providers return only what the server said; this is the one
+    /// place where a renewal is merged.
+    ///
+    /// - a reply without a refresh token (or with an empty one) keeps the stored one (no rotation);
+    /// - a reply without an ID token keeps the stored ID token, user id and claims (claims are kept
+    ///   also when the reply has an ID token but the provider produced no claims);
+    /// - a reply without `scope` has the scope that was asked for, else the stored one (RFC 6749,
+    ///   section 5.1: an omitted scope is the requested one);
+    /// - extras and secret extras are the stored ones updated by the reply's;
+    /// - the sign-in time (`issuedAt`) is the stored one unless the reply set one.
+    package static func merge(renewed: Session, into stored: Session, requestedScope: String?, key: SessionKey) -> Session {
+        var merged = renewed
+        merged.providerID = key.provider
+        merged.accountKey = key.account
+        if merged.refreshToken.map({ $0.isEmpty }) ?? true { merged.refreshToken = stored.refreshToken }
+        if merged.idToken.map({ $0.isEmpty }) ?? true { merged.idToken = stored.idToken }
+        if merged.userID == nil { merged.userID = stored.userID }
+        if merged.claims.isEmpty { merged.claims = stored.claims }
+        if merged.scope == nil { merged.scope = requestedScope ?? stored.scope }
+        merged.extras = stored.extras.merging(merged.extras) { _, new in new }
+        merged.secretExtras = stored.secretExtras.merging(merged.secretExtras) { _, new in new }
+        if merged.issuedAt == nil { merged.issuedAt = stored.issuedAt }
+        return merged
+    }
 
     /// Whether the requested scope differs from the stored one (compared as sets of lowercased
     /// tokens; a nil on either side means no change).
