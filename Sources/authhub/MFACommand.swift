@@ -39,7 +39,7 @@ struct MyAccountContext {
             throw AuthError(.noSession, message: CLI.notSignedInMessage(manager.key, options, session), provider: id)
         }
         self.auth0 = auth0
-        credentials = Auth0CredentialsManager(provider: auth0, store: hub.store, account: session.account)
+        credentials = try Auth0CredentialsManager(manager: manager)
         api = Auth0MyAccountAPI(provider: auth0, credentials: credentials)
     }
 

@@ -26,10 +26,14 @@ import Logging
 public actor SessionManager {
     /// The session this manager looks after.
     public nonisolated let key: SessionKey
-    private let provider: any AuthProvider
-    private let store: any SessionStore
-    private let lock: any RefreshLock
-    private let clock: any AuthClock
+    /// The provider that renews this session (wrappers such as `FirebaseAuth` check its type).
+    public nonisolated let provider: any AuthProvider
+    /// The store the session lives in.
+    public nonisolated let sessionStore: any SessionStore
+    /// The lock renewals of this key run under.
+    public nonisolated let refreshLock: any RefreshLock
+    /// The time source.
+    public nonisolated let clock: any AuthClock
     private let logger: Logger
     private let broadcaster = EventBroadcaster()
     private let sink: (@Sendable (AuthEvent) -> Void)?
@@ -54,8 +58,8 @@ public actor SessionManager {
                 eventSink: (@Sendable (AuthEvent) -> Void)? = nil) {
         self.key = key
         self.provider = provider
-        self.store = store
-        self.lock = refreshLock ?? store.makeRefreshLock()
+        self.sessionStore = store
+        self.refreshLock = refreshLock ?? store.makeRefreshLock()
         self.clock = clock
         var logger = logger
         logger[metadataKey: "session"] = .string(key.description)
@@ -133,7 +137,7 @@ public actor SessionManager {
         session.providerID = key.provider
         session.accountKey = key.account
         if session.issuedAt == nil { session.issuedAt = clock.now }
-        let saved = try await mapStoreErrors { try await store.save(session, for: key, expectedVersion: nil) }
+        let saved = try await mapStoreErrors { try await sessionStore.save(session, for: key, expectedVersion: nil) }
         cached = saved
         loaded = true
         publish(.signedIn(saved))
@@ -142,7 +146,7 @@ public actor SessionManager {
 
     /// Removes the stored session and publishes `signedOut`.
     public func clear() async throws {
-        try await mapStoreErrors { try await store.remove(key) }
+        try await mapStoreErrors { try await sessionStore.remove(key) }
         cached = nil
         loaded = true
         publish(.signedOut(key))
@@ -193,7 +197,7 @@ public actor SessionManager {
     }
 
     private func refreshUnderLock(minTTL: TimeInterval, scope: String?, force: Bool) async throws -> Session {
-        try await lock.withLock(key) { try await self.refreshLocked(minTTL: minTTL, scope: scope, force: force) }
+        try await refreshLock.withLock(key) { try await self.refreshLocked(minTTL: minTTL, scope: scope, force: force) }
     }
 
     private func refreshLocked(minTTL: TimeInterval, scope: String?, force: Bool) async throws -> Session {
@@ -225,7 +229,7 @@ public actor SessionManager {
 
         let saved: Session
         do {
-            saved = try await store.save(merged, for: key, expectedVersion: stored.version)
+            saved = try await sessionStore.save(merged, for: key, expectedVersion: stored.version)
         } catch let error as AuthError where error.code == .conflict {
             // A writer that does not take the refresh lock (a sign-in elsewhere) got there first.
             if let newer = try await reload() { return newer }
@@ -257,7 +261,7 @@ public actor SessionManager {
             if now.isValid(at: clock.now, minTTL: minTTL) { return now }
             throw error
         }
-        if now != nil { try await mapStoreErrors { try await store.remove(key) } }
+        if now != nil { try await mapStoreErrors { try await sessionStore.remove(key) } }
         cached = nil
         loaded = true
         logger.info("refresh token rejected by the provider; session cleared")
@@ -301,7 +305,7 @@ public actor SessionManager {
     }
 
     private func loadFromStore() async throws -> Session? {
-        try await mapStoreErrors { try await store.load(key) }
+        try await mapStoreErrors { try await sessionStore.load(key) }
     }
 
     private func mapStoreErrors<T>(_ body: () async throws -> T) async throws -> T {

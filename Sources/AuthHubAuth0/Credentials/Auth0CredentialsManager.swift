@@ -37,7 +37,36 @@ public actor Auth0CredentialsManager {
     /// How long before `session_expiry` the session counts as expired.
     public static let sessionExpiryMargin: TimeInterval = 30
 
-    /// Creates a manager.
+    /// Creates a manager over a hub's session: the hub's ``SessionManager`` for an Auth0 provider
+    /// account, so the hub, its ``AuthHub/events()`` and this manager share one owner and one cache of
+    /// the main session (API credentials live beside it in the hub's store).
+    /// - Parameters:
+    ///   - maxRetries: retries of a retryable renewal failure (Auth0.swift's default is 0).
+    /// - Throws: ``AuthErrorCode/invalidConfiguration`` for an unknown id or a provider of another type.
+    public init(hub: AuthHub, provider id: String? = nil, account: String = SessionKey.defaultAccount, maxRetries: Int = 0) throws {
+        try self.init(manager: hub.manager(provider: id, account: account), maxRetries: maxRetries)
+    }
+
+    /// Creates a manager over an existing session manager (the hub's: ``AuthHub/manager(provider:account:)``);
+    /// its store, refresh lock and clock are used for the API credentials too.
+    /// - Throws: ``AuthErrorCode/invalidConfiguration`` when the manager's provider is not an ``Auth0Provider``.
+    public init(manager: SessionManager, maxRetries: Int = 0) throws {
+        guard let provider = manager.provider as? Auth0Provider else {
+            throw AuthError(.invalidConfiguration,
+                            message: "Provider '\(manager.key.provider)' is of type '\(manager.provider.type)', not auth0.",
+                            provider: manager.key.provider)
+        }
+        self.key = manager.key
+        self.provider = provider
+        self.store = manager.sessionStore
+        self.lock = manager.refreshLock
+        self.clock = manager.clock
+        self.maxRetries = max(0, maxRetries)
+        self.sessions = manager
+    }
+
+    /// Creates a standalone manager that owns its session (an app without an ``AuthHub``). With a hub,
+    /// use ``init(hub:provider:account:maxRetries:)``: two owners of one key would keep two caches.
     /// - Parameters:
     ///   - provider: the Auth0 provider that renews.
     ///   - store: where the main and API credentials live.

@@ -29,7 +29,36 @@ public actor FirebaseAuth {
     /// The least remaining lifetime, in seconds, of the ID tokens this type hands out.
     public nonisolated let refreshWindow: TimeInterval
 
-    /// Creates the object.
+    /// Creates the object over a hub's session: the hub's ``SessionManager`` for a Firebase provider
+    /// account, so the hub, its ``AuthHub/events()`` and this object share one owner and one cache of
+    /// the session.
+    /// - Parameters:
+    ///   - hub: the hub.
+    ///   - id: the provider id (the environment's default when nil); it must be a Firebase provider.
+    ///   - account: the account key.
+    ///   - refreshWindow: renew when less than this many seconds are left (default 300).
+    /// - Throws: ``AuthErrorCode/invalidConfiguration`` for an unknown id or a provider of another type.
+    public init(hub: AuthHub, provider id: String? = nil, account: String = SessionKey.defaultAccount,
+                refreshWindow: TimeInterval = FirebaseProvider.tokenRefreshWindow) throws {
+        try self.init(manager: hub.manager(provider: id, account: account), refreshWindow: refreshWindow)
+    }
+
+    /// Creates the object over an existing session manager (the hub's: ``AuthHub/manager(provider:account:)``).
+    /// - Throws: ``AuthErrorCode/invalidConfiguration`` when the manager's provider is not a ``FirebaseProvider``.
+    public init(manager: SessionManager, refreshWindow: TimeInterval = FirebaseProvider.tokenRefreshWindow) throws {
+        guard let provider = manager.provider as? FirebaseProvider else {
+            throw AuthError(.invalidConfiguration,
+                            message: "Provider '\(manager.key.provider)' is of type '\(manager.provider.type)', not firebase.",
+                            provider: manager.key.provider)
+        }
+        self.key = manager.key
+        self.provider = provider
+        self.refreshWindow = refreshWindow
+        self.sessions = manager
+    }
+
+    /// Creates a standalone object that owns its session (an app without an ``AuthHub``). With a hub,
+    /// use ``init(hub:provider:account:refreshWindow:)``: two owners of one key would keep two caches.
     /// - Parameters:
     ///   - provider: the Firebase provider.
     ///   - store: where the session lives.

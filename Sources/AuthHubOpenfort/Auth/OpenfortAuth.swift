@@ -25,7 +25,29 @@ public actor OpenfortAuth {
     /// The provider.
     public nonisolated let provider: OpenfortProvider
 
-    /// Creates the client.
+    /// Creates the client over a hub's session: the hub's ``SessionManager`` for an Openfort provider
+    /// account, so the hub, its ``AuthHub/events()`` and this client share one owner and one cache of
+    /// the session.
+    /// - Throws: ``AuthErrorCode/invalidConfiguration`` for an unknown id or a provider of another type.
+    public init(hub: AuthHub, provider id: String? = nil, account: String = SessionKey.defaultAccount) throws {
+        try self.init(manager: hub.manager(provider: id, account: account))
+    }
+
+    /// Creates the client over an existing session manager (the hub's: ``AuthHub/manager(provider:account:)``).
+    /// - Throws: ``AuthErrorCode/invalidConfiguration`` when the manager's provider is not an ``OpenfortProvider``.
+    public init(manager: SessionManager) throws {
+        guard let provider = manager.provider as? OpenfortProvider else {
+            throw AuthError(.invalidConfiguration,
+                            message: "Provider '\(manager.key.provider)' is of type '\(manager.provider.type)', not openfort.",
+                            provider: manager.key.provider)
+        }
+        self.key = manager.key
+        self.provider = provider
+        self.sessions = manager
+    }
+
+    /// Creates a standalone client that owns its session (an app without an ``AuthHub``). With a hub,
+    /// use ``init(hub:provider:account:)``: two owners of one key would keep two caches.
     /// - Parameters:
     ///   - provider: the Openfort provider.
     ///   - store: where the session lives.
