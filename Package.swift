@@ -33,19 +33,20 @@ let package = Package(
             name: "AuthHub",
             dependencies: [
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "JWTKit", package: "jwt-kit"),
             ]
         ),
         .target(name: "AuthHubOIDC", dependencies: ["AuthHub", .product(name: "JWTKit", package: "jwt-kit")]),
         .target(name: "AuthHubAuth0", dependencies: ["AuthHubOIDC", "AuthHub"]),
         .target(name: "AuthHubFirebase", dependencies: ["AuthHub", "AuthHubFactors", .product(name: "JWTKit", package: "jwt-kit")]),
         .target(name: "AuthHubOpenfort", dependencies: ["AuthHub"]),
-        .target(name: "AuthHubFactors", dependencies: ["AuthHub", .product(name: "Crypto", package: "swift-crypto")]),
+        .target(
+            name: "AuthHubFactors",
+            dependencies: ["AuthHub", .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")]
+        ),
         .target(
             name: "AuthHubTurnkey",
-            dependencies: ["AuthHubFactors", "AuthHub", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: ["AuthHub", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .target(
             name: "AuthHubProviders",
@@ -76,6 +77,7 @@ let package = Package(
             name: "authhub",
             dependencies: [
                 "AuthHub", "AuthHubProviders", "AuthHubEmulator", "AuthHubAuth0", "AuthHubOIDC", "AuthHubFactors", "AuthHubTurnkey",
+                "AuthHubFirebase", "AuthHubOpenfort",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -95,14 +97,21 @@ let package = Package(
         .testTarget(
             name: "AuthHubTests",
             dependencies: [
-                "AuthHub", "AuthHubTesting", "AuthHubProviders", "AuthHubRefreshWorker",
+                "AuthHub", "AuthHubTesting", "AuthHubProviders", "AuthHubAuth0", "AuthHubOIDC", "AuthHubFirebase", "AuthHubOpenfort",
+                "AuthHubTurnkey",
+                // Not imported: the cross-process refresh tests run the built `AuthHubRefreshWorker` binary.
+                "AuthHubRefreshWorker",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
             name: "AuthHubFactorsTests",
-            dependencies: ["AuthHubFactors", "AuthHub", "AuthHubTesting", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: [
+                "AuthHubFactors", "AuthHub", "AuthHubTesting", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
         ),
         .testTarget(name: "AuthHubAuth0Tests", dependencies: ["AuthHubAuth0", "AuthHubOIDC", "AuthHub", "AuthHubTesting", "AuthHubFactors"]),
         .testTarget(
@@ -123,7 +132,10 @@ let package = Package(
         ),
         .testTarget(
             name: "AuthHubEmulatorTests",
-            dependencies: ["AuthHubEmulator", "AuthHub", "AuthHubTesting", "AuthHubFactors", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: [
+                "AuthHubEmulator", "AuthHub", "AuthHubTesting", "AuthHubFactors", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "JWTKit", package: "jwt-kit"), .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(name: "AuthHubCLITests", dependencies: ["authhub", "AuthHub", "AuthHubEmulator", "AuthHubFactors", "AuthHubAuth0", "AuthHubOIDC", "AuthHubFirebase", "AuthHubTesting"]),
         .testTarget(
