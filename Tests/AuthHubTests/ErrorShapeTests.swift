@@ -1,4 +1,6 @@
 import AuthHub
+import AuthHubOIDC
+import AuthHubOpenfort
 import AuthHubTesting
 import Foundation
 import Testing
@@ -75,6 +77,25 @@ import Testing
             _ = try await client.send(try APIRequest.json(.post, "/token", ["a": 1], retry: .never))
         }
         #expect(seen.values == [.refresh, .signIn, .other])
+    }
+
+    @Test func refreshTokenRejectionIsDecidedInTheMapper() {
+        func reply(_ status: Int, _ body: String) -> HTTPResponse {
+            HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
+        }
+        let grant = reply(400, #"{"error":"invalid_grant","error_description":"Unknown or invalid refresh token."}"#)
+        let oauth = OAuthErrorMapper()
+        let onRefresh = oauth.map(grant, provider: "oidc", operation: .refresh)
+        #expect(onRefresh.code == .refreshTokenInvalid && !onRefresh.isRetryable && onRefresh.providerCode == "invalid_grant")
+        #expect(oauth.map(grant, provider: "oidc", operation: .signIn).code == .invalidCredentials)
+        #expect(oauth.map(grant, provider: "oidc", operation: .tokenExchange).code == .invalidCredentials)
+
+        let unauthorized = reply(401, #"{"code":"UNAUTHORIZED","message":"Unauthorized"}"#)
+        #expect(OpenfortErrorMapper(sessionCall: true).map(unauthorized, provider: "of", operation: .refresh).code == .refreshTokenInvalid)
+        #expect(OpenfortErrorMapper(sessionCall: true).map(unauthorized, provider: "of", operation: .userInfo).code != .refreshTokenInvalid)
+        let notFound = reply(404, #"{"error":{"type":"not_found","message":"Session not found"}}"#)
+        #expect(OpenfortErrorMapper(legacyAPI: true).map(notFound, provider: "of", operation: .refresh).code == .refreshTokenInvalid)
+        #expect(OpenfortErrorMapper().map(notFound, provider: "of", operation: .refresh).code != .refreshTokenInvalid)
     }
 
     // MARK: Replies that break the wire model
