@@ -1,6 +1,6 @@
 import Foundation
 
-/// Base64url without padding (RFC 4648 §5), as JWTs, PKCE and WebAuthn use it.
+/// Base64url without padding (RFC 4648, section 5), as JWTs, PKCE and WebAuthn use it.
 ///
 /// Both directions translate the alphabet byte by byte (ID-token verification decodes two parts
 /// per token, so this sits on a hot path).
