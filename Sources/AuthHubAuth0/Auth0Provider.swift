@@ -149,7 +149,7 @@ public struct Auth0Provider: AuthProvider {
         return text.contains("verif") && text.contains("email")
     }
 
-    /// Renews with the refresh token (spec §3.3), for the configured audience when there is one.
+    /// Renews with the refresh token (<doc:Auth0Endpoints>: “Refresh”), for the configured audience when there is one.
     /// The scope is sent only when the caller asks for one (as Auth0.swift's CredentialsManager
     /// does); a reply without a refresh token keeps the old one, without a scope the old scope.
     public func refresh(_ session: Session, scope: String?) async throws -> Session {

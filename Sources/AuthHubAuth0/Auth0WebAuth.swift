@@ -2,7 +2,7 @@ import AuthHub
 import AuthHubOIDC
 import Foundation
 
-/// Auth0 Web Auth (Universal Login) with PKCE, spec/auth0.md §1 and §2: the `/authorize` URL in
+/// Auth0 Web Auth (Universal Login) with PKCE, <doc:Auth0Endpoints>: “Web Auth” and “ID-token validation”: the `/authorize` URL in
 /// Auth0.swift's layer order with `auth0Client` last, the callback's `state` check, the code
 /// exchange, and ID-token validation against the tenant's JWKS (cached, refetched once on an
 /// unknown `kid`) with the configured leeway.
@@ -49,7 +49,7 @@ public struct Auth0WebAuth: Sendable {
         return try request.makeTransaction(random: provider.context.random)
     }
 
-    /// The browser logout URL (spec §1.6): `/v2/logout?[federated&]returnTo=…&client_id=…`.
+    /// The browser logout URL (<doc:Auth0Endpoints>: “Logout”): `/v2/logout?[federated&]returnTo=…&client_id=…`.
     /// - Parameters:
     ///   - returnTo: where Auth0 sends the browser afterwards (an Allowed Logout URL).
     ///   - federated: also sign out of the upstream identity provider.
@@ -119,7 +119,7 @@ public struct Auth0WebAuth: Sendable {
 }
 
 extension Auth0Provider: BrowserSignOutProvider {
-    /// `/v2/logout?[federated&]returnTo=…&client_id=…` (spec §1.6); Auth0 needs no ID token.
+    /// `/v2/logout?[federated&]returnTo=…&client_id=…` (<doc:Auth0Endpoints>: “Logout”); Auth0 needs no ID token.
     public func browserSignOutURL(idToken: Secret<String>?, returnTo: URL?, federated: Bool) async throws -> URL {
         try webAuth.logoutURL(returnTo: returnTo, federated: federated)
     }

@@ -40,7 +40,7 @@ public struct FirebaseProvider: AuthProvider {
     /// Transport, clock, randomness and logger shared with the hub.
     let context: ProviderContext
 
-    /// The iOS SDK's refresh window: a token with less than 5 minutes left is renewed (spec §6).
+    /// The iOS SDK's refresh window: a token with less than 5 minutes left is renewed (<doc:FirebaseEndpoints>: “Refresh policy”).
     /// Pass it as `minTTL` to ``SessionManager/session(minTTL:scope:)`` or `AuthHub.session(minTTL:)`.
     public static let tokenRefreshWindow: TimeInterval = 300
 
@@ -178,7 +178,7 @@ public struct FirebaseProvider: AuthProvider {
 
     // MARK: - Firebase-specific
 
-    /// The signed-in user with every field of `accounts:lookup` (spec §3.6).
+    /// The signed-in user with every field of `accounts:lookup` (<doc:FirebaseEndpoints>: “Lookup”).
     public func currentUser(_ session: Session) async throws -> FirebaseUser {
         try await api.lookup(idToken: Self.idToken(of: session))
     }

@@ -1,7 +1,7 @@
 import AuthHub
 import Foundation
 
-/// Why an ID token was rejected: one case per check of the Auth0 fact sheet §2, named as there.
+/// Why an ID token was rejected: one case per check of <doc:OIDCFlows>: “ID-token validation”, named as there.
 ///
 /// Error scheme: every rejection is an ``AuthError`` with code ``AuthErrorCode/invalidToken`` (so
 /// code that only cares "was the token bad" matches one code) and the failure's raw value in

@@ -58,7 +58,7 @@ public struct IDTokenClaims: Sendable {
 }
 
 /// Validates OpenID Connect ID tokens: RS256 or ES256 signatures with keys from a ``JWKSCache``
-/// (through jwt-kit), then the claims, in the order of the Auth0 fact sheet §2; the first failure
+/// (through jwt-kit), then the claims, in the order of <doc:OIDCFlows>: “ID-token validation”; the first failure
 /// wins and is thrown as ``IDTokenValidationFailure/error(details:underlying:)``.
 ///
 /// Only RS256 (RSA PKCS#1 v1.5, SHA-256) and ES256 (ECDSA P-256, SHA-256, the JWS raw `r || s`
@@ -66,7 +66,7 @@ public struct IDTokenClaims: Sendable {
 /// "signed" with a public key), ES384 and every other algorithm fail with
 /// ``IDTokenValidationFailure/invalidAlgorithm`` before any key is looked at.
 ///
-/// Each key verifies only for its own algorithm (RFC 8725 §3.1): an RSA key only RS256, a P-256 key
+/// Each key verifies only for its own algorithm (RFC 8725, section 3.1): an RSA key only RS256, a P-256 key
 /// only ES256. When the header's `alg` differs from the algorithm of the key its `kid` names (or,
 /// without `kid`, of the JWKS's single key) — ES256 naming an RSA key, RS256 naming an EC key — the
 /// token fails with ``IDTokenValidationFailure/invalidAlgorithm`` (details `actual`: the header's
@@ -114,7 +114,7 @@ public struct IDTokenValidator: Sendable {
             throw IDTokenValidationFailure.invalidAlgorithm.error(details: ["actual": alg, "expected": Self.acceptedAlgorithms])
         }
         let kid = header["kid"]?.stringValue ?? ""
-        // No `kid`: only a JWKS with a single usable key can verify it (OIDC Core §10.1).
+        // No `kid`: only a JWKS with a single usable key can verify it (OpenID Connect Core, section 10.1).
         let key = kid.isEmpty ? try await keys.soleKey() : try await keys.keys(containing: kid)
         // jwt-kit picks the key by `kid` alone and verifies with that key's algorithm whatever the
         // header's `alg` says, so the pairing is checked here.

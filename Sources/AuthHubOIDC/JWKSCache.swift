@@ -92,7 +92,7 @@ public actor JWKSCache {
     }
 
     /// The keys for a token whose header names no `kid`: allowed only when the JWKS holds exactly
-    /// one usable key (OpenID Connect Core §10.1 requires a `kid` once there are several), as with
+    /// one usable key (OpenID Connect Core, section 10.1 requires a `kid` once there are several), as with
     /// servers that publish a single key and omit `kid` from their tokens. The key may be RSA or EC;
     /// the caller must check its algorithm against the token's `alg`.
     /// - Throws: the ``IDTokenValidationFailure/missingPublicKey`` error otherwise.

@@ -6,7 +6,7 @@ import Darwin
 import Glibc
 #endif
 
-/// Receives one authorization redirect on the loopback interface (RFC 8252 §7.3), for native apps
+/// Receives one authorization redirect on the loopback interface (RFC 8252, section 7.3), for native apps
 /// and command-line tools that open the system browser.
 ///
 /// It listens on `127.0.0.1` on a port the system picks, so ``redirectURI`` is

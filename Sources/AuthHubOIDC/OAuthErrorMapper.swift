@@ -1,7 +1,7 @@
 import AuthHub
 import Foundation
 
-/// Maps OAuth 2.0 / OpenID Connect error codes (RFC 6749 §4.1.2.1 and §5.2, OIDC Core §3.1.2.6)
+/// Maps OAuth 2.0 / OpenID Connect error codes (RFC 6749, sections 4.1.2.1 and 5.2, OpenID Connect Core, section 3.1.2.6)
 /// to ``AuthError``s, for authorization callbacks and token endpoint replies.
 ///
 /// The raw code is kept in ``AuthError/providerCode`` and `error_description` becomes the message

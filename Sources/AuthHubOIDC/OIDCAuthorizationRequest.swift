@@ -6,8 +6,9 @@ import Foundation
 /// ``makeTransaction(random:)`` turns a request into an ``OIDCAuthorizationTransaction``: the URL to
 /// open in the browser plus the PKCE verifier, `state` and `nonce` that only this transaction knows.
 ///
-/// The query is built in layers, later layers overriding earlier ones (the order of the Auth0 fact
-/// sheet §1.2, which matches what OIDC clients generally do):
+/// The query is built in layers, later layers overriding earlier ones (the order of
+/// <doc:OIDCFlows>: “Authorization request”, as Auth0's SDK builds it, which matches what OIDC
+/// clients generally do):
 /// 1. PKCE: `code_challenge`, `code_challenge_method=S256`, `nonce`.
 /// 2. Fixed values: `scope` (``defaultScope``), `client_id`, `response_type=code`, `redirect_uri`,
 ///    `state`, `nonce`, `organization`.

@@ -2,7 +2,7 @@ import AuthHub
 import Foundation
 
 /// A browser logout URL: RP-Initiated Logout (`end_session_endpoint`) or a provider's own logout
-/// endpoint such as Auth0's `/v2/logout` (fact sheet §1.6).
+/// endpoint such as Auth0's `/v2/logout` (<doc:OIDCFlows>: “Logout”).
 ///
 /// The query, in order: a bare `federated` key (no value) when ``federated`` is set, then
 /// `id_token_hint`, the return URL under ``returnToParameter``, `client_id`, `state`. Absent values

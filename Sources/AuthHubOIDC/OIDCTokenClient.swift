@@ -10,7 +10,7 @@ public struct OIDCTokenClient: Sendable {
     public enum BodyEncoding: Sendable {
         /// `application/x-www-form-urlencoded`, as RFC 6749 requires (the generic OIDC default).
         case form
-        /// `application/json`, as the Auth0 SDK sends every request (Auth0 fact sheet §0).
+        /// `application/json`, as the Auth0 SDK sends every request (AuthHubAuth0 docs, Auth0Endpoints: “Conventions”).
         case json
     }
 
@@ -111,7 +111,7 @@ public struct OIDCTokenClient: Sendable {
     }
 }
 
-/// The tokens of a token endpoint reply (field names of the Auth0 fact sheet §8, which are the
+/// The tokens of a token endpoint reply (field names of <doc:OIDCFlows>: “Token endpoint”, which are the
 /// OAuth ones).
 ///
 /// Missing string fields read as empty (the Auth0 SDK's rule), and a missing `expires_in` gives an

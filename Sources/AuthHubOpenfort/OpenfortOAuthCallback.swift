@@ -1,13 +1,13 @@
 import AuthHub
 import Foundation
 
-/// What Openfort appends to the app's redirect URL at the end of an OAuth sign-in (spec §4):
+/// What Openfort appends to the app's redirect URL at the end of an OAuth sign-in (<doc:OpenfortEndpoints>: “OAuth redirect”):
 /// `?access_token=<session token>&user_id=<user id>`, or `?error=<CODE>` on failure.
 ///
 /// Parameters are read from the query and, when absent there, from the fragment (some redirect
 /// handlers move them). Values are URL-decoded once and otherwise kept exactly (the token may be
 /// the signed `<token>.<signature>` form). The legacy v1 callback's `refresh_token` and
-/// `player_id` (§8) are read too: `player_id` stands in for `user_id`.
+/// `player_id` (<doc:OpenfortEndpoints>: “Legacy v1”) are read too: `player_id` stands in for `user_id`.
 public struct OpenfortOAuthCallback: Sendable, Hashable {
     /// The session token (`access_token`).
     public var token: Secret<String>

@@ -2,7 +2,7 @@ import AuthHub
 import Foundation
 
 extension OpenfortProvider: GuestUpgradingProvider {
-    /// `isAnonymous` of the session (spec §5).
+    /// `isAnonymous` of the session (<doc:OpenfortEndpoints>: “Sessions”).
     public func isGuest(_ session: Session) -> Bool { Self.isAnonymous(session) }
 
     /// Sign-up with the guest's token as Bearer: the guest's user becomes the account (openfort-js).

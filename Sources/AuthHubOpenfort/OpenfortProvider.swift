@@ -2,7 +2,7 @@ import AuthHub
 import Foundation
 
 /// An Openfort project as an ``AuthProvider``: the first native (non-web-view) Openfort client,
-/// speaking the v2 auth API of spec/openfort.md through ``OpenfortAPI``.
+/// speaking the v2 auth API of <doc:OpenfortEndpoints> through ``OpenfortAPI``.
 ///
 /// Generic requests and the endpoints they use:
 /// - ``SignInRequest/password(identifier:password:realm:scope:)`` → `POST /sign-in/email`;
@@ -18,7 +18,7 @@ import Foundation
 /// Anything else (SMS codes, passkeys, authorization codes, account deletion) throws
 /// ``AuthErrorCode/unsupported``.
 ///
-/// **Sessions.** v2 has no refresh token and no client-side expiry (§5): the opaque session token
+/// **Sessions.** v2 has no refresh token and no client-side expiry (<doc:OpenfortEndpoints>: “Sessions”): the opaque session token
 /// is the ``Session/accessToken``, and — so that the core ``SessionManager``'s single-flight
 /// renewal drives get-session — it is also stored as the ``Session/refreshToken`` (it is the
 /// credential renewal uses; it is a ``Secret`` like the rest). ``Session/expiresAt`` is the
@@ -31,7 +31,7 @@ import Foundation
 /// verification) are on this type (reach it with `hub.provider("openfort", as: OpenfortProvider.self)`)
 /// and on ``api``; ``OpenfortAuth`` adds the SDK's signed-in/signed-out guards and storage.
 ///
-/// **Legacy v1** (``OpenfortConfiguration/APIVersion/v1``, spec §8, through ``legacyAPI``):
+/// **Legacy v1** (``OpenfortConfiguration/APIVersion/v1``, <doc:OpenfortEndpoints>: “Legacy v1”, through ``legacyAPI``):
 /// password sign-in and sign-up, guest, ID token, refresh (`POST /iam/v1/sessions` with the
 /// refresh token; a 401/403/404 → ``AuthErrorCode/refreshTokenInvalid``), logout, `/iam/v1/me`,
 /// OAuth init (the redirect carries `access_token`, `refresh_token`, `player_id`), email

@@ -7,7 +7,7 @@ import Foundation
 ///
 /// ## Sessions
 /// A Turnkey session is a P-256 key pair generated on this device plus the session JWT returned by
-/// `stamp_login` (spec/turnkey.md §4.1, §6). Requests are stamped with the key; the JWT is metadata,
+/// `stamp_login` (<doc:TurnkeyProtocol>: “stamp_login” and “Session JWT”). Requests are stamped with the key; the JWT is metadata,
 /// never sent as a bearer token. The ``Session`` holds:
 /// - `accessToken`: the session JWT; `tokenType`: ``sessionTokenType`` (`TurnkeySession`);
 ///   `expiresAt`: its `exp`; `userID`: its `user_id`; `claims`: its payload;
@@ -63,11 +63,11 @@ public struct TurnkeyProvider: AuthProvider {
         return try await signIn(email: (email?.isEmpty ?? true) ? nil : email, authenticator: authenticator)
     }
 
-    /// Signs in with a passkey (spec/turnkey.md §9).
+    /// Signs in with a passkey (<doc:TurnkeyProtocol>: “Sign-in end to end”).
     ///
     /// With an email: looks it up through the proxy and logs into `organizationIds[0]` (the JWT's
     /// `organization_id` must be that sub-organization). Without: logs in with the parent
-    /// organization, and the JWT's organization is taken as the user's sub-organization (§2.3, §4.1).
+    /// organization, and the JWT's organization is taken as the user's sub-organization (<doc:TurnkeyProtocol>: “Email lookup” and “stamp_login”).
     /// A fresh P-256 session key is generated; `stamp_login` registers it, stamped with the passkey.
     /// - Throws: ``AuthErrorCode/userNotFound`` for an unknown email; ``AuthErrorCode/invalidCredentials``
     ///   when the passkey is not registered for the account; ``AuthErrorCode/invalidToken`` when the
@@ -210,7 +210,7 @@ public struct TurnkeyProvider: AuthProvider {
         return UserInfo(id: me.userId, name: me.username, claims: claims)
     }
 
-    /// Creates a read-write API key for the user (spec/turnkey.md §4.3), stamped with the session key:
+    /// Creates a read-write API key for the user (<doc:TurnkeyProtocol>: “create_read_write_session”), stamped with the session key:
     /// a target P-256 key-agreement pair is generated, the credential bundle encrypted to it is
     /// decrypted, and the new key comes back as a stamper.
     /// - Throws: ``AuthErrorCode/sessionExpired`` as ``whoami(_:)``; ``AuthErrorCode/invalidToken``

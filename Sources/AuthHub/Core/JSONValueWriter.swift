@@ -3,9 +3,8 @@ import Foundation
 extension JSONValue {
     /// The value as compact JSON bytes, object keys sorted and `/` not escaped — what `JSONEncoder`
     /// with `[.sortedKeys, .withoutEscapingSlashes]` writes for it, without going through the
-    /// `Encoder` protocol, whose per-value containers made encoding a request body a visible share of
-    /// a sign-in's client-side work (BENCHMARKS.md, `signin.layers.hub-vs-transport`). A
-    /// differential test pins the output to `JSONEncoder`'s.
+    /// `Encoder` protocol and its per-value containers. A differential test pins the output to
+    /// `JSONEncoder`'s.
     /// - Throws: `EncodingError.invalidValue` for a number that is not finite (JSON has no NaN or
     ///   infinity), as `JSONEncoder` does.
     public func serialized() throws -> Data {

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Reads an HTTP date in the IMF-fixdate form (RFC 9110 §5.6.7), e.g. `Sun, 06 Nov 1994 08:49:37 GMT`,
+/// Reads an HTTP date in the IMF-fixdate form (RFC 9110, section 5.6.7), e.g. `Sun, 06 Nov 1994 08:49:37 GMT`,
 /// the one form senders generate.
 ///
 /// Parsed by hand, byte by byte, instead of with `DateFormatter`: the header comes from a server or a

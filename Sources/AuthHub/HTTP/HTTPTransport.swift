@@ -15,7 +15,7 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStr
     public static let head: HTTPMethod = "HEAD"
     public static let options: HTTPMethod = "OPTIONS"
 
-    /// Idempotent per RFC 9110 §9.2.2: sending it twice has the effect of sending it once.
+    /// Idempotent per RFC 9110, section 9.2.2: sending it twice has the effect of sending it once.
     public var isIdempotent: Bool { [.get, .head, .put, .delete, .options].contains(self) }
 }
 

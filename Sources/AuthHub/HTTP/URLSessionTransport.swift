@@ -149,8 +149,8 @@ public struct URLSessionTransport: HTTPTransport {
     /// One request with a total deadline (URLSession's own interval is an idle timeout, not a
     /// deadline): a dispatch timer cancels the URLSession task when `timeout` passes, and the
     /// calling task's cancellation cancels it too. No child tasks: a task group with a sleeping
-    /// timeout task cost two extra thread wake-ups per request, ~90 µs on a 2-core virtual machine
-    /// (BENCHMARKS.md, `signin.layers.transport-vs-urlsession`). With a `collector` (the transport's
+    /// timeout task costs two extra thread wake-ups per request (BENCHMARKS.md,
+    /// `signin.layers.transport-vs-urlsession`). With a `collector` (the transport's
     /// own session) the body arrives through it, under `maxBytes`; otherwise through a completion
     /// handler.
     /// - Throws: a `.timeout` ``TransportError`` when the deadline passed, a `.responseTooLarge` one

@@ -42,7 +42,7 @@ public struct PasskeyRegistration: Sendable, Hashable {
     /// response: {clientDataJSON, attestationObject, transports}, clientExtensionResults: {}}`.
     ///
     /// This is exactly the `authn_response` Auth0 takes for passkey sign-up and My Account enrollment
-    /// (spec/auth0.md §3.6, §6.5), and what server libraries such as py_webauthn verify. Level 3's
+    /// (AuthHubAuth0 docs, Auth0Endpoints: “Passkeys” and “Confirming an enrollment”), and what server libraries such as py_webauthn verify. Level 3's
     /// optional convenience members (`authenticatorData`, `publicKey`, `publicKeyAlgorithm`) are left
     /// out: a relying party reads them from the attestation object.
     public var json: JSONValue {

@@ -3,7 +3,7 @@ import Foundation
 /// Per-sign-in choices for a browser sign-in (``BrowserSignInProvider``), the same for every
 /// provider: nil values fall back to the provider's configuration.
 ///
-/// Which options a provider understands differs: Auth0 takes all of them (spec/auth0.md §1.2:
+/// Which options a provider understands differs: Auth0 takes all of them (AuthHubAuth0 docs, Auth0Endpoints: “Authorize URL”:
 /// `audience`, `scope`, `connection`, `connection_scope`, `organization`, `invitation`, `prompt`,
 /// `screen_hint`, `max_age`, `login_hint`); a generic OpenID provider takes the standard ones
 /// (`scope`, `prompt`, `max_age`, `login_hint`) and ``parameters``, and refuses the others with

@@ -3,7 +3,7 @@ import Foundation
 /// The range checks every time value from outside (a token reply's `expires_in`, a JWT's `exp`, a
 /// stored `expiresAt`) passes before AuthHub converts, stores or waits on it.
 ///
-/// Rules (DESIGN.md §7: outside input is hostile):
+/// Rules (<doc:SecurityModel>: outside input is hostile):
 /// - An absolute date is accepted between 1970-01-01 and 9999-12-31 (``dateRange``); anything else,
 ///   NaN and infinities included, is refused — in a stored session file as a "cannot read session
 ///   file" error naming the file.

@@ -44,8 +44,7 @@ import Logging
 ///   run on the store's own dispatch queue, and lock waits poll with a non-blocking `flock` and a
 ///   short back-off, so no call blocks Swift's cooperative thread pool on the disk. A load reads one
 ///   small file (no `fsync`, no lock) on the caller's thread, as opening the lock file does: moving
-///   it to the queue and back costs two thread wake-ups, ~50 µs on a 2-core virtual machine, several
-///   times the read itself (BENCHMARKS.md, `filestore.save+load`).
+///   it to the queue and back would cost more than the read itself.
 ///
 /// Long keys whose escaped name would exceed file-system limits are stored under a SHA-256 name;
 /// their key is read back from the file, so an unreadable file with such a name is left out of

@@ -1,7 +1,7 @@
 import AuthHub
 
 extension Auth0AuthenticationAPI {
-    /// The enrolled authenticators of the user an `mfa_required` error is about (spec §3.7), keeping
+    /// The enrolled authenticators of the user an `mfa_required` error is about (<doc:Auth0Endpoints>: “MFA”), keeping
     /// only those whose `type` is in `factorsAllowed`.
     /// - Throws: ``AuthErrorCode/invalidRequest`` before sending when `factorsAllowed` is empty.
     public func listAuthenticators(mfaToken: Secret<String>, factorsAllowed: [String]) async throws -> [Auth0Authenticator] {

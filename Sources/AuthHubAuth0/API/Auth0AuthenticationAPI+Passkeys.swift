@@ -2,7 +2,7 @@ import AuthHub
 import Foundation
 
 extension Auth0AuthenticationAPI {
-    /// Asks for a passkey login challenge (spec §3.6, `POST /passkey/challenge`).
+    /// Asks for a passkey login challenge (<doc:Auth0Endpoints>: “Passkeys”, `POST /passkey/challenge`).
     /// - Parameter origin: the client origin the assertion will carry; defaults to `https://<rpId>`.
     public func passkeyLoginChallenge(connection: String? = nil, organization: String? = nil, origin: String? = nil,
                                       options: Options = .none) async throws -> Auth0PasskeyLoginChallenge {
@@ -18,7 +18,7 @@ extension Auth0AuthenticationAPI {
             options: try PasskeyAssertionOptions(json: parameters, origin: origin))
     }
 
-    /// Asks for a passkey signup challenge (spec §3.6, `POST /passkey/register`) for a new user
+    /// Asks for a passkey signup challenge (<doc:Auth0Endpoints>: “Passkeys”, `POST /passkey/register`) for a new user
     /// described by `userProfile` (`email`, `phone_number`, `username`, `name`, …).
     public func passkeySignupChallenge(userProfile: [String: JSONValue], connection: String? = nil,
                                        organization: String? = nil, userMetadata: [String: JSONValue]? = nil,

@@ -1,21 +1,21 @@
 import AuthHub
 
 extension Auth0AuthenticationAPI {
-    /// What `/passwordless/start` sends (spec §3.2).
+    /// What `/passwordless/start` sends (<doc:Auth0Endpoints>: “Passwordless”).
     public enum PasswordlessDelivery: String, Sendable {
         case code, link
         case linkIOS = "link_ios"
         case linkAndroid = "link_android"
     }
 
-    /// Sends a one-time code (or link) by email (spec §3.2); `connection` defaults to `email`.
+    /// Sends a one-time code (or link) by email (<doc:Auth0Endpoints>: “Passwordless”); `connection` defaults to `email`.
     public func startPasswordless(email: String, send: PasswordlessDelivery = .code, connection: String = "email",
                                   options: Options = .none) async throws {
         _ = try await post("passwordless/start", ["connection": .string(connection), "send": .string(send.rawValue),
                                                   "email": .string(email)], options: options, retry: .never)
     }
 
-    /// Sends a one-time code (or link) by SMS (spec §3.2); `connection` defaults to `sms`.
+    /// Sends a one-time code (or link) by SMS (<doc:Auth0Endpoints>: “Passwordless”); `connection` defaults to `sms`.
     public func startPasswordless(phoneNumber: String, send: PasswordlessDelivery = .code, connection: String = "sms",
                                   options: Options = .none) async throws {
         _ = try await post("passwordless/start", ["connection": .string(connection), "send": .string(send.rawValue),
@@ -42,7 +42,7 @@ extension Auth0AuthenticationAPI {
         ]), options: options, retry: .never)
     }
 
-    /// Starts a database-connection OTP sign-in by email (spec §3.2, `/otp/challenge`) and returns
+    /// Starts a database-connection OTP sign-in by email (<doc:Auth0Endpoints>: “Passwordless”, `/otp/challenge`) and returns
     /// the `auth_session` the login needs.
     public func startDatabaseOTP(email: String, connection: String = defaultDatabaseConnection, allowSignup: Bool = false,
                                  options: Options = .none) async throws -> Secret<String> {

@@ -2,13 +2,13 @@ import AuthHub
 import Foundation
 
 extension Auth0AuthenticationAPI {
-    /// Subject token types of the native social token exchanges (spec §3.5).
+    /// Subject token types of the native social token exchanges (<doc:Auth0Endpoints>: “Token exchange”).
     public enum SubjectTokenType {
         public static let appleAuthorizationCode = "http://auth0.com/oauth/token-type/apple-authz-code"
         public static let facebookSessionAccessToken = "http://auth0.com/oauth/token-type/facebook-info-session-access-token"
     }
 
-    /// RFC 8693 token exchange (spec §3.5): any subject token type, with `actor_token` and
+    /// RFC 8693 token exchange (<doc:Auth0Endpoints>: “Token exchange”): any subject token type, with `actor_token` and
     /// `actor_token_type` sent together or not at all.
     /// - Throws: ``AuthErrorCode/invalidRequest`` when only one of the actor pair is given.
     public func exchange(subjectToken: Secret<String>, subjectTokenType: String, audience: String? = nil,

@@ -2,7 +2,7 @@ import AuthHub
 import AuthHubOIDC
 import Foundation
 
-/// Auth0's Authentication API (spec/auth0.md §0 and §3), request for request as Auth0.swift sends
+/// Auth0's Authentication API (<doc:Auth0Endpoints>: “Conventions” and “Authentication API”), request for request as Auth0.swift sends
 /// them: JSON bodies with `client_id`, the `Auth0-Client` header, `openid` ensured in login scopes,
 /// caller parameters and headers merged last (caller values win).
 ///
@@ -14,7 +14,7 @@ public struct Auth0AuthenticationAPI: Sendable {
     /// The default database connection of signup and the DB-connection OTP.
     public static let defaultDatabaseConnection = "Username-Password-Authentication"
 
-    /// Grant types (spec §3).
+    /// Grant types (<doc:Auth0Endpoints>: “Authentication API”).
     public enum GrantType {
         public static let password = "password"
         public static let passwordRealm = "http://auth0.com/oauth/grant-type/password-realm"
@@ -74,7 +74,7 @@ public struct Auth0AuthenticationAPI: Sendable {
                              defaultHeaders: headers)
     }
 
-    /// `"openid " + scope` when `scope` lacks the `openid` token; nil stays nil (spec §0, the OIDC
+    /// `"openid " + scope` when `scope` lacks the `openid` token; nil stays nil (<doc:Auth0Endpoints>: “Conventions”, the OIDC
     /// core's rule).
     public static func includeRequiredScope(_ scope: String?) -> String? {
         scope.map(OIDCAuthorizationRequest.includingOpenID)
@@ -122,7 +122,7 @@ public struct Auth0AuthenticationAPI: Sendable {
         members.compactMapValues { $0 }
     }
 
-    // MARK: - Logins (spec §3)
+    // MARK: - Logins (AuthHubAuth0 docs, Auth0Endpoints: “Authentication API”)
 
     /// Resource-owner password login: `password-realm` when `realm` is given, else the tenant's
     /// default directory (`password`).
@@ -135,7 +135,7 @@ public struct Auth0AuthenticationAPI: Sendable {
         ]), options: options, retry: .never)
     }
 
-    /// Exchanges an authorization code from Web Auth (spec §1.5).
+    /// Exchanges an authorization code from Web Auth (<doc:Auth0Endpoints>: “Code exchange”).
     public func exchange(code: Secret<String>, codeVerifier: Secret<String>, redirectURI: String,
                          options: Options = .none) async throws -> Auth0Credentials {
         try await token([
@@ -144,7 +144,7 @@ public struct Auth0AuthenticationAPI: Sendable {
         ], options: options, ensureOpenID: false, retry: .never)
     }
 
-    /// Renews with a refresh token (spec §3.3): without `audience` the scope is sent exactly as
+    /// Renews with a refresh token (<doc:Auth0Endpoints>: “Refresh”): without `audience` the scope is sent exactly as
     /// given; with one, `openid` is ensured so an ID token comes back.
     public func renew(refreshToken: Secret<String>, scope: String? = nil, audience: String? = nil,
                       options: Options = .none) async throws -> Auth0Credentials {
@@ -155,12 +155,12 @@ public struct Auth0AuthenticationAPI: Sendable {
         ]), options: options, ensureOpenID: audience != nil)
     }
 
-    /// Revokes a refresh token (spec §3); the reply has no body.
+    /// Revokes a refresh token (<doc:Auth0Endpoints>: “Authentication API”); the reply has no body.
     public func revoke(refreshToken: Secret<String>, options: Options = .none) async throws {
         _ = try await post("oauth/revoke", ["token": .string(refreshToken.revealed())], options: options)
     }
 
-    /// Exchanges a refresh token for a session transfer token (spec §3.4): a refresh-token grant
+    /// Exchanges a refresh token for a session transfer token (<doc:Auth0Endpoints>: “Session transfer”): a refresh-token grant
     /// with the audience `urn:<domain host>:session_transfer`.
     public func ssoExchange(refreshToken: Secret<String>, options: Options = .none) async throws -> Auth0Credentials {
         try await token([
@@ -169,7 +169,7 @@ public struct Auth0AuthenticationAPI: Sendable {
         ], options: options, ensureOpenID: false)
     }
 
-    /// The user's profile from `/userinfo` (spec §3); the reply must carry `sub`.
+    /// The user's profile from `/userinfo` (<doc:Auth0Endpoints>: “Authentication API”); the reply must carry `sub`.
     public func userInfo(accessToken: Secret<String>, tokenType: String = "Bearer") async throws -> UserInfo {
         var request = APIRequest(.get, "userinfo")
         request.headers["Authorization"] = "\(tokenType) \(accessToken.revealed())"
@@ -182,7 +182,7 @@ public struct Auth0AuthenticationAPI: Sendable {
         try json(try await api.send(APIRequest(.get, ".well-known/jwks.json")))
     }
 
-    // MARK: - Database connections (spec §3.1)
+    // MARK: - Database connections (AuthHubAuth0 docs, Auth0Endpoints: “Sign-up”)
 
     /// Creates a user in a database connection; `rootAttributes` are copied to the body root for
     /// keys not already set (`given_name`, `family_name`, `name`, `nickname`, `picture`, …).
@@ -201,7 +201,7 @@ public struct Auth0AuthenticationAPI: Sendable {
                                  id: reply["_id"]?.stringValue ?? reply["id"]?.stringValue ?? reply["user_id"]?.stringValue)
     }
 
-    /// Sends a password-reset email (spec §3); the reply is text.
+    /// Sends a password-reset email (<doc:Auth0Endpoints>: “Authentication API”); the reply is text.
     public func resetPassword(email: String, connection: String = defaultDatabaseConnection, organization: String? = nil,
                               options: Options = .none) async throws {
         _ = try await post("dbconnections/change_password", Self.body([

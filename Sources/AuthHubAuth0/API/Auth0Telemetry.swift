@@ -1,7 +1,7 @@
 import AuthHub
 import Foundation
 
-/// The `Auth0-Client` telemetry header (spec/auth0.md §0): base64url (no padding) of compact JSON
+/// The `Auth0-Client` telemetry header (<doc:Auth0Endpoints>: “Conventions”): base64url (no padding) of compact JSON
 /// `{"name", "version", "env": {"swift", "<OS>": "<major>.<minor>"}}`, plus `"core"` when a wrapping
 /// library reports its own name.
 public struct Auth0Telemetry: Sendable, Hashable {

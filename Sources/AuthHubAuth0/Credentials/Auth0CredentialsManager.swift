@@ -1,7 +1,7 @@
 import AuthHub
 import Foundation
 
-/// Auth0.swift's `CredentialsManager` semantics (spec/auth0.md §5) on AuthHub's session layer.
+/// Auth0.swift's `CredentialsManager` semantics (<doc:Auth0Endpoints>: “Credentials manager”) on AuthHub's session layer.
 ///
 /// The main credentials are a core ``Session`` kept by a ``SessionManager``, so renewal is
 /// single-flight, cross-process safe with the file store, and rotation-safe. On top of it:
@@ -197,7 +197,7 @@ public actor Auth0CredentialsManager {
     }
 
     /// Credentials for an API audience: the cached ones while valid for `minTTL` seconds with the
-    /// same scope, else exchanged with the refresh token (spec §5.4).
+    /// same scope, else exchanged with the refresh token (<doc:Auth0Endpoints>: “Other operations”).
     public func apiCredentials(forAudience audience: String, scope: String? = nil,
                                minTTL: TimeInterval = 60) async throws -> Auth0APICredentials {
         let apiKey = apiKey(audience: audience, scope: scope)
@@ -253,7 +253,7 @@ public actor Auth0CredentialsManager {
 
     // MARK: - SSO
 
-    /// A session transfer token for web single sign-on (spec §3.4, §5.4); the main session takes the
+    /// A session transfer token for web single sign-on (<doc:Auth0Endpoints>: “Session transfer” and “Other operations”); the main session takes the
     /// reply's ID token and rotated refresh token.
     public func ssoCredentials() async throws -> Auth0SSOCredentials {
         _ = try await liveSession()

@@ -1,6 +1,6 @@
 import AuthHub
 
-/// The boolean helpers of Auth0.swift's `AuthenticationError` (spec/auth0.md §4.3), answered from an
+/// The boolean helpers of Auth0.swift's `AuthenticationError` (<doc:Auth0Errors>: “Helpers and canonical codes”), answered from an
 /// ``AuthError`` made by ``Auth0ErrorMapper``: `error.auth0.isInvalidCredentials`, ….
 ///
 /// Each compares the raw vendor code and, where Auth0 overloads a code, the exact description.
@@ -73,7 +73,7 @@ public struct Auth0ErrorHelpers: Sendable, Hashable {
 }
 
 extension AuthError {
-    /// The Auth0 helpers of this error (spec/auth0.md §4.3). For an error that did not come from
+    /// The Auth0 helpers of this error (<doc:Auth0Errors>: “Helpers and canonical codes”). For an error that did not come from
     /// Auth0's reply (a transport failure), the code is the canonical one and the network
     /// classification comes from it.
     public var auth0: Auth0ErrorHelpers {

@@ -1,14 +1,14 @@
 import AuthHub
 import Foundation
 
-/// Maps Auth0 Authentication API error replies (spec/auth0.md §4) to ``AuthError``.
+/// Maps Auth0 Authentication API error replies (<doc:Auth0Errors>) to ``AuthError``.
 ///
 /// - The vendor code is `error`, else `code`; an empty body is `a0.sdk.internal_error.empty`, a
 ///   non-JSON body `a0.sdk.internal_error.plain`. It lands in ``AuthError/providerCode``.
 /// - The message is `description` when it is a string, else `error_description`, else
 ///   `Received error with code X.` (PasswordStrengthError's `description` is an object of rules).
 /// - ``AuthError/details`` keeps `name` (the DB-connection error class) and `description` (the
-///   exact text), so every helper of §4.3 is answerable from the error: see ``Auth0ErrorHelpers``.
+///   exact text), so every helper of <doc:Auth0Errors>: “Helpers and canonical codes” is answerable from the error: see ``Auth0ErrorHelpers``.
 /// - The canonical code follows those helpers: `mfa_required` → `mfaRequired` (with the MFA token
 ///   and requirements in ``AuthError/mfa``), wrong email or password → `invalidCredentials`, a
 ///   deleted or unknown refresh token → `refreshTokenInvalid` (the only code that clears a stored

@@ -1,7 +1,7 @@
 import AuthHub
 import Foundation
 
-/// Auth0's Management API v2 user endpoints (spec/auth0.md §7): read the user, update its
+/// Auth0's Management API v2 user endpoints (<doc:Auth0Endpoints>: “Management API users”): read the user, update its
 /// `user_metadata`, and link or unlink identities.
 ///
 /// Auth0.swift 2.x offered these as `Users` and 3.0 removed them, advising apps to call their own
@@ -18,7 +18,7 @@ public struct Auth0ManagementAPI: Sendable {
     /// Supplies an access token for the Management API audience with `scope`.
     public typealias TokenProvider = Auth0APITokenProvider
 
-    /// The scope each endpoint asks for (§7).
+    /// The scope each endpoint asks for (<doc:Auth0Endpoints>: “Management API users”).
     public enum Scope {
         /// Reading the user the token belongs to.
         public static let readCurrentUser = "read:current_user"

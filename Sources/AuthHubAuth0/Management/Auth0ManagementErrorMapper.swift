@@ -1,7 +1,7 @@
 import AuthHub
 import Foundation
 
-/// Maps Management API v2 errors (spec/auth0.md §7) to ``AuthError``.
+/// Maps Management API v2 errors (<doc:Auth0Endpoints>: “Management API users”) to ``AuthError``.
 ///
 /// The wire body is `{statusCode, error, message, errorCode}`, e.g.
 /// `{"statusCode":404,"error":"Not Found","message":"The user does not exist.","errorCode":"inexistent_user"}`.

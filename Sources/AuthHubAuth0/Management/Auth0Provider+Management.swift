@@ -1,7 +1,7 @@
 import AuthHub
 
 extension Auth0Provider {
-    /// The Management API user endpoints, with tokens from a credentials manager (spec/auth0.md §7).
+    /// The Management API user endpoints, with tokens from a credentials manager (<doc:Auth0Endpoints>: “Management API users”).
     public func management(credentials: Auth0CredentialsManager) -> Auth0ManagementAPI {
         Auth0ManagementAPI(provider: self, credentials: credentials)
     }

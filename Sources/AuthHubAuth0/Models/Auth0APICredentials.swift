@@ -1,7 +1,7 @@
 import AuthHub
 import Foundation
 
-/// Credentials for one API audience (spec/auth0.md §5.4 and §8 "APICredentials").
+/// Credentials for one API audience (<doc:Auth0Endpoints>: “Other operations” and “Models” "APICredentials").
 public struct Auth0APICredentials: Sendable, Hashable, CustomStringConvertible {
     /// The access token for the audience.
     public var accessToken: Secret<String>
@@ -23,7 +23,7 @@ public struct Auth0APICredentials: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "Auth0APICredentials(tokenType: \(tokenType), expiresAt: \(expiresAt), scope: \(scope))" }
 }
 
-/// A session transfer token for web single sign-on (spec/auth0.md §3.4, §8 "SSOCredentials").
+/// A session transfer token for web single sign-on (<doc:Auth0Endpoints>: “Session transfer” and “Models” "SSOCredentials").
 public struct Auth0SSOCredentials: Sendable, Hashable, CustomStringConvertible {
     /// The session transfer token (`access_token` of the reply): open the website with
     /// `?session_transfer_token=<token>` or set the `auth0_session_transfer_token` cookie.

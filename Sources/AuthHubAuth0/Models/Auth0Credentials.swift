@@ -1,7 +1,7 @@
 import AuthHub
 import Foundation
 
-/// The tokens of an Auth0 `/oauth/token` reply (spec/auth0.md §8 "Credentials").
+/// The tokens of an Auth0 `/oauth/token` reply (<doc:Auth0Endpoints>: “Models” "Credentials").
 ///
 /// Every token is a `Secret`; `description` shows none of them.
 public struct Auth0Credentials: Sendable, Hashable, CustomStringConvertible {

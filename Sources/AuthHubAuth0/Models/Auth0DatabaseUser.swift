@@ -1,4 +1,4 @@
-/// The user a database-connection signup created (spec/auth0.md §3.1).
+/// The user a database-connection signup created (<doc:Auth0Endpoints>: “Sign-up”).
 public struct Auth0DatabaseUser: Sendable, Hashable {
     /// The email address.
     public var email: String

@@ -1,6 +1,6 @@
 import AuthHub
 
-/// An enrolled MFA authenticator (`GET /mfa/authenticators`, spec/auth0.md §3.7).
+/// An enrolled MFA authenticator (`GET /mfa/authenticators`, <doc:Auth0Endpoints>: “MFA”).
 public struct Auth0Authenticator: Sendable, Hashable {
     /// The authenticator id (`authenticator_id` of a challenge).
     public var id: String
@@ -63,7 +63,7 @@ public struct Auth0MFAEnrollment: Sendable, Hashable {
     public var recoveryCodes: [Secret<String>]
 }
 
-/// A passkey login challenge (`POST /passkey/challenge`, spec §3.6).
+/// A passkey login challenge (`POST /passkey/challenge`, <doc:Auth0Endpoints>: “Passkeys”).
 public struct Auth0PasskeyLoginChallenge: Sendable {
     /// `auth_session`, sent back with the assertion.
     public var authenticationSession: Secret<String>
@@ -71,7 +71,7 @@ public struct Auth0PasskeyLoginChallenge: Sendable {
     public var options: PasskeyAssertionOptions
 }
 
-/// A passkey signup challenge (`POST /passkey/register`, spec §3.6).
+/// A passkey signup challenge (`POST /passkey/register`, <doc:Auth0Endpoints>: “Passkeys”).
 public struct Auth0PasskeySignupChallenge: Sendable {
     /// `auth_session`, sent back with the attestation.
     public var authenticationSession: Secret<String>

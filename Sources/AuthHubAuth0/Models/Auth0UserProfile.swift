@@ -1,6 +1,6 @@
 import AuthHub
 
-/// Reads an Auth0 user profile (spec/auth0.md §8 "UserProfile") from `/userinfo` JSON or ID-token
+/// Reads an Auth0 user profile (<doc:Auth0Endpoints>: “Models” "UserProfile") from `/userinfo` JSON or ID-token
 /// claims into the core ``UserInfo``; `sub` is required.
 public enum Auth0UserProfile {
     /// The profile's `UserInfo`: `sub` as the id, `email`, `email_verified`, `name`, and every claim.

@@ -1,17 +1,17 @@
 import AuthHub
 import Foundation
 
-/// Auth0's My Account API (spec/auth0.md §6): the signed-in user's authentication methods and
+/// Auth0's My Account API (<doc:Auth0Endpoints>: “My Account API”): the signed-in user's authentication methods and
 /// factors, and enrollment of new ones.
 ///
 /// Every call asks ``tokenProvider`` for an access token with the scope its endpoint needs
-/// (§6.2): by default ``Auth0CredentialsManager/apiCredentials(forAudience:scope:minTTL:)`` for
+/// (<doc:Auth0Endpoints>: “Scopes”): by default ``Auth0CredentialsManager/apiCredentials(forAudience:scope:minTTL:)`` for
 /// the audience `https://<domain>/me/`, so tokens are exchanged and cached per scope.
 public struct Auth0MyAccountAPI: Sendable {
     /// Supplies an access token for the My Account audience with `scope`.
     public typealias TokenProvider = Auth0APITokenProvider
 
-    /// Scopes per endpoint (§6.2).
+    /// Scopes per endpoint (<doc:Auth0Endpoints>: “Scopes”).
     public enum Scope {
         public static let create = "create:me:authentication_methods"
         public static let read = "read:me:authentication_methods"
@@ -51,7 +51,7 @@ public struct Auth0MyAccountAPI: Sendable {
         "me/v1/authentication-methods/" + FormEncoding.escape(id)
     }
 
-    // MARK: - Methods and factors (§6.3)
+    // MARK: - Methods and factors (AuthHubAuth0 docs, Auth0Endpoints: “Endpoints”)
 
     /// The user's authentication methods, optionally of one `type`.
     public func authenticationMethods(type: String? = nil) async throws -> [Auth0AuthenticationMethod] {
@@ -87,7 +87,7 @@ public struct Auth0MyAccountAPI: Sendable {
         }
     }
 
-    // MARK: - Enrollment (§6.4, §6.5)
+    // MARK: - Enrollment (AuthHubAuth0 docs, Auth0Endpoints: “Starting an enrollment” and “Confirming an enrollment”)
 
     /// Starts an enrollment. The method id comes from the `Location` header (required).
     /// - Parameter origin: for passkeys, the client origin (defaults to `https://<rp id>`).
@@ -141,7 +141,7 @@ public struct Auth0MyAccountAPI: Sendable {
         return try Auth0AuthenticationMethod(json: try object(reply))
     }
 
-    /// `connection` must match `^[a-zA-Z0-9-]+$` and be 1–128 characters (§6.4).
+    /// `connection` must match `^[a-zA-Z0-9-]+$` and be 1–128 characters (<doc:Auth0Endpoints>: “Starting an enrollment”).
     static func checkConnection(_ connection: String) throws {
         let allowed = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-"))
         guard (1...128).contains(connection.count), connection.unicodeScalars.allSatisfy({ $0.isASCII && allowed.contains($0) }) else {

@@ -1,12 +1,12 @@
 import AuthHub
 import Foundation
 
-/// Maps My Account API errors (spec/auth0.md §6.7, an RFC 7807 body `{type, status, title, detail,
+/// Maps My Account API errors (<doc:Auth0Errors>: “My Account errors”, an RFC 7807 body `{type, status, title, detail,
 /// validation_errors?}`) to ``AuthError``: the vendor code is `type` (else `code`), the message
 /// `detail` (else `title`, else `description`), and `validation_errors` are kept in
 /// ``AuthError/details`` as `validation.<field or pointer>`.
 ///
-/// Two refusals get their own canonical code, recognised from the problem text because §6.7 has no
+/// Two refusals get their own canonical code, recognised from the problem text because <doc:Auth0Errors>: “My Account errors” has no
 /// machine-readable sub-code for them: a 403 about a missing scope ("Insufficient scope; expected
 /// …") is ``AuthErrorCode/insufficientScope`` with `details["requiredScope"]`, and a 400/403 about a
 /// wrong one-time code at `/verify` (the text names `otp`) is ``AuthErrorCode/invalidMFACode``.

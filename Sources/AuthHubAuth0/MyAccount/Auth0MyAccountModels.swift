@@ -1,7 +1,7 @@
 import AuthHub
 import Foundation
 
-/// An authentication method of the signed-in user (spec/auth0.md §6.6), with every member the API
+/// An authentication method of the signed-in user (<doc:Auth0Endpoints>: “Response models”), with every member the API
 /// returned in ``json``.
 public struct Auth0AuthenticationMethod: Sendable, Hashable {
     /// The method id (`totp|dev_…`, `phone|dev_…`, a passkey's id, …).
@@ -32,7 +32,7 @@ public struct Auth0AuthenticationMethod: Sendable, Hashable {
     }
 }
 
-/// What to enroll (spec/auth0.md §6.4).
+/// What to enroll (<doc:Auth0Endpoints>: “Starting an enrollment”).
 public enum Auth0EnrollmentRequest: Sendable, Hashable {
     case passkey(identityUserID: String? = nil, connection: String? = nil)
     case totp
@@ -61,7 +61,7 @@ public enum Auth0EnrollmentRequest: Sendable, Hashable {
     }
 }
 
-/// A started enrollment (spec/auth0.md §6.4): the method id (from the `Location` header), the
+/// A started enrollment (<doc:Auth0Endpoints>: “Starting an enrollment”): the method id (from the `Location` header), the
 /// `auth_session` to confirm with, and what the user must see or do.
 public struct Auth0EnrollmentChallenge: Sendable {
     /// What the enrollment shows the user.
@@ -86,7 +86,7 @@ public struct Auth0EnrollmentChallenge: Sendable {
     public var prompt: Prompt
 }
 
-/// The user's answer to an enrollment challenge (spec/auth0.md §6.5).
+/// The user's answer to an enrollment challenge (<doc:Auth0Endpoints>: “Confirming an enrollment”).
 public enum Auth0EnrollmentResponse: Sendable {
     /// The code from the authenticator app, email or SMS.
     case code(Secret<String>)

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The APIs the emulated tenant hosts besides the Authentication API, each with its audience and
-/// the user-scoped scopes a token grant may hand out for it (spec/auth0.md §6.1–§6.2, §7).
+/// the user-scoped scopes a token grant may hand out for it (AuthHubAuth0 docs, Auth0Endpoints: “My Account API”, “Scopes”, “Management API users”).
 ///
 /// Token policy (emulator convention, following Auth0's behaviour for API scopes): a grant that
 /// names one of these audiences may receive that API's scopes on top of what the login or the

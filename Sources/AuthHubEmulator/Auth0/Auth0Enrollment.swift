@@ -2,7 +2,7 @@ import AuthHubFactors
 import Foundation
 
 /// A My Account enrollment between `POST /me/v1/authentication-methods` and its `/verify`
-/// (spec/auth0.md §6.4–§6.5), kept in the tenant under the digest of its `auth_session`.
+/// (AuthHubAuth0 docs, Auth0Endpoints: “Starting an enrollment” and “Confirming an enrollment”), kept in the tenant under the digest of its `auth_session`.
 ///
 /// Nothing is added to the user until the verification succeeds, so a pending enrollment is
 /// neither listed by the My Account API nor by `/mfa/authenticators`.

@@ -2,10 +2,10 @@ import enum AuthHub.JSONValue
 import HTTPTypes
 import Hummingbird
 
-/// A refusal in one of Auth0's error body shapes (spec/auth0.md §4.2), thrown by the emulator's
+/// A refusal in one of Auth0's error body shapes (AuthHubAuth0 docs, Auth0Errors: “Error body shapes”), thrown by the emulator's
 /// Auth0 handlers and turned into the reply by ``response``.
 ///
-/// The spec gives the body shapes and the exact descriptions the SDK's helpers look for (§4.3),
+/// The spec gives the body shapes and the exact descriptions the SDK's helpers look for (AuthHubAuth0 docs, Auth0Errors: “Helpers and canonical codes”),
 /// but not every status. Where it is silent the emulator follows Auth0's observable behaviour:
 /// `invalid_grant` and `mfa_required` are 403, `invalid_request` and `unsupported_grant_type` 400,
 /// a missing or unknown bearer token 401.
@@ -49,23 +49,23 @@ struct Auth0Failure: Error, Sendable {
         .oauth("invalid_grant", description, status: .forbidden)
     }
 
-    /// Wrong username or password (spec §4.2/§4.3: `isInvalidCredentials`).
+    /// Wrong username or password (AuthHubAuth0 docs, Auth0Errors: “Error body shapes” and “Helpers and canonical codes”: `isInvalidCredentials`).
     static let wrongCredentials = invalidGrant("Wrong email or password.")
-    /// A refresh token that is unknown, revoked or already rotated (spec §4.3: `isInvalidRefreshToken`).
+    /// A refresh token that is unknown, revoked or already rotated (AuthHubAuth0 docs, Auth0Errors: “Helpers and canonical codes”: `isInvalidRefreshToken`).
     static let invalidRefreshToken = invalidGrant("Unknown or invalid refresh token.")
-    /// An unknown or consumed MFA token (spec §4.3: `isMultifactorTokenInvalid`).
+    /// An unknown or consumed MFA token (AuthHubAuth0 docs, Auth0Errors: “Helpers and canonical codes”: `isMultifactorTokenInvalid`).
     static let malformedMFAToken = invalidGrant("Malformed mfa_token")
-    /// An expired MFA token (spec §4.3: `isMultifactorTokenInvalid`).
+    /// An expired MFA token (AuthHubAuth0 docs, Auth0Errors: “Helpers and canonical codes”: `isMultifactorTokenInvalid`).
     static let expiredMFAToken = oauth("expired_token", "mfa_token is expired", status: .forbidden)
-    /// A wrong one-time code (spec §4.3: `isMultifactorCodeInvalid`).
+    /// A wrong one-time code (AuthHubAuth0 docs, Auth0Errors: “Helpers and canonical codes”: `isMultifactorCodeInvalid`).
     static let invalidOTP = invalidGrant("Invalid otp_code.")
-    /// Bot detection (Attack Protection) refusing a password grant (spec §4.3:
+    /// Bot detection (Attack Protection) refusing a password grant (AuthHubAuth0 docs, Auth0Errors: “Helpers and canonical codes”:
     /// `isVerificationRequired`): `401 {"error":"requires_verification","error_description":
     /// "Suspicious request requires verification"}`. The status is the one Auth0's error tables for
     /// the password grant list (401 Unauthorized); the SDK reads only the code.
     static let requiresVerification = oauth("requires_verification", "Suspicious request requires verification", status: .unauthorized)
 
-    /// A database-connection error (spec §4.2): `{name, code, description, statusCode}`.
+    /// A database-connection error (AuthHubAuth0 docs, Auth0Errors: “Error body shapes”): `{name, code, description, statusCode}`.
     static func database(
         name: String = "BadRequestError",
         code: String,
@@ -90,7 +90,7 @@ struct Auth0Failure: Error, Sendable {
         )
     }
 
-    // MARK: - My Account API (spec §6.7)
+    // MARK: - My Account API (AuthHubAuth0 docs, Auth0Errors: “My Account errors”)
 
     /// A My Account API error: the RFC 7807 body `{type, status, title, detail,
     /// validation_errors?}` as `application/problem+json`. `type` is
@@ -135,7 +135,7 @@ struct Auth0Failure: Error, Sendable {
     /// `404 Not Found` for an unknown authentication method id.
     static let methodNotFound = problem(.notFound, title: "Not Found", detail: "The authentication method does not exist.")
 
-    // MARK: - Management API (spec §7)
+    // MARK: - Management API (AuthHubAuth0 docs, Auth0Endpoints: “Management API users”)
 
     /// A Management API error: `{statusCode, error, message, errorCode}`, where `error` is the
     /// status's reason phrase.

@@ -3,7 +3,7 @@ import Foundation
 import Hummingbird
 
 /// The parameters of one Auth0 request: a JSON object body, a form-urlencoded body (which Auth0
-/// also accepts, spec/auth0.md §0) or a query string.
+/// also accepts, AuthHubAuth0 docs, Auth0Endpoints: “Conventions”) or a query string.
 struct Auth0Parameters: Sendable {
     /// The largest body the emulator reads.
     static let maximumBodySize = 1 << 20

@@ -23,11 +23,11 @@ extension Auth0Service {
     /// The `prompt` values Auth0 accepts (space-separated).
     static let promptValues: Set<String> = ["none", "login", "consent", "select_account"]
 
-    /// `GET /authorize` (spec §1.2).
+    /// `GET /authorize` (AuthHubAuth0 docs, Auth0Endpoints: “Authorize URL”).
     ///
     /// Checks, in order: `client_id` and `redirect_uri` (missing or not allowed → a JSON 400,
     /// since there is nowhere safe to redirect); then, redirecting errors back to `redirect_uri`
-    /// with `error`, `error_description` and `state` (§1.4): `response_type=code`,
+    /// with `error`, `error_description` and `state` (AuthHubAuth0 docs, Auth0Endpoints: “Callback parsing”): `response_type=code`,
     /// `code_challenge` and `code_challenge_method=S256` (PKCE is required), `max_age` (a
     /// non-negative integer of at most ``maximumMaxAge`` digits-only seconds, else
     /// `invalid_request`), `prompt` (values of ``promptValues``; `none` alone), `organization`
@@ -41,9 +41,9 @@ extension Auth0Service {
     ///    once (302 with a code; the ID token's `auth_time` is the session's login time). With
     ///    `organization`, the session's user must be a member (or the invitee of `invitation`,
     ///    which then makes them one); otherwise the session is not used. `screen_hint` does not
-    ///    matter here (spec §1.2 table: "redirects straight back");
+    ///    matter here (AuthHubAuth0 docs, Auth0Endpoints: “Authorize URL” table: "redirects straight back");
     /// 3. `prompt=none` → `login_required`;
-    /// 4. the HTML login page, or the sign-up page with `screen_hint=signup` (spec §1.2 table).
+    /// 4. the HTML login page, or the sign-up page with `screen_hint=signup` (AuthHubAuth0 docs, Auth0Endpoints: “Authorize URL” table).
     func authorize(_ request: Request) async -> Response {
         await Self.guarded {
             let parameters = Auth0Parameters.query(of: request)
@@ -364,7 +364,7 @@ extension Auth0Service {
         return message + ": " + policy
     }
 
-    /// `GET /v2/logout?[federated&]returnTo=…&client_id=…` (spec §1.6): ends the browser session
+    /// `GET /v2/logout?[federated&]returnTo=…&client_id=…` (AuthHubAuth0 docs, Auth0Endpoints: “Logout”): ends the browser session
     /// of the `auth0` cookie (deletes it server-side and answers a `Set-Cookie` that clears it),
     /// then redirects to `returnTo` when the client may use that URL (the same rule as
     /// callbacks), answers 200 with a short page when there is no `returnTo`, and a JSON 400 for

@@ -5,7 +5,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// Out-of-band MFA (spec/auth0.md §3.7): SMS and email authenticators whose codes are never sent
+/// Out-of-band MFA (AuthHubAuth0 docs, Auth0Endpoints: “MFA”): SMS and email authenticators whose codes are never sent
 /// anywhere. Every `oob_code` comes with a 6-digit binding code (`binding_method: "prompt"`) that
 /// the emulator-only hook `GET /auth0/__emulator/mfa-binding-code?oob_code=…` reveals.
 extension Auth0Service {
@@ -15,7 +15,7 @@ extension Auth0Service {
     static let oobMaximumFailures = 5
     /// The refusal for an unknown, spent, expired or foreign `oob_code`.
     static let invalidOOBCode = Auth0Failure.invalidGrant("Invalid oob_code.")
-    /// A wrong binding code (spec §4.3: `isMultifactorCodeInvalid`).
+    /// A wrong binding code (AuthHubAuth0 docs, Auth0Errors: “Helpers and canonical codes”: `isMultifactorCodeInvalid`).
     static let invalidBindingCode = Auth0Failure.invalidGrant("Invalid binding_code.")
 
     /// The `/mfa/authenticators` entry of an OOB authenticator.

@@ -3,7 +3,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// The user endpoints of the Management API (spec/auth0.md §7) under `/auth0/api/v2/`, for
+/// The user endpoints of the Management API (AuthHubAuth0 docs, Auth0Endpoints: “Management API users”) under `/auth0/api/v2/`, for
 /// user-scoped tokens.
 ///
 /// Authentication: `Authorization: Bearer <access token>` issued for the audience
@@ -25,7 +25,7 @@ import Hummingbird
 /// identity appears in `identities`, and it is no longer a user of its own); unlinking makes it a
 /// user again. Signing in with a linked secondary account's own credentials is not emulated.
 extension Auth0Service {
-    /// Management API scopes of user-scoped tokens (spec §7).
+    /// Management API scopes of user-scoped tokens (AuthHubAuth0 docs, Auth0Endpoints: “Management API users”).
     enum ManagementScope {
         static let read = "read:current_user"
         static let updateMetadata = "update:current_user_metadata"

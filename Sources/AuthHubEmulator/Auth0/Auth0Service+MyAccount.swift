@@ -10,12 +10,12 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// The My Account API (spec/auth0.md §6) under `/auth0/me/v1/`.
+/// The My Account API (AuthHubAuth0 docs, Auth0Endpoints: “My Account API”) under `/auth0/me/v1/`.
 ///
 /// Authentication: `Authorization: Bearer <access token>` issued for the audience
-/// `<issuer>me/` and not expired, else `401`; each endpoint needs the scope of §6.2, else `403`
+/// `<issuer>me/` and not expired, else `401`; each endpoint needs the scope of AuthHubAuth0 docs, Auth0Endpoints: “Scopes”, else `403`
 /// with the detail `Insufficient scope; expected <scope>.`. Every error is the RFC 7807 body of
-/// §6.7 (``Auth0Failure/problem(_:title:detail:validationErrors:)``).
+/// AuthHubAuth0 docs, Auth0Errors: “My Account errors” (``Auth0Failure/problem(_:title:detail:validationErrors:)``).
 ///
 /// The methods it enrolls are the same authenticators the Authentication API uses: TOTP is the
 /// user's `mfa-otp` authenticator, email and phone are out-of-band authenticators (`mfa-oob`),
@@ -36,7 +36,7 @@ extension Auth0Service {
     static let enrollmentMaximumFailures = 5
     /// The issuer shown in TOTP and push enrollment URIs.
     static let otpIssuer = "AuthHub Emulator"
-    /// The method types of spec §6.3.
+    /// The method types of AuthHubAuth0 docs, Auth0Endpoints: “Endpoints”.
     static let myAccountTypes: Set<String> = [
         "password", "passkey", "webauthn-platform", "webauthn-roaming", "totp", "phone", "email", "push-notification",
         "recovery-code",
@@ -47,7 +47,7 @@ extension Auth0Service {
         ("email", "secondary"), ("phone", "secondary"), ("recovery-code", "secondary"),
     ]
 
-    /// My Account scopes (spec §6.2).
+    /// My Account scopes (AuthHubAuth0 docs, Auth0Endpoints: “Scopes”).
     enum MyAccountScope {
         static let create = "create:me:authentication_methods"
         static let read = "read:me:authentication_methods"
@@ -154,7 +154,7 @@ extension Auth0Service {
         return ("passkey|" + Base64URL.encode(record.id), nil)
     }
 
-    /// The passkey members of spec §6.6's PasskeyAuthenticationMethod (without `id`, `type` and
+    /// The passkey members of AuthHubAuth0 docs, Auth0Endpoints: “Response models”'s PasskeyAuthenticationMethod (without `id`, `type` and
     /// `created_at`).
     func passkeyJSON(_ record: WebAuthnCredentialRecord, user: Auth0User, details: Auth0MethodDetails?) -> [String: JSONValue] {
         var body: [String: JSONValue] = [
@@ -309,7 +309,7 @@ extension Auth0Service {
 
     // MARK: - Enrollment start
 
-    /// `POST /me/v1/authentication-methods` (spec §6.4) → `201` with the body of the method type
+    /// `POST /me/v1/authentication-methods` (AuthHubAuth0 docs, Auth0Endpoints: “Starting an enrollment”) → `201` with the body of the method type
     /// and `Location: <issuer>me/v1/authentication-methods/<percent-encoded id>`.
     ///
     /// - `totp`, `push-notification`: `{id, auth_session, barcode_uri, manual_input_code}` with a
@@ -417,7 +417,7 @@ extension Auth0Service {
     }
 
     /// `identity_user_id` must name the user (with or without provider); `connection` must match
-    /// `^[a-zA-Z0-9-]+$` and be 1–128 characters (spec §6.4).
+    /// `^[a-zA-Z0-9-]+$` and be 1–128 characters (AuthHubAuth0 docs, Auth0Endpoints: “Starting an enrollment”).
     static func checkIdentity(_ body: Auth0Parameters, user: Auth0User) throws {
         if let identity = body.string("identity_user_id") {
             let known = [user.userId, user.shortId] + user.linked.flatMap { [$0.userId, $0.shortId] }
@@ -441,7 +441,7 @@ extension Auth0Service {
         return id.addingPercentEncoding(withAllowedCharacters: allowed) ?? id
     }
 
-    /// The emulator's password policy (spec §6.6): at least ``minimumPasswordLength`` characters.
+    /// The emulator's password policy (AuthHubAuth0 docs, Auth0Endpoints: “Response models”): at least ``minimumPasswordLength`` characters.
     static let passwordPolicy: JSONValue = [
         "complexity": [
             "min_length": .number(Double(minimumPasswordLength)), "character_types": [], "character_type_rule": "all",
@@ -452,7 +452,7 @@ extension Auth0Service {
         "dictionary": ["active": false, "default": false],
     ]
 
-    /// The WebAuthn creation options of a passkey enrollment (spec §6.4).
+    /// The WebAuthn creation options of a passkey enrollment (AuthHubAuth0 docs, Auth0Endpoints: “Starting an enrollment”).
     static func passkeyCreationOptions(user: Auth0User, handle: [UInt8], challenge: [UInt8]) -> JSONValue {
         let name = accountLabel(user)
         let algorithms: [COSEAlgorithm] = [.es256, .rs256, .edDSA].filter { passkeyRelyingParty.algorithms.contains($0) }
@@ -481,10 +481,10 @@ extension Auth0Service {
     /// The refusal for a wrong `otp_code`.
     static let invalidEnrollmentCode = Auth0Failure.badRequest("Invalid otp_code.")
 
-    /// `POST /me/v1/authentication-methods/{id}/verify` (spec §6.5): checks the enrollment's
+    /// `POST /me/v1/authentication-methods/{id}/verify` (AuthHubAuth0 docs, Auth0Endpoints: “Confirming an enrollment”): checks the enrollment's
     /// proof (`otp_code`; push accepted on the device; `new_password`; the passkey attestation),
     /// adds the method to the user and answers `200` with it (the PasskeyAuthenticationMethod of
-    /// §6.6 for a passkey).
+    /// AuthHubAuth0 docs, Auth0Endpoints: “Response models” for a passkey).
     func verifyEnrollment(_ request: Request, context: EmulatorRequestContext) async -> Response {
         await Self.guarded {
             let user = try await myAccountUser(request, scope: MyAccountScope.create)

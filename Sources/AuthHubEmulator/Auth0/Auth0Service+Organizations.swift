@@ -67,7 +67,7 @@ extension Auth0Service {
     /// to the organization `id`. Body `{email}` → 201 `{invitation_url, ticket_id, organization_id,
     /// email, expires_at}`, where `invitation_url` has Auth0's form
     /// `<issuer>login?invitation=<ticket_id>&organization=<org_id>&organization_name=<name>`
-    /// (the emulator serves no page there: clients read the query, spec §1.2 step 3, and send
+    /// (the emulator serves no page there: clients read the query, AuthHubAuth0 docs, Auth0Endpoints: “Authorize URL” step 3, and send
     /// `organization` and `invitation` to `/authorize`). The ticket lasts 7 days and is spent by
     /// the login or sign-up of that email, which makes the user a member. Unknown organization:
     /// 404 `not_found`; a bad email: 400 `invalid_request`.
@@ -102,7 +102,7 @@ extension Auth0Service {
     /// `POST /auth0/__emulator/attack-protection` (emulator only): `{"bot_detection": Bool}` turns
     /// Auth0's Bot Detection on or off for the tenant (default off) → 200 `{bot_detection}`. When on,
     /// the `password` and `password-realm` grants answer `401 requires_verification` ("Suspicious
-    /// request requires verification", spec §4.3 `isVerificationRequired`), and the login and
+    /// request requires verification", AuthHubAuth0 docs, Auth0Errors: “Helpers and canonical codes” `isVerificationRequired`), and the login and
     /// sign-up pages show a CAPTCHA step (the `captcha` checkbox, "I am not a robot") that must be
     /// ticked. A missing or non-Boolean value is `400 invalid_request`.
     func setAttackProtection(_ request: Request) async -> Response {

@@ -9,7 +9,7 @@ import HTTPTypes
 import Hummingbird
 
 extension Auth0Service {
-    /// The passkey grant (spec §3.6).
+    /// The passkey grant (AuthHubAuth0 docs, Auth0Endpoints: “Passkeys”).
     static let webAuthnGrant = "urn:okta:params:oauth:grant-type:webauthn"
     /// The relying party the emulator's passkeys belong to. Auth0 needs a custom domain for native
     /// passkeys; the emulator uses the RP ID `localhost` and accepts the origins
@@ -43,7 +43,7 @@ extension Auth0Service {
     }
 
     /// `POST /passkey/register` `{client_id, user_profile:{email, name?, …}, realm?}` → the
-    /// creation options (spec §3.6 step 2). The user is created only when the attestation
+    /// creation options (AuthHubAuth0 docs, Auth0Endpoints: “Passkeys” step 2). The user is created only when the attestation
     /// verifies in the webauthn grant.
     func passkeyRegister(_ request: Request) async -> Response {
         await Self.guarded {

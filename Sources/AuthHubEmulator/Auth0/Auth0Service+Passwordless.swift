@@ -13,7 +13,7 @@ extension Auth0Service {
         connection + "\u{0}" + identifier.lowercased()
     }
 
-    /// `POST /passwordless/start` (spec §3.2) with `send: "code"`: makes a 6-digit code for the
+    /// `POST /passwordless/start` (AuthHubAuth0 docs, Auth0Endpoints: “Passwordless”) with `send: "code"`: makes a 6-digit code for the
     /// email or phone number. Nothing is sent anywhere; read the code with
     /// `GET /auth0/__emulator/passwordless` (emulator only). Links (`send: "link"…`) are refused.
     func passwordlessStart(_ request: Request) async -> Response {
@@ -45,7 +45,7 @@ extension Auth0Service {
         }
     }
 
-    /// `POST /otp/challenge` (DB-connection OTP, spec §3.2) `{client_id, connection?, allow_signup?,
+    /// `POST /otp/challenge` (DB-connection OTP, AuthHubAuth0 docs, Auth0Endpoints: “Passwordless”) `{client_id, connection?, allow_signup?,
     /// email | phone_number + delivery_method}` → `{auth_session}`. The code is kept like a
     /// passwordless code under the database connection (read it with
     /// `GET /auth0/__emulator/passwordless?email=…&connection=Username-Password-Authentication`).

@@ -4,7 +4,7 @@ import HTTPTypes
 import Hummingbird
 
 extension Auth0Service {
-    /// The token-exchange grant (RFC 8693, spec/auth0.md §3.5).
+    /// The token-exchange grant (RFC 8693, AuthHubAuth0 docs, Auth0Endpoints: “Token exchange”).
     static let tokenExchangeGrant = "urn:ietf:params:oauth:grant-type:token-exchange"
     /// The `subject_token_type` of Sign in with Apple: the subject token is an Apple authorization code.
     static let appleTokenType = "http://auth0.com/oauth/token-type/apple-authz-code"
@@ -39,7 +39,7 @@ extension Auth0Service {
         case refused(Auth0Failure)
     }
 
-    /// `urn:ietf:params:oauth:grant-type:token-exchange` (spec §3.5): `{subject_token,
+    /// `urn:ietf:params:oauth:grant-type:token-exchange` (AuthHubAuth0 docs, Auth0Endpoints: “Token exchange”): `{subject_token,
     /// subject_token_type, audience?, scope, organization?, actor_token?, actor_token_type?,
     /// user_profile?}`.
     ///
@@ -138,7 +138,7 @@ extension Auth0Service {
     }
 
     /// The root attributes in a `user_profile` value: a JSON-encoded string of an object (spec
-    /// §3.5). Apple sends `{"name":{"firstName","lastName"}}`; Facebook sends Graph fields
+    /// AuthHubAuth0 docs, Auth0Endpoints: “Token exchange”). Apple sends `{"name":{"firstName","lastName"}}`; Facebook sends Graph fields
     /// (`name`, `first_name`, `last_name`, `picture` as a URL string).
     /// - Throws: `400 invalid_request` when the value is not a string holding a JSON object.
     static func profileAttributes(_ value: JSONValue) throws -> [String: JSONValue] {

@@ -7,7 +7,7 @@ import Hummingbird
 import NIOCore
 
 extension Auth0Service {
-    /// Root profile attributes signup copies from the body (spec §3.1 `rootAttributes`).
+    /// Root profile attributes signup copies from the body (AuthHubAuth0 docs, Auth0Endpoints: “Sign-up” `rootAttributes`).
     static let rootAttributes = ["given_name", "family_name", "name", "nickname", "picture", "phone_number"]
 
     /// The emulator's password policy: at least 8 characters (Auth0's "fair" length rule).
@@ -23,8 +23,8 @@ extension Auth0Service {
         var userMetadata: [String: JSONValue]
     }
 
-    /// Reads and checks signup-style parameters (spec §3.1), failing with database-connection
-    /// error bodies (§4.2).
+    /// Reads and checks signup-style parameters (AuthHubAuth0 docs, Auth0Endpoints: “Sign-up”), failing with database-connection
+    /// error bodies (AuthHubAuth0 docs, Auth0Errors: “Error body shapes”).
     func newUser(from parameters: Auth0Parameters, passwordRequired: Bool) throws -> NewUser {
         guard let email = parameters.string("email") else {
             throw Auth0Failure.database(code: "invalid_parameter", description: "Missing required parameter: email")
@@ -101,7 +101,7 @@ extension Auth0Service {
         return user
     }
 
-    /// `POST /dbconnections/signup` (spec §3.1) → `{_id, email, email_verified, username?, …}`.
+    /// `POST /dbconnections/signup` (AuthHubAuth0 docs, Auth0Endpoints: “Sign-up”) → `{_id, email, email_verified, username?, …}`.
     func signup(_ request: Request) async -> Response {
         await Self.guarded {
             let parameters = try await Auth0Parameters.body(of: request)

@@ -9,7 +9,7 @@ import HTTPTypes
 import Hummingbird
 
 /// The Auth0 Authentication API of the emulator: the handlers behind ``Auth0EmulatorModule``'s
-/// routes, written from spec/auth0.md §0–§5 and §8.
+/// routes, written from AuthHubAuth0 docs, Auth0Endpoints: “Conventions”, “Web Auth”, “ID-token validation”, “Authentication API”, “Credentials manager”, “Models”; AuthHubAuth0 docs, Auth0Errors.
 ///
 /// Token shapes: access tokens and refresh tokens are opaque random strings (the emulator keeps
 /// only their SHA-256 digests); ID tokens are JWTs signed with the instance's ``Auth0SigningKey``
@@ -27,7 +27,7 @@ struct Auth0Service: Sendable {
     /// The scope of a login request that sends none.
     static let defaultScope = "openid profile email"
 
-    /// Grant-type URNs (spec §3).
+    /// Grant-type URNs (AuthHubAuth0 docs, Auth0Endpoints: “Authentication API”).
     enum GrantType {
         static let password = "password"
         static let passwordRealm = "http://auth0.com/oauth/grant-type/password-realm"
@@ -60,7 +60,7 @@ struct Auth0Service: Sendable {
         }
     }
 
-    /// The tenant's issuer, `http://HOST:PORT/auth0/` with the trailing slash (spec §2: the
+    /// The tenant's issuer, `http://HOST:PORT/auth0/` with the trailing slash (AuthHubAuth0 docs, Auth0Endpoints: “ID-token validation”: the
     /// expected issuer is the domain URL with a trailing `/`).
     func issuer(for request: Request) async -> String {
         if let base = await state.baseURL {
@@ -113,7 +113,7 @@ struct Auth0Service: Sendable {
     // MARK: - Token issuance
 
     /// Stores a new access token (and refresh token when `offline_access` was granted and the
-    /// grant is not delegated to an actor) for `grant` and builds the Credentials reply (spec §8).
+    /// grant is not delegated to an actor) for `grant` and builds the Credentials reply (AuthHubAuth0 docs, Auth0Endpoints: “Models”).
     ///
     /// API scopes (``Auth0API``) are granted only for their API's audience and when the client
     /// may receive them; other requested scopes are granted as asked (logins do not restrict them).
@@ -167,7 +167,7 @@ struct Auth0Service: Sendable {
     /// session's original login time, which `max_age` checks rely on), `nonce` when the login
     /// request carried one, `act` for a delegated token exchange, `org_id` and `org_name` (lower
     /// case) for a login made for an organization — both, as a tenant with "use organization names
-    /// in the Authentication API" on sends them (spec §2 checks `org_name` when the expected value
+    /// in the Authentication API" on sends them (AuthHubAuth0 docs, Auth0Endpoints: “ID-token validation” checks `org_name` when the expected value
     /// is a name) — and the user's claims for the granted scopes.
     func idToken(grant: Auth0Grant, user: Auth0User, issuedAt: Date, request: Request) async throws -> String {
         let iat = issuedAt.timeIntervalSince1970.rounded(.down)
@@ -244,7 +244,7 @@ struct Auth0Service: Sendable {
         return try await issue(grant, request: request)
     }
 
-    /// Opens an MFA transaction and builds the `403 mfa_required` refusal (spec §3.7).
+    /// Opens an MFA transaction and builds the `403 mfa_required` refusal (AuthHubAuth0 docs, Auth0Endpoints: “MFA”).
     func mfaRequired(grant: Auth0Grant, user: Auth0User) async -> Auth0Failure {
         let token = randomToken()
         let expiresAt = now.addingTimeInterval(Self.mfaTokenLifetime)
@@ -292,7 +292,7 @@ struct Auth0Service: Sendable {
         case refused(Auth0Failure)
     }
 
-    /// The `issued_token_type` of a session transfer token (spec §3.4).
+    /// The `issued_token_type` of a session transfer token (AuthHubAuth0 docs, Auth0Endpoints: “Session transfer”).
     static let sessionTransferTokenType = "urn:auth0:params:oauth:token-type:session_transfer_token"
     /// How long a session transfer token lives (Auth0: one minute).
     static let sessionTransferLifetime: TimeInterval = 60
@@ -303,7 +303,7 @@ struct Auth0Service: Sendable {
     }
 
     /// `refresh_token` with rotation and reuse detection (and, with the audience
-    /// `urn:{host}:session_transfer`, the SSO exchange of spec §3.4, whose session transfer token
+    /// `urn:{host}:session_transfer`, the SSO exchange of AuthHubAuth0 docs, Auth0Endpoints: “Session transfer”, whose session transfer token
     /// is not an access token for `/userinfo`): each use retires the presented token and
     /// returns a new one in the same family; presenting a retired token revokes the whole family
     /// (every token descending from the same login) and fails with `invalid_grant` — unless the client
@@ -633,7 +633,7 @@ struct Auth0Service: Sendable {
     }
 
     /// `POST /oauth/revoke` `{client_id, token}`: revokes the refresh token's whole family and
-    /// answers 200 with an empty body; an unknown token is accepted silently (RFC 7009 §2.2), a
+    /// answers 200 with an empty body; an unknown token is accepted silently (RFC 7009, section 2.2), a
     /// token of another client is refused.
     func revoke(_ request: Request) async -> Response {
         await Self.guarded {

@@ -65,7 +65,7 @@ actor Auth0SigningKey {
 
     private static func generateP256() async throws -> Material {
         let backing = P256.Signing.PrivateKey()
-        let point = [UInt8](backing.publicKey.x963Representation)  // 0x04 || x || y (RFC 7518 §6.2.1)
+        let point = [UInt8](backing.publicKey.x963Representation)  // 0x04 || x || y (RFC 7518, section 6.2.1)
         let kid = Base64URL.encode(SHA256.hash(data: point).prefix(16))
         let keys = JWTKeyCollection()
         await keys.add(ecdsa: try ES256PrivateKey(backing: backing), kid: JWKIdentifier(string: kid))

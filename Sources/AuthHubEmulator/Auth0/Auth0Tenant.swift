@@ -128,7 +128,7 @@ struct Auth0Grant: Sendable {
     var nonce: String?
     var authTime: Date
     /// Whether the grant came from a token exchange with an actor token (delegation): such
-    /// grants get no refresh token (spec §3.5).
+    /// grants get no refresh token (AuthHubAuth0 docs, Auth0Endpoints: “Token exchange”).
     var delegated: Bool = false
     /// The `act` claim of a delegated grant, when the actor token names a known user.
     var actor: JSONValue? = nil
@@ -433,7 +433,7 @@ struct Auth0PasskeySession: Sendable {
     var expiresAt: Date
 }
 
-/// A DB-connection OTP login opened by `/otp/challenge` (spec §3.2).
+/// A DB-connection OTP login opened by `/otp/challenge` (AuthHubAuth0 docs, Auth0Endpoints: “Passwordless”).
 struct Auth0OTPSession: Sendable {
     var clientId: String
     var connection: String

@@ -2,7 +2,7 @@ import enum AuthHub.JSONValue
 import HTTPTypes
 import Hummingbird
 
-/// A refusal in the Google API error envelope of spec/firebase.md §5, thrown by the Firebase
+/// A refusal in the Google API error envelope of AuthHubFirebase docs, FirebaseErrors: “Envelope”, thrown by the Firebase
 /// handlers and turned into the reply by ``response``.
 ///
 /// Plain Firebase errors are `400` with `message` = `CODE` or `CODE : detail`, one entry in
@@ -38,7 +38,7 @@ struct FirebaseFailure: Error, Sendable, Equatable {
         FirebaseFailure(status: .badRequest, message: detail.map { "\(code) : \($0)" } ?? code)
     }
 
-    /// `403 PERMISSION_DENIED` "The request is missing a valid API key." (spec §2).
+    /// `403 PERMISSION_DENIED` "The request is missing a valid API key." (AuthHubFirebase docs, FirebaseEndpoints: “Emulator”).
     static let missingAPIKey = FirebaseFailure(
         status: .forbidden, message: "The request is missing a valid API key.", reason: "forbidden",
         statusName: "PERMISSION_DENIED"

@@ -28,7 +28,7 @@ struct FirebaseOobCode: Sendable {
     }
 }
 
-/// The project settings of the `config` helper (spec §2).
+/// The project settings of the `config` helper (AuthHubFirebase docs, FirebaseEndpoints: “Emulator”).
 struct FirebaseConfig: Sendable, Equatable {
     /// `signIn.allowDuplicateEmails`: sign-up and email changes may reuse an address.
     var allowDuplicateEmails = false

@@ -3,7 +3,7 @@ import Foundation
 import Hummingbird
 
 /// The fields of one Firebase request body, read the way the Auth Emulator reads them
-/// (spec/firebase.md §2): JSON, or `application/x-www-form-urlencoded` (used by `/v1/token`),
+/// (AuthHubFirebase docs, FirebaseEndpoints: “Emulator”): JSON, or `application/x-www-form-urlencoded` (used by `/v1/token`),
 /// with every object key converted to camelCase first, so `grant_type` and `grantType` are the
 /// same field.
 struct FirebaseRequestBody: Sendable {

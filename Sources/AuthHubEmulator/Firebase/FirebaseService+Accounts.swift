@@ -3,7 +3,7 @@ import Foundation
 import Hummingbird
 
 extension FirebaseService {
-    /// The account a call acts on: the owner of the `idToken` (checked as spec §4 says), or, for a
+    /// The account a call acts on: the owner of the `idToken` (checked as AuthHubFirebase docs, FirebaseEndpoints: “Emulator tokens” says), or, for a
     /// privileged call without one, the account `localId` (`USER_NOT_FOUND` when unknown).
     /// Neither: `MISSING_ID_TOKEN`.
     /// - Returns: the account and the `auth_time` of the presented ID token (nil for admin calls).
@@ -34,7 +34,7 @@ extension FirebaseService {
         return reply
     }
 
-    /// `accounts:update` (spec §3.5).
+    /// `accounts:update` (AuthHubFirebase docs, FirebaseEndpoints: “Account update”).
     ///
     /// - `{oobCode}` applies a `VERIFY_EMAIL` or `VERIFY_AND_CHANGE_EMAIL` code (`MISSING_OOB_CODE`,
     ///   `INVALID_OOB_CODE`, `EXPIRED_OOB_CODE`, `EMAIL_NOT_FOUND` when the account is gone,
@@ -151,7 +151,7 @@ extension FirebaseService {
         return accountReply(user)
     }
 
-    /// `accounts:lookup` (spec §3.6) → `{kind, users?: [UserInfo]}`. A caller sends `idToken`
+    /// `accounts:lookup` (AuthHubFirebase docs, FirebaseEndpoints: “Lookup”) → `{kind, users?: [UserInfo]}`. A caller sends `idToken`
     /// (`MISSING_ID_TOKEN` without it, then the ID-token checks); a privileged call may instead send
     /// `localId[]`, `email[]` or `phoneNumber[]` and gets the accounts that exist (`users` is left
     /// out when none do).
@@ -176,7 +176,7 @@ extension FirebaseService {
         return .object(reply)
     }
 
-    /// `accounts:delete` (spec §3.7) → `{kind}`: the `idToken`'s account (`MISSING_ID_TOKEN`, then
+    /// `accounts:delete` (AuthHubFirebase docs, FirebaseEndpoints: “Delete”) → `{kind}`: the `idToken`'s account (`MISSING_ID_TOKEN`, then
     /// the ID-token checks, then `CREDENTIAL_TOO_OLD_LOGIN_AGAIN` when the sign-in is older than
     /// ``recentLoginWindow`` or the account is marked by `:requireRecentLogin`), or privileged,
     /// `localId` (`USER_NOT_FOUND` when unknown). Pending oob codes, TOTP enrollments and MFA

@@ -146,7 +146,7 @@ extension FirebaseService {
     /// rather than Firebase's HTML page (emulator convention): `verifyEmail` and
     /// `verifyAndChangeEmail` apply the code (the `accounts:update {oobCode}` reply);
     /// `resetPassword` checks the code, or with `newPassword=…` in the query sets the password
-    /// (the `accounts:resetPassword` reply). Other modes are 501. Errors use the §5 envelope.
+    /// (the `accounts:resetPassword` reply). Other modes are 501. Errors use the AuthHubFirebase docs, FirebaseErrors: “Envelope” envelope.
     func action(_ request: Request) async -> Response {
         await Self.guarded {
             let query = FirebaseRequestBody(form: request.uri.query ?? "")

@@ -3,7 +3,7 @@ import Foundation
 import Hummingbird
 
 extension FirebaseService {
-    /// `accounts:sendOobCode` (spec §3.3). Nothing is mailed: the code is kept for the `oobCodes`
+    /// `accounts:sendOobCode` (AuthHubFirebase docs, FirebaseEndpoints: “Email action codes”). Nothing is mailed: the code is kept for the `oobCodes`
     /// helper. Checks: `MISSING_REQ_TYPE`; an unknown type is `INVALID_REQ_TYPE : Unsupported
     /// request type`; a `continueUrl` that is not an absolute URL is `INVALID_CONTINUE_URI`.
     /// - `PASSWORD_RESET {email}`: `MISSING_EMAIL` → `INVALID_EMAIL` → `EMAIL_NOT_FOUND` (with
@@ -75,7 +75,7 @@ extension FirebaseService {
     }
 
     /// `http://HOST:PORT/emulator/action?mode=…&lang=en&oobCode=…&apiKey=fake-api-key[&continueUrl=…]`
-    /// (spec §2).
+    /// (AuthHubFirebase docs, FirebaseEndpoints: “Emulator”).
     func oobLink(_ code: FirebaseOobCode, base: String) -> String {
         var items = [
             URLQueryItem(name: "mode", value: code.mode), URLQueryItem(name: "lang", value: "en"),
@@ -99,7 +99,7 @@ extension FirebaseService {
         return pending
     }
 
-    /// `accounts:resetPassword` (spec §3.4). `{oobCode}` only checks the code; `{oobCode,
+    /// `accounts:resetPassword` (AuthHubFirebase docs, FirebaseEndpoints: “Reset password”). `{oobCode}` only checks the code; `{oobCode,
     /// newPassword}` sets the password. Order: `MISSING_OOB_CODE` → `INVALID_OOB_CODE` →
     /// `EXPIRED_OOB_CODE` → `WEAK_PASSWORD : …` → `INVALID_OOB_CODE` (account gone) →
     /// `USER_DISABLED`. Setting the password marks the email verified, bumps `validSince` and

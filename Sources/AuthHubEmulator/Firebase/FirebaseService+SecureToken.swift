@@ -3,7 +3,7 @@ import Foundation
 import Hummingbird
 
 extension FirebaseService {
-    /// Secure Token `POST /v1/token` (spec §3.8): a form or JSON body, snake_case or camelCase
+    /// Secure Token `POST /v1/token` (AuthHubFirebase docs, FirebaseEndpoints: “Secure Token refresh”): a form or JSON body, snake_case or camelCase
     /// names. Checks in order: `MISSING_GRANT_TYPE`, `INVALID_GRANT_TYPE` (anything but
     /// `refresh_token`), `MISSING_REFRESH_TOKEN`, `INVALID_REFRESH_TOKEN` (undecodable, another
     /// project, or the account is gone), `TOKEN_EXPIRED` (issued before the account's

@@ -16,7 +16,7 @@ extension FirebaseService {
         var tenantId: String?
     }
 
-    /// Checks sign-up fields in the emulator's order (spec §3.1) up to `EMAIL_EXISTS`, which
+    /// Checks sign-up fields in the emulator's order (AuthHubFirebase docs, FirebaseEndpoints: “Sign-up”) up to `EMAIL_EXISTS`, which
     /// ``store(_:)`` checks atomically: `MISSING_EMAIL` → `MISSING_PASSWORD` →
     /// (`OPERATION_NOT_ALLOWED`: never, password sign-up is always enabled) → `INVALID_EMAIL`.
     /// A body with neither email nor password is an anonymous sign-up, which this emulator does
@@ -62,7 +62,7 @@ extension FirebaseService {
         return user
     }
 
-    /// `accounts:signUp` (spec §3.1) → `{kind, localId, email, displayName?, idToken, refreshToken,
+    /// `accounts:signUp` (AuthHubFirebase docs, FirebaseEndpoints: “Sign-up”) → `{kind, localId, email, displayName?, idToken, refreshToken,
     /// expiresIn}`. Upgrading an anonymous user (`idToken` in the body) is not served (501).
     func signUp(_ call: Call) async throws -> JSONValue {
         if try call.body.string("idToken") != nil { throw FirebaseFailure.notImplemented("Linking with accounts:signUp") }
@@ -78,7 +78,7 @@ extension FirebaseService {
         return .object(reply)
     }
 
-    /// `accounts:signInWithPassword` (spec §3.2), in the emulator's order: (`PASSWORD_LOGIN_DISABLED`:
+    /// `accounts:signInWithPassword` (AuthHubFirebase docs, FirebaseEndpoints: “Password sign-in”), in the emulator's order: (`PASSWORD_LOGIN_DISABLED`:
     /// never) → `MISSING_EMAIL` → `INVALID_EMAIL` → `MISSING_PASSWORD` → `EMAIL_NOT_FOUND` →
     /// `USER_DISABLED` → `INVALID_PASSWORD`; with improved email privacy the unknown email and the
     /// wrong password are both `INVALID_LOGIN_CREDENTIALS`.

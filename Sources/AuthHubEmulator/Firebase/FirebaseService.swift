@@ -5,7 +5,7 @@ import HTTPTypes
 import Hummingbird
 
 /// The Firebase Authentication API of the emulator: the handlers behind
-/// ``FirebaseEmulatorModule``'s routes, written from spec/firebase.md §2–§5 and §7 (conventions
+/// ``FirebaseEmulatorModule``'s routes, written from AuthHubFirebase docs, FirebaseEndpoints: “Emulator”, “Endpoints”, “Emulator tokens”, “ID-token verification”; AuthHubFirebase docs, FirebaseErrors: “Envelope” (conventions
 /// are listed on the module).
 struct FirebaseService: Sendable {
     /// How long an oob code stays usable: 1 hour (emulator convention, production's lifetime for
@@ -26,7 +26,7 @@ struct FirebaseService: Sendable {
     /// One request as the handlers see it: its body fields and whether it is privileged.
     struct Call: Sendable {
         var body: FirebaseRequestBody
-        /// `Authorization: Bearer owner` (spec §2): admin lookups, deletes and updates by `localId`.
+        /// `Authorization: Bearer owner` (AuthHubFirebase docs, FirebaseEndpoints: “Emulator”): admin lookups, deletes and updates by `localId`.
         var privileged: Bool
     }
 
@@ -70,13 +70,13 @@ struct FirebaseService: Sendable {
 
     // MARK: - Shared checks
 
-    /// The emulator's email check (spec §2): exactly one `@` with text on both sides.
+    /// The emulator's email check (AuthHubFirebase docs, FirebaseEndpoints: “Emulator”): exactly one `@` with text on both sides.
     static func isValidEmail(_ email: String) -> Bool {
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
         return parts.count == 2 && !parts[0].isEmpty && !parts[1].isEmpty
     }
 
-    /// Checks a received ID token as the Auth Emulator does (spec §4): decodable and for this
+    /// Checks a received ID token as the Auth Emulator does (AuthHubFirebase docs, FirebaseEndpoints: “Emulator tokens”): decodable and for this
     /// project (else `INVALID_ID_TOKEN`), user exists (`USER_NOT_FOUND`), issued at or after the
     /// user's `validSince` (`TOKEN_EXPIRED`), user enabled (`USER_DISABLED`). `exp` is not checked.
     func verify(idToken: String, in project: FirebaseProject) throws -> (FirebaseUser, FirebaseTokens.IDTokenClaims) {
@@ -95,7 +95,7 @@ struct FirebaseService: Sendable {
     /// Where the figure comes from: Firebase does not publish the server's window. Its SDKs only
     /// say the operation "requires recent authentication" (firebase-js-sdk maps
     /// `CREDENTIAL_TOO_OLD_LOGIN_AGAIN` to `auth/requires-recent-login`, iOS to
-    /// `requiresRecentLogin` 17014; spec/firebase.md §3.5 and §3.7 list it for password and email
+    /// `requiresRecentLogin` 17014; AuthHubFirebase docs, FirebaseEndpoints: “Account update” and “Delete” list it for password and email
     /// changes and account deletion). The one number in Firebase's documentation is the
     /// recent-sign-in check of the Admin SDK "Manage Session Cookies" guide
     /// (firebase.google.com/docs/auth/admin/manage-cookies), whose sample accepts an ID token only

@@ -3,7 +3,7 @@ import enum AuthHub.JSONValue
 import Crypto
 import Foundation
 
-/// The Auth Emulator's tokens (spec/firebase.md §4, §7): unsigned ID tokens, refresh tokens that
+/// The Auth Emulator's tokens (AuthHubFirebase docs, FirebaseEndpoints: “Emulator tokens” and “ID-token verification”): unsigned ID tokens, refresh tokens that
 /// are base64 JSON, and MFA pending credentials of the same form.
 enum FirebaseTokens {
     /// ID-token lifetime and `expiresIn`: 3600 s.
@@ -12,7 +12,7 @@ enum FirebaseTokens {
     /// `{"alg":"none","typ":"JWT"}`, base64url.
     static let header = Base64URL.encode(Array(#"{"alg":"none","typ":"JWT"}"#.utf8))
 
-    /// The ID token of `user`: header `{"alg":"none","typ":"JWT"}`, the §7 claims, an empty
+    /// The ID token of `user`: header `{"alg":"none","typ":"JWT"}`, the AuthHubFirebase docs, FirebaseEndpoints: “ID-token verification” claims, an empty
     /// signature (the token ends with `.`).
     /// - Parameters:
     ///   - issuedAt: `iat`, epoch seconds; `exp` is `iat + 3600`.
@@ -70,7 +70,7 @@ enum FirebaseTokens {
     }
 
     /// Decodes `token`, or nil when it is not a decodable JWT (→ `INVALID_ID_TOKEN`). `exp` is not
-    /// checked (spec §4).
+    /// checked (AuthHubFirebase docs, FirebaseEndpoints: “Emulator tokens”).
     static func decodeIDToken(_ token: String) -> IDTokenClaims? {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3,

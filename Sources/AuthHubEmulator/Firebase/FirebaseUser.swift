@@ -37,7 +37,7 @@ struct FirebaseUser: Sendable {
     /// again (password sign-in with tokens, or `mfaSignIn:finalize`), which clears it.
     var recentLoginRequired = false
 
-    /// The `UserInfo` object of `accounts:lookup` (spec §3.6).
+    /// The `UserInfo` object of `accounts:lookup` (AuthHubFirebase docs, FirebaseEndpoints: “Lookup”).
     var userInfo: JSONValue {
         var info: [String: JSONValue] = [
             "localId": .string(localId),

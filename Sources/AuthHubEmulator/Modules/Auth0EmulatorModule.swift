@@ -2,13 +2,13 @@ import enum AuthHub.JSONValue
 
 /// The Auth0 share of the emulator, under `/auth0`.
 ///
-/// A tenant's paths hang off the domain (spec/auth0.md §0), so with the domain
+/// A tenant's paths hang off the domain (AuthHubAuth0 docs, Auth0Endpoints: “Conventions”), so with the domain
 /// `http://127.0.0.1:PORT/auth0` in providers.json the SDK's `/oauth/token` arrives here as
 /// `/auth0/oauth/token`, `/.well-known/jwks.json` as `/auth0/.well-known/jwks.json`, the My Account
 /// API as `/auth0/me/v1/…` and the Management API as `/auth0/api/v2/…`. The issuer of its ID
-/// tokens is `http://127.0.0.1:PORT/auth0/` (with the trailing slash, spec §2).
+/// tokens is `http://127.0.0.1:PORT/auth0/` (with the trailing slash, AuthHubAuth0 docs, Auth0Endpoints: “ID-token validation”).
 ///
-/// Authentication API routes (spec §1–§3, §8):
+/// Authentication API routes (AuthHubAuth0 docs, Auth0Endpoints: “Web Auth”, “ID-token validation”, “Authentication API”, “Models”):
 /// - `GET /auth0/.well-known/openid-configuration`, `GET /auth0/.well-known/jwks.json` (an RS256
 ///   key generated per emulator instance, or a P-256 ES256 key with `init(idTokenSigningAlgorithm: .es256)`)
 /// - `GET /auth0/authorize` (authorization code + PKCE S256; HTML login page posting to
@@ -52,7 +52,7 @@ import enum AuthHub.JSONValue
 /// on top of the refresh-token family's scopes; a client registered with `api_scopes` gets only
 /// those; a requested API scope that is not grantable is left out of the granted `scope`.
 ///
-/// My Account API (spec §6), bearer token for `<issuer>me/`, RFC 7807 errors
+/// My Account API (AuthHubAuth0 docs, Auth0Endpoints: “My Account API”), bearer token for `<issuer>me/`, RFC 7807 errors
 /// (`application/problem+json`; 401 "Unauthorized", 403 "Forbidden" with detail
 /// `Insufficient scope; expected <scope>.`, 400 "Bad Request" with `validation_errors`, 404 "Not Found"):
 /// - `GET /auth0/me/v1/authentication-methods[?type=…]`, `POST /auth0/me/v1/authentication-methods`
@@ -65,14 +65,14 @@ import enum AuthHub.JSONValue
 /// Enrolled methods are the Authentication API's own authenticators (TOTP for `mfa-otp`, OOB
 /// email/SMS for `mfa-oob`, the recovery code, passkeys for the webauthn grant, the password).
 ///
-/// Management API users (spec §7), bearer token for `<issuer>api/v2/`, errors
+/// Management API users (AuthHubAuth0 docs, Auth0Endpoints: “Management API users”), bearer token for `<issuer>api/v2/`, errors
 /// `{statusCode, error, message, errorCode}`, a token reaches only its own user:
 /// - `GET /auth0/api/v2/users/{id}` (`fields`, `include_fields`), `PATCH /auth0/api/v2/users/{id}`
 ///   (`user_metadata` only, merged; `null` removes a key)
 /// - `POST /auth0/api/v2/users/{id}/identities` (`{link_with}` or `{provider, user_id}`; 201),
 ///   `DELETE /auth0/api/v2/users/{id}/identities/{provider}/{secondaryUserId}`
 ///
-/// Token exchange (spec §3.5), emulator conventions:
+/// Token exchange (AuthHubAuth0 docs, Auth0Endpoints: “Token exchange”), emulator conventions:
 /// - Apple (`http://auth0.com/oauth/token-type/apple-authz-code`) and Facebook
 ///   (`http://auth0.com/oauth/token-type/facebook-info-session-access-token`): the subject token
 ///   `emulator:<email>` signs in the user with that email in the `apple` or `facebook` connection
@@ -183,7 +183,7 @@ public struct Auth0EmulatorModule: EmulatorModule {
     }
 
     /// Auth0's 404 for an unknown path, in the `{statusCode, error, message}` shape its APIs use
-    /// for errors outside OAuth (spec/auth0.md §7).
+    /// for errors outside OAuth (AuthHubAuth0 docs, Auth0Endpoints: “Management API users”).
     public func notFoundBody() -> JSONValue {
         ["statusCode": 404, "error": "Not Found", "message": "Not Found"]
     }

@@ -2,7 +2,7 @@ import enum AuthHub.JSONValue
 import Hummingbird
 
 /// The Firebase Authentication (email/password) share of the emulator, in the Firebase Auth
-/// Emulator URL form (spec/firebase.md §2): the production URL with `https://` replaced by
+/// Emulator URL form (AuthHubFirebase docs, FirebaseEndpoints: “Emulator”): the production URL with `https://` replaced by
 /// `http://HOST:PORT/`. With `"emulatorHost": "127.0.0.1:PORT"` in providers.json a Firebase
 /// client talks to these routes.
 ///
@@ -10,17 +10,17 @@ import Hummingbird
 /// providers.json example); every API key maps to it. ID tokens have `aud` = the project id and
 /// `iss` = `https://securetoken.google.com/<projectId>`.
 ///
-/// Identity Toolkit v1, `POST /identitytoolkit.googleapis.com/v1/accounts:<op>?key=…` (spec §3):
+/// Identity Toolkit v1, `POST /identitytoolkit.googleapis.com/v1/accounts:<op>?key=…` (AuthHubFirebase docs, FirebaseEndpoints: “Endpoints”):
 /// `signUp`, `signInWithPassword`, `sendOobCode`, `resetPassword`, `update`, `lookup`, `delete`.
 /// `createAuthUri`, `signInWithIdp`, `signInWithCustomToken` and `signInWithEmailLink` answer
 /// `501 NOT_IMPLEMENTED`; any other op is a 404. The error checks run in the Auth Emulator's
-/// orders of §3 (listed on each handler of `FirebaseService`).
+/// orders of AuthHubFirebase docs, FirebaseEndpoints: “Endpoints” (listed on each handler of `FirebaseService`).
 ///
 /// Secure Token: `POST /securetoken.googleapis.com/v1/token?key=…` (form or JSON, snake_case or
-/// camelCase) → the snake_case reply of §3.8.
+/// camelCase) → the snake_case reply of AuthHubFirebase docs, FirebaseEndpoints: “Secure Token refresh”.
 ///
 /// Legacy v3, `POST /www.googleapis.com/identitytoolkit/v3/relyingparty/<rpc>?key=…`, mapped per
-/// §1: `signupNewUser`, `verifyPassword`, `getOobConfirmationCode`, `resetPassword`,
+/// AuthHubFirebase docs, FirebaseEndpoints: “Hosts and API key”: `signupNewUser`, `verifyPassword`, `getOobConfirmationCode`, `resetPassword`,
 /// `setAccountInfo`, `getAccountInfo`, `deleteAccount` (same handlers and fields); `createAuthUri`,
 /// `verifyAssertion`, `verifyCustomToken`, `emailLinkSignin` are 501.
 ///
@@ -34,10 +34,10 @@ import Hummingbird
 ///   JSON object → `400 INVALID_ARGUMENT` with reason `parseError`; a field of the wrong JSON type
 ///   → `400 INVALID_ARGUMENT`.
 /// - Errors: `{"error":{"code":400,"message":"CODE" or "CODE : detail","errors":[{"message",
-///   "reason":"invalid","domain":"global"}]}}` (§5), no `status` on plain 400s.
+///   "reason":"invalid","domain":"global"}]}}` (AuthHubFirebase docs, FirebaseErrors: “Envelope”), no `status` on plain 400s.
 /// - Emails are lower-cased; valid means one `@` with text on both sides; passwords need 6
 ///   characters (`WEAK_PASSWORD : Password should be at least 6 characters`).
-/// - Tokens (§4, §7): ID tokens are unsigned JWTs (`{"alg":"none","typ":"JWT"}`, empty signature)
+/// - Tokens (AuthHubFirebase docs, FirebaseEndpoints: “Emulator tokens” and “ID-token verification”): ID tokens are unsigned JWTs (`{"alg":"none","typ":"JWT"}`, empty signature)
 ///   with `iss`, `aud`, `sub` = `user_id` = localId, `iat`, `exp` = `iat` + 3600, `auth_time`
 ///   (kept across refreshes and credential changes), `email`, `email_verified`, `name`/`picture`
 ///   when set, `firebase: {identities: {email: [...]}, sign_in_provider: "password"}`. Received ID
@@ -116,7 +116,7 @@ public struct FirebaseEmulatorModule: EmulatorModule {
         self.projectId = projectId
     }
 
-    /// Identity Toolkit v1 ops served, with their legacy v3 names (spec §1).
+    /// Identity Toolkit v1 ops served, with their legacy v3 names (AuthHubFirebase docs, FirebaseEndpoints: “Hosts and API key”).
     static let operations: [(v1: String, v3: String)] = [
         ("signUp", "signupNewUser"), ("signInWithPassword", "verifyPassword"), ("sendOobCode", "getOobConfirmationCode"),
         ("resetPassword", "resetPassword"), ("update", "setAccountInfo"), ("lookup", "getAccountInfo"),
@@ -175,7 +175,7 @@ public struct FirebaseEmulatorModule: EmulatorModule {
         routes.get("/emulator/action") { request, _ in await service.action(request) }
     }
 
-    /// The Google API error envelope (spec/firebase.md §5) with code 404 and status `NOT_FOUND`.
+    /// The Google API error envelope (AuthHubFirebase docs, FirebaseErrors: “Envelope”) with code 404 and status `NOT_FOUND`.
     public func notFoundBody() -> JSONValue {
         [
             "error": [

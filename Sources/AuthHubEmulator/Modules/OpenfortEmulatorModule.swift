@@ -2,11 +2,11 @@ import enum AuthHub.JSONValue
 import Hummingbird
 
 /// The Openfort share of the emulator, under `/openfort`, standing in for
-/// `https://api.openfort.io` (spec/openfort.md §1): the auth API arrives as
+/// `https://api.openfort.io` (AuthHubOpenfort docs, OpenfortEndpoints: “Base URL and headers”): the auth API arrives as
 /// `/openfort/iam/v2/auth/…` and the user API as `/openfort/iam/v2/me`. Point a client's
 /// `backendUrl` at `http://HOST:PORT/openfort`.
 ///
-/// The v2 (better-auth) API of spec §3–§6, `POST` unless noted, every route needing
+/// The v2 (better-auth) API of AuthHubOpenfort docs, OpenfortEndpoints: “Endpoints”, “OAuth redirect”, “Sessions”; AuthHubOpenfort docs, OpenfortErrors, `POST` unless noted, every route needing
 /// `x-project-key`; "Bearer" = `Authorization: Bearer <session token>`:
 /// - `sign-up/email` `{email, password, name, image?}` → `{token, user}` (`token: null` when the
 ///   project requires email verification); errors `VALIDATION_ERROR`, `INVALID_EMAIL`,
@@ -49,7 +49,7 @@ import Hummingbird
 /// - `x-project-key` must be `pk_test_<uuid>` or `pk_live_<uuid>`; missing or otherwise →
 ///   `401 {"code":"INVALID_PROJECT_KEY"}`. The publishable key is not tied to a project: one
 ///   project serves every key.
-/// - Errors use the flat shape `{"code","message"}` (§6 shape 1); a body that is not a JSON object
+/// - Errors use the flat shape `{"code","message"}` (AuthHubOpenfort docs, OpenfortErrors shape 1); a body that is not a JSON object
 ///   is `400 BODY_MUST_BE_AN_OBJECT`, a missing or mistyped field `400 VALIDATION_ERROR`.
 /// - Session tokens are 32 random letters/digits (`<token>.<signature>` and percent-encoded
 ///   Bearers are accepted too). Sessions last 7 days; get-session extends one older than a day
@@ -77,7 +77,7 @@ import Hummingbird
 ///   `?error=SOCIAL_ACCOUNT_ALREADY_LINKED`. An unknown/expired state (10 minutes) is
 ///   `400 INVALID_STATE`.
 ///
-/// Not served: the legacy `/iam/v1` API (§8), `change-email`, phone, SIWE, provider-token refresh
+/// Not served: the legacy `/iam/v1` API (AuthHubOpenfort docs, OpenfortEndpoints: “Legacy v1”), `change-email`, phone, SIWE, provider-token refresh
 /// and session admin routes (404).
 public struct OpenfortEmulatorModule: EmulatorModule {
     public let name = "openfort"
@@ -134,7 +134,7 @@ public struct OpenfortEmulatorModule: EmulatorModule {
         }
     }
 
-    /// A flat better-auth error body (spec/openfort.md §6, shape 1) with code `NOT_FOUND`.
+    /// A flat better-auth error body (AuthHubOpenfort docs, OpenfortErrors, shape 1) with code `NOT_FOUND`.
     public func notFoundBody() -> JSONValue {
         ["code": "NOT_FOUND", "message": "Not Found"]
     }

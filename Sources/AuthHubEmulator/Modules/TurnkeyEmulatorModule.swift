@@ -1,13 +1,13 @@
 import enum AuthHub.JSONValue
 import Hummingbird
 
-/// The Turnkey share of the emulator (spec/turnkey.md):
+/// The Turnkey share of the emulator (AuthHubTurnkey docs, TurnkeyProtocol):
 /// - `/turnkey/…` stands in for `https://api.turnkey.com` (`/turnkey/public/v1/query/<name>`,
 ///   `/turnkey/public/v1/submit/<name>`); point a client's base URL at `http://HOST:PORT/turnkey`.
 /// - `/turnkey-proxy/…` stands in for the app backend's proxy (`/turnkey-proxy/proxy/sub-org-ids`,
 ///   `POST /turnkey-proxy/auth/createSubOrg` for sign-up).
 ///
-/// Served (spec §2, §4), every `POST` body JSON and stamped (§3) over its exact bytes:
+/// Served (AuthHubTurnkey docs, TurnkeyProtocol: “Email lookup” and “Activities”), every `POST` body JSON and stamped (AuthHubTurnkey docs, TurnkeyProtocol: “Stamping”) over its exact bytes:
 /// - `GET /turnkey-proxy/proxy/sub-org-ids?filterType=EMAIL|USERNAME|CREDENTIAL_ID|NAME|PUBLIC_KEY|…
 ///   &filterValue=…[&organizationId=<parent>]` → `{"organizationIds": […]}` (no stamp; every parent
 ///   organization is searched unless `organizationId` is given; `EMAIL`, `USERNAME` and `NAME`
@@ -17,14 +17,14 @@ import Hummingbird
 ///   Pagination is ignored; no filter lists every sub-organization.
 /// - `submit/stamp_login` (`ACTIVITY_TYPE_STAMP_LOGIN`) `parameters {publicKey, expirationSeconds?
 ///   ("900"), invalidateExisting?}` → activity with `result.stampLoginResult.session`: a session JWT
-///   (§6) signed by the emulator's notarizer key (prehashed double SHA-256, raw r||s); the public
+///   (AuthHubTurnkey docs, TurnkeyProtocol: “Session JWT”) signed by the emulator's notarizer key (prehashed double SHA-256, raw r||s); the public
 ///   key becomes a session key of the stamping user until `exp`. `invalidateExisting: true`
 ///   removes the user's other session keys.
 /// - `submit/create_read_write_session` (`ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2`)
 ///   `parameters {targetPublicKey, userId?, apiKeyName?, expirationSeconds?, invalidateExisting?}`
 ///   → `result.createReadWriteSessionResultV2 {organizationId, organizationName, userId, username,
 ///   apiKeyId, credentialBundle}`: a new P-256 session key whose raw private key is HPKE-sealed to
-///   `targetPublicKey` (§5) and base58check-encoded.
+///   `targetPublicKey` (AuthHubTurnkey docs, TurnkeyProtocol: “Bundles”) and base58check-encoded.
 /// - `query/whoami` `{organizationId}` → `{organizationId, organizationName, userId, username}` of
 ///   the stamping user; `query/get_activity` `{organizationId, activityId}` → `{"activity"}`.
 ///
@@ -42,7 +42,7 @@ import Hummingbird
 /// - Activities: `type` must match the route, `timestampMs` is a decimal string at most 24 h old and
 ///   1 h ahead of the emulator clock, `expirationSeconds` 1 s…1 year. Bad JSON, missing or mistyped
 ///   fields → `400` code 3 with a `google.rpc.BadRequest` detail. Times use the emulator clock.
-/// - Errors are `{"code","message","details"}` (§7): 3→400, 5→404, 6→409, 16/17→401, 13→500.
+/// - Errors are `{"code","message","details"}` (AuthHubTurnkey docs, TurnkeyErrors): 3→400, 5→404, 6→409, 16/17→401, 13→500.
 ///
 /// Emulator hooks (not Turnkey; no stamp):
 /// - `POST /turnkey/__emulator/users` `{parentOrganizationId? ("00000000-0000-4000-8000-0000000000aa"),
@@ -97,7 +97,7 @@ public struct TurnkeyEmulatorModule: EmulatorModule {
         routes.patch(hooks + "config") { request, _ in await TurnkeyService.json { try await service.patchConfig(request) } }
     }
 
-    /// Turnkey's gRPC-status body (spec/turnkey.md §7) with code 5 (`NOT_FOUND`).
+    /// Turnkey's gRPC-status body (AuthHubTurnkey docs, TurnkeyErrors) with code 5 (`NOT_FOUND`).
     public func notFoundBody() -> JSONValue {
         ["code": 5, "message": "Not Found", "details": []]
     }

@@ -12,7 +12,7 @@ struct OpenfortAccount: Sendable, Equatable {
     var createdAt: Date
     var updatedAt: Date
 
-    /// An entry of `/iam/v2/me`'s `linkedAccounts` (spec §2): epoch milliseconds.
+    /// An entry of `/iam/v2/me`'s `linkedAccounts` (AuthHubOpenfort docs, OpenfortEndpoints: “Object shapes”): epoch milliseconds.
     var meJSON: JSONValue {
         [
             "provider": .string(provider), "accountId": .string(accountId),
@@ -20,7 +20,7 @@ struct OpenfortAccount: Sendable, Equatable {
         ]
     }
 
-    /// An entry of `/list-accounts` (spec §3): ISO-8601 times.
+    /// An entry of `/list-accounts` (AuthHubOpenfort docs, OpenfortEndpoints: “Endpoints”): ISO-8601 times.
     var listJSON: JSONValue {
         [
             "provider": .string(provider), "accountId": .string(accountId),

@@ -2,7 +2,7 @@ import enum AuthHub.JSONValue
 import HTTPTypes
 import Hummingbird
 
-/// A refusal in the flat better-auth error shape of spec/openfort.md §6 (shape 1),
+/// A refusal in the flat better-auth error shape of AuthHubOpenfort docs, OpenfortErrors (shape 1),
 /// `{"code": "INVALID_EMAIL_OR_PASSWORD", "message": "Invalid email or password"}`, thrown by the
 /// Openfort handlers and turned into the reply by ``response``.
 struct OpenfortFailure: Error, Sendable, Equatable {
@@ -36,7 +36,7 @@ struct OpenfortFailure: Error, Sendable, Equatable {
     )
     /// `403 EMAIL_NOT_VERIFIED`.
     static let emailNotVerified = OpenfortFailure(status: .forbidden, code: "EMAIL_NOT_VERIFIED", message: "Email not verified")
-    /// `422 USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL` (spec §9).
+    /// `422 USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL` (AuthHubOpenfort docs, OpenfortEndpoints: “Examples”).
     static let userAlreadyExists = OpenfortFailure(
         status: .unprocessableContent, code: "USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL",
         message: "User already exists. Use another email."

@@ -1,6 +1,6 @@
 import Foundation
 
-/// A pending email OTP of the email-otp plugin (spec §3): six digits for one email and purpose.
+/// A pending email OTP of the email-otp plugin (AuthHubOpenfort docs, OpenfortEndpoints: “Endpoints”): six digits for one email and purpose.
 struct OpenfortOTP: Sendable {
     /// `sign-in`, `email-verification` or `forget-password`.
     static let types: Set<String> = ["sign-in", "email-verification", "forget-password"]

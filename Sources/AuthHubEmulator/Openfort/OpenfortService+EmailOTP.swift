@@ -3,7 +3,7 @@ import Foundation
 import Hummingbird
 
 extension OpenfortService {
-    /// `POST /iam/v2/auth/email-otp/send-verification-otp` `{email, type}` (spec §3) → `{success: true}`.
+    /// `POST /iam/v2/auth/email-otp/send-verification-otp` `{email, type}` (AuthHubOpenfort docs, OpenfortEndpoints: “Endpoints”) → `{success: true}`.
     /// `type` is `sign-in`, `email-verification` or `forget-password` (else `VALIDATION_ERROR`).
     /// A `sign-in` OTP is issued for any address (sign-in creates the user); the other two only
     /// for an existing user (the answer is the same either way).

@@ -3,8 +3,8 @@ import Foundation
 import Hummingbird
 
 extension OpenfortService {
-    /// `POST /iam/v2/auth/sign-up/email` `{email, password, name, callbackURL?, image?}` (spec §3,
-    /// §9). Checks in order: fields (`VALIDATION_ERROR`), `INVALID_EMAIL`, `PASSWORD_TOO_SHORT` /
+    /// `POST /iam/v2/auth/sign-up/email` `{email, password, name, callbackURL?, image?}` (AuthHubOpenfort docs, OpenfortEndpoints: “Endpoints”,
+    /// AuthHubOpenfort docs, OpenfortEndpoints: “Examples”). Checks in order: fields (`VALIDATION_ERROR`), `INVALID_EMAIL`, `PASSWORD_TOO_SHORT` /
     /// `PASSWORD_TOO_LONG`, `422 USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL`. With a Bearer session of an
     /// anonymous user that user is upgraded in place (same id). Replies `{token, user}`; `token` is
     /// `null` (and a verification token is issued) when the project requires verification.
@@ -45,7 +45,7 @@ extension OpenfortService {
         }
     }
 
-    /// `POST /iam/v2/auth/sign-in/email` `{email, password}` (spec §3, §9) →
+    /// `POST /iam/v2/auth/sign-in/email` `{email, password}` (AuthHubOpenfort docs, OpenfortEndpoints: “Endpoints” and “Examples”) →
     /// `{redirect: false, token, url: null, user}`. Unknown email, no password or a wrong one →
     /// `401 INVALID_EMAIL_OR_PASSWORD`; an unverified user while the project requires verification
     /// → `403 EMAIL_NOT_VERIFIED` (and a fresh verification token is issued, as better-auth resends).

@@ -33,7 +33,7 @@ extension OpenfortService {
         return .object(reply)
     }
 
-    /// `POST /openfort/__emulator/users` `{email, password, name?, emailVerified?}` → the User (§2).
+    /// `POST /openfort/__emulator/users` `{email, password, name?, emailVerified?}` → the User (AuthHubOpenfort docs, OpenfortEndpoints: “Object shapes”).
     /// Same checks as sign-up (`INVALID_EMAIL`, `PASSWORD_TOO_SHORT`, `422
     /// USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL`); `name` defaults to the email.
     func seedUser(_ request: Request) async throws -> JSONValue {

@@ -4,7 +4,7 @@ import Hummingbird
 
 extension OpenfortService {
     /// `GET /iam/v2/auth/get-session[?disableCookieCache=true]` (Bearer) → `{session, user}`;
-    /// JSON `null` (200) when the Bearer is missing, unknown or expired (spec §5). A session older
+    /// JSON `null` (200) when the Bearer is missing, unknown or expired (AuthHubOpenfort docs, OpenfortEndpoints: “Sessions”). A session older
     /// than one day (since its last update) is extended to 7 days from now; the token stays.
     func getSession(_ request: Request) async -> JSONValue {
         guard let token = Self.bearer(request) else { return .null }
@@ -36,7 +36,7 @@ extension OpenfortService {
         }
     }
 
-    /// `GET /iam/v2/me` (Bearer) → AuthUserResponse (spec §2); no valid session → `401 UNAUTHORIZED`.
+    /// `GET /iam/v2/me` (Bearer) → AuthUserResponse (AuthHubOpenfort docs, OpenfortEndpoints: “Object shapes”); no valid session → `401 UNAUTHORIZED`.
     func me(_ request: Request) async throws -> JSONValue {
         let project = await state.get(OpenfortProject.key)
         guard let user = currentUser(request, in: project) else { throw OpenfortFailure.unauthorized }

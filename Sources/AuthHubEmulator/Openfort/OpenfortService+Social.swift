@@ -8,7 +8,7 @@ extension OpenfortService {
     /// The ID-token form the emulator accepts: `emulator:<email>`.
     static let idTokenPrefix = "emulator:"
 
-    /// `POST /iam/v2/auth/sign-in/social` (spec §3, §4, §9).
+    /// `POST /iam/v2/auth/sign-in/social` (AuthHubOpenfort docs, OpenfortEndpoints: “Endpoints”, “OAuth redirect”, “Examples”).
     ///
     /// With `idToken: {token}` (Apple/Google native sign-in): `provider` must be `apple` or
     /// `google` (another known provider → `ID_TOKEN_NOT_SUPPORTED`), the token `emulator:<email>`

@@ -4,12 +4,12 @@ import HTTPTypes
 import Hummingbird
 
 /// The Openfort v2 (better-auth) API of the emulator: the handlers behind
-/// ``OpenfortEmulatorModule``'s routes, written from spec/openfort.md §2–§6 and §9 (conventions are
+/// ``OpenfortEmulatorModule``'s routes, written from AuthHubOpenfort docs, OpenfortEndpoints: “Object shapes”, “Endpoints”, “OAuth redirect”, “Sessions”, “Examples”; AuthHubOpenfort docs, OpenfortErrors (conventions are
 /// listed on the module).
 struct OpenfortService: Sendable {
-    /// Session lifetime: 7 days (better-auth default, spec §5).
+    /// Session lifetime: 7 days (better-auth default, AuthHubOpenfort docs, OpenfortEndpoints: “Sessions”).
     static let sessionLifetime: TimeInterval = 7 * 86_400
-    /// A session is extended on get-session once it is older than this (1 day, spec §5).
+    /// A session is extended on get-session once it is older than this (1 day, AuthHubOpenfort docs, OpenfortEndpoints: “Sessions”).
     static let sessionUpdateAge: TimeInterval = 86_400
     /// OTP lifetime: 5 minutes (better-auth email-otp default).
     static let otpLifetime: TimeInterval = 300
@@ -21,7 +21,7 @@ struct OpenfortService: Sendable {
     static let oauthStateLifetime: TimeInterval = 600
     static let minimumPasswordLength = 8
     static let maximumPasswordLength = 128
-    /// Social providers of the SDK enum (spec §4).
+    /// Social providers of the SDK enum (AuthHubOpenfort docs, OpenfortEndpoints: “OAuth redirect”).
     static let socialProviders: Set<String> = ["google", "twitter", "apple", "facebook", "discord", "epic_games", "line"]
     /// Providers whose ID tokens `/sign-in/social` and `/link-social` accept.
     static let idTokenProviders: Set<String> = ["apple", "google"]
@@ -61,7 +61,7 @@ struct OpenfortService: Sendable {
         }
     }
 
-    /// Accepts `x-project-key: pk_test_<uuid>` or `pk_live_<uuid>` (spec §1).
+    /// Accepts `x-project-key: pk_test_<uuid>` or `pk_live_<uuid>` (AuthHubOpenfort docs, OpenfortEndpoints: “Base URL and headers”).
     static func checkProjectKey(_ request: Request) throws {
         guard let name = HTTPField.Name("x-project-key"), let key = request.headers[name], isPublishableKey(key) else {
             throw OpenfortFailure.invalidProjectKey
@@ -106,7 +106,7 @@ struct OpenfortService: Sendable {
     }
 
 
-    /// The bearer token of `Authorization`, percent-decoded (spec §2: the SDK may store it
+    /// The bearer token of `Authorization`, percent-decoded (AuthHubOpenfort docs, OpenfortEndpoints: “Object shapes”: the SDK may store it
     /// URL-encoded), with a `.<signature>` suffix accepted and dropped.
     static func bearer(_ request: Request) -> String? {
         guard let header = request.headers[.authorization] else { return nil }

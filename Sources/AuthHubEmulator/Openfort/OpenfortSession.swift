@@ -10,7 +10,7 @@ struct OpenfortSession: Sendable {
     var createdAt: Date
     var updatedAt: Date
 
-    /// The Session of spec §2.
+    /// The Session of AuthHubOpenfort docs, OpenfortEndpoints: “Object shapes”.
     var json: JSONValue {
         [
             "id": .string(id), "token": .string(token), "userId": .string(userId),

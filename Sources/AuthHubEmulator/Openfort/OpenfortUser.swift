@@ -16,7 +16,7 @@ struct OpenfortUser: Sendable {
     var password: EmulatorPasswordHash?
     var accounts: [OpenfortAccount] = []
 
-    /// The better-auth User of spec §2 (sign-in, sign-up and get-session replies).
+    /// The better-auth User of AuthHubOpenfort docs, OpenfortEndpoints: “Object shapes” (sign-in, sign-up and get-session replies).
     var json: JSONValue {
         [
             "id": .string(id), "email": .string(email), "name": name.map(JSONValue.string) ?? .null,
@@ -26,7 +26,7 @@ struct OpenfortUser: Sendable {
         ]
     }
 
-    /// The AuthUserResponse of `/iam/v2/me` (spec §2): epoch-millisecond `createdAt`.
+    /// The AuthUserResponse of `/iam/v2/me` (AuthHubOpenfort docs, OpenfortEndpoints: “Object shapes”): epoch-millisecond `createdAt`.
     var meJSON: JSONValue {
         [
             "id": .string(id), "createdAt": .number(Self.milliseconds(createdAt)), "name": name.map(JSONValue.string) ?? .null,

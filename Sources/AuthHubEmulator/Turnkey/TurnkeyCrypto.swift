@@ -2,7 +2,7 @@ import enum AuthHub.Base64URL
 import Crypto
 import Foundation
 
-/// The encodings and crypto of spec/turnkey.md §3–§6, written for the emulator alone: hex,
+/// The encodings and crypto of AuthHubTurnkey docs, TurnkeyProtocol: “Stamping”, “Activities”, “Bundles”, “Session JWT”, written for the emulator alone: hex,
 /// base58check, P-256 key parsing, the notarizer-signed session JWT and the HPKE credential bundle.
 enum TurnkeyCrypto {
     // MARK: - Hex
@@ -65,7 +65,7 @@ enum TurnkeyCrypto {
 
     private static let alphabet = Array("123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz".utf8)
 
-    /// Bitcoin-alphabet base58 of `payload || SHA256(SHA256(payload))[0..<4]` (spec §5).
+    /// Bitcoin-alphabet base58 of `payload || SHA256(SHA256(payload))[0..<4]` (AuthHubTurnkey docs, TurnkeyProtocol: “Bundles”).
     static func base58check(_ payload: [UInt8]) -> String {
         let checksum = Array(SHA256.hash(data: Array(SHA256.hash(data: payload)))).prefix(4)
         return base58(payload + checksum)
@@ -91,7 +91,7 @@ enum TurnkeyCrypto {
         return String(decoding: text, as: UTF8.self)
     }
 
-    // MARK: - Session JWT (§6)
+    // MARK: - Session JWT (AuthHubTurnkey docs, TurnkeyProtocol: “Session JWT”)
 
     /// A session JWT: header `{"alg":"ES256","typ":"JWT"}`, the claims in spec order, signed with
     /// `notarizer` over SHA256(SHA256(signing input)) as a prehashed digest, raw r||s.
@@ -115,7 +115,7 @@ enum TurnkeyCrypto {
         return String(decoding: data, as: UTF8.self)
     }
 
-    // MARK: - Credential bundle (§5)
+    // MARK: - Credential bundle (AuthHubTurnkey docs, TurnkeyProtocol: “Bundles”)
 
     static let hpkeSuite = HPKE.Ciphersuite(kem: .P256_HKDF_SHA256, kdf: .HKDF_SHA256, aead: .AES_GCM_256)
     static let hpkeInfo = Data("turnkey_hpke".utf8)

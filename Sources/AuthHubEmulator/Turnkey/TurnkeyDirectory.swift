@@ -45,7 +45,7 @@ struct TurnkeyOrganization: Sendable, Equatable {
     var createdAt: Date
 }
 
-/// One activity (spec §4) as the emulator keeps it.
+/// One activity (AuthHubTurnkey docs, TurnkeyProtocol: “Activities”) as the emulator keeps it.
 struct TurnkeyActivity: Sendable {
     /// What completing the activity changes: an API key added to a user.
     struct Effect: Sendable {
@@ -76,7 +76,7 @@ struct TurnkeyActivity: Sendable {
 
     var status: String { pollsLeft > 0 ? "ACTIVITY_STATUS_PENDING" : finalStatus }
 
-    /// The activity envelope of spec §4 (`{"activity": …}` is added by the caller).
+    /// The activity envelope of AuthHubTurnkey docs, TurnkeyProtocol: “Activities” (`{"activity": …}` is added by the caller).
     var json: JSONValue {
         var activity: [String: JSONValue] = [
             "id": .string(id), "organizationId": .string(organizationId), "status": .string(status),

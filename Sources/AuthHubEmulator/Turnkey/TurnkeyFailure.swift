@@ -2,7 +2,7 @@ import enum AuthHub.JSONValue
 import HTTPTypes
 import Hummingbird
 
-/// A refusal in Turnkey's gRPC-status shape (spec/turnkey.md §7),
+/// A refusal in Turnkey's gRPC-status shape (AuthHubTurnkey docs, TurnkeyErrors),
 /// `{"code": 16, "message": "…", "details": []}`, with the spec's HTTP mapping; thrown by the
 /// Turnkey handlers and turned into the reply by ``response``.
 struct TurnkeyFailure: Error, Sendable, Equatable {
@@ -43,7 +43,7 @@ struct TurnkeyFailure: Error, Sendable, Equatable {
     static let publicKeyNotFound = TurnkeyFailure(
         status: .unauthorized, code: 16, message: "could not find public key in organization or its parent organization"
     )
-    /// `401` code 17 (spec §7): the stamp's key is registered but expired.
+    /// `401` code 17 (AuthHubTurnkey docs, TurnkeyErrors): the stamp's key is registered but expired.
     static let expiredAPIKey = TurnkeyFailure(
         status: .unauthorized, code: 17, message: "Unauthenticated desc = expired api key publicKey"
     )

@@ -3,7 +3,7 @@ import Crypto
 import Foundation
 import Hummingbird
 
-/// The activities (`/turnkey/public/v1/submit/…`, spec §4) and `get_activity`.
+/// The activities (`/turnkey/public/v1/submit/…`, AuthHubTurnkey docs, TurnkeyProtocol: “Activities”) and `get_activity`.
 extension TurnkeyService {
     static let stampLoginType = "ACTIVITY_TYPE_STAMP_LOGIN"
     static let readWriteSessionType = "ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2"
@@ -74,7 +74,7 @@ extension TurnkeyService {
         return ["activity": activity.json]
     }
 
-    /// `POST /turnkey/public/v1/submit/stamp_login` (spec §4.1).
+    /// `POST /turnkey/public/v1/submit/stamp_login` (AuthHubTurnkey docs, TurnkeyProtocol: “stamp_login”).
     func stampLogin(_ request: Request) async throws -> JSONValue {
         let submission = try await submission(request, type: Self.stampLoginType)
         let path = "parameters."
@@ -109,7 +109,7 @@ extension TurnkeyService {
         return await record(outcome, type: Self.stampLoginType, submission: submission)
     }
 
-    /// `POST /turnkey/public/v1/submit/create_read_write_session` (spec §4.3, V2).
+    /// `POST /turnkey/public/v1/submit/create_read_write_session` (AuthHubTurnkey docs, TurnkeyProtocol: “create_read_write_session”, V2).
     func createReadWriteSession(_ request: Request) async throws -> JSONValue {
         let submission = try await submission(request, type: Self.readWriteSessionType)
         let path = "parameters."

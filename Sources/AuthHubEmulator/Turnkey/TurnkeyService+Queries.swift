@@ -3,9 +3,9 @@ import enum AuthHub.Base64URL
 import Foundation
 import Hummingbird
 
-/// The queries (`/turnkey/public/v1/query/…`, spec §2.2 and §4.4) and the app-backend proxy (§2.1).
+/// The queries (`/turnkey/public/v1/query/…`, AuthHubTurnkey docs, TurnkeyProtocol: “Email lookup” and “whoami”) and the app-backend proxy (AuthHubTurnkey docs, TurnkeyProtocol: “Email lookup”).
 extension TurnkeyService {
-    /// The `filterType`s of spec §2.2. The emulator keeps no phone numbers, OIDC tokens or wallets,
+    /// The `filterType`s of AuthHubTurnkey docs, TurnkeyProtocol: “Email lookup”. The emulator keeps no phone numbers, OIDC tokens or wallets,
     /// so those filters match nothing.
     static let filterTypes: Set<String> = [
         "CREDENTIAL_ID", "NAME", "USERNAME", "EMAIL", "PHONE_NUMBER", "OIDC_TOKEN", "WALLET_ACCOUNT_ADDRESS", "PUBLIC_KEY",

@@ -5,7 +5,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// A request stamp (spec §3), parsed but not yet verified.
+/// A request stamp (AuthHubTurnkey docs, TurnkeyProtocol: “Stamping”), parsed but not yet verified.
 enum TurnkeyStamp: Sendable {
     /// `X-Stamp`: an API or session key's DER signature over SHA-256(body).
     case apiKey(publicKey: String, key: P256.Signing.PublicKey, signature: [UInt8])
@@ -13,7 +13,7 @@ enum TurnkeyStamp: Sendable {
     case webAuthn(PasskeyAssertion)
 }
 
-/// Stamp parsing and verification (spec §3), over the exact received body bytes.
+/// Stamp parsing and verification (AuthHubTurnkey docs, TurnkeyProtocol: “Stamping”), over the exact received body bytes.
 extension TurnkeyService {
     static let apiKeyScheme = "SIGNATURE_SCHEME_TK_API_P256"
 

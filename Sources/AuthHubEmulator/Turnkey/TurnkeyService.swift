@@ -5,11 +5,11 @@ import HTTPTypes
 import Hummingbird
 
 /// The Turnkey API of the emulator: the handlers behind ``TurnkeyEmulatorModule``'s routes,
-/// written from spec/turnkey.md alone (conventions are listed on the module).
+/// written from AuthHubTurnkey docs, TurnkeyProtocol alone (conventions are listed on the module).
 struct TurnkeyService: Sendable {
     /// The parent organization `POST /turnkey/__emulator/users` uses when none is given.
     static let defaultParentOrganizationId = "00000000-0000-4000-8000-0000000000aa"
-    /// Session and API key lifetime when `expirationSeconds` is absent (spec §4.1).
+    /// Session and API key lifetime when `expirationSeconds` is absent (AuthHubTurnkey docs, TurnkeyProtocol: “stamp_login”).
     static let defaultExpirationSeconds = 900
     /// The longest `expirationSeconds` accepted (one year).
     static let maximumExpirationSeconds = 365 * 86_400
@@ -20,7 +20,7 @@ struct TurnkeyService: Sendable {
     static let maximumBodySize = 1 << 20
 
     let environment: EmulatorEnvironment
-    /// Signs session JWTs (spec §6). Made when the emulator starts; only its public key leaves.
+    /// Signs session JWTs (AuthHubTurnkey docs, TurnkeyProtocol: “Session JWT”). Made when the emulator starts; only its public key leaves.
     let notarizer: P256.Signing.PrivateKey
 
     var state: EmulatorState { environment.state }

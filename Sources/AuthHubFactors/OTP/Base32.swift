@@ -1,6 +1,6 @@
 import AuthHub
 
-/// Base32 with the RFC 4648 §6 alphabet (`A`–`Z`, `2`–`7`), the encoding of OTP secrets in
+/// Base32 with the RFC 4648, section 6 alphabet (`A`–`Z`, `2`–`7`), the encoding of OTP secrets in
 /// `otpauth://` URIs and in the "enter this key" text authenticator apps offer.
 ///
 /// Encoding writes upper case and, by default, no `=` padding (the Key Uri Format omits it).

@@ -11,7 +11,7 @@ import AuthHub
 /// first match, then returns the counter that matched: store `matched + 1` as the next expected
 /// counter, which also makes a replayed code fail (its counter is then behind the window).
 public struct HOTP: Sendable, Equatable, Codable, CustomStringConvertible {
-    /// The digit counts this implementation accepts: 6, 7 or 8. RFC 4226 §5.3 asks for at least 6;
+    /// The digit counts this implementation accepts: 6, 7 or 8. RFC 4226, section 5.3 asks for at least 6;
     /// 8 is the most that authenticator apps and the Key Uri Format (and pyotp's URI parser) accept.
     public static let supportedDigits: ClosedRange<Int> = 6...8
 
@@ -50,7 +50,7 @@ public struct HOTP: Sendable, Equatable, Codable, CustomStringConvertible {
 
     /// The code for a counter value.
     ///
-    /// - Parameter counter: the moving factor (RFC 4226 §5.2).
+    /// - Parameter counter: the moving factor (RFC 4226, section 5.2).
     /// - Returns: the zero-padded code, `digits` characters long.
     public func code(counter: UInt64) -> Secret<String> {
         Secret(String(decoding: codeBytes(counter: counter), as: UTF8.self))
@@ -67,12 +67,12 @@ public struct HOTP: Sendable, Equatable, Codable, CustomStringConvertible {
     ///   - code: the code the user typed.
     ///   - counter: the next counter the verifier expects (one past the last accepted counter).
     ///   - lookAhead: how many counters beyond `counter` to accept, for a token that was pressed
-    ///     without the code being used (RFC 4226 §7.4 resynchronisation); 0 by default.
+    ///     without the code being used (RFC 4226, section 7.4 resynchronisation); 0 by default.
     /// - Returns: the counter whose code matched.
     /// - Throws: ``AuthError`` with ``AuthErrorCode/invalidMFACode`` when no counter in the window
     ///   matches; ``AuthErrorCode/invalidConfiguration`` when `lookAhead` is outside 0...100.
     public func verify(_ code: Secret<String>, counter: UInt64, lookAhead: Int = 0) throws -> UInt64 {
-        // RFC 4226 §7.4 asks for a small look-ahead window; 100 presses is already generous.
+        // RFC 4226, section 7.4 asks for a small look-ahead window; 100 presses is already generous.
         guard (0...100).contains(lookAhead) else {
             throw AuthError(.invalidConfiguration, message: "The HOTP look-ahead window must be 0 to 100 counters; \(lookAhead) is not.")
         }
@@ -89,7 +89,7 @@ public struct HOTP: Sendable, Equatable, Codable, CustomStringConvertible {
 
     // MARK: - Shared with TOTP
 
-    /// RFC 4226 §5.3 dynamic truncation of `HMAC(secret, counter)`: a 31-bit value.
+    /// RFC 4226, section 5.3 dynamic truncation of `HMAC(secret, counter)`: a 31-bit value.
     func truncatedValue(counter: UInt64) -> UInt32 {
         let message = (0..<8).map { UInt8(truncatingIfNeeded: counter >> (56 - 8 * UInt64($0))) }
         let mac = algorithm.authenticationCode(for: message, key: secret.revealed())

@@ -1,7 +1,7 @@
 import AuthHub
 import Crypto
 
-/// The HMAC hash function of an HOTP or TOTP generator (RFC 4226, RFC 6238 §1.2).
+/// The HMAC hash function of an HOTP or TOTP generator (RFC 4226, RFC 6238, section 1.2).
 ///
 /// The raw value is the name used in `otpauth://` URIs (`algorithm=SHA256`). SHA-1 is the default
 /// of both RFCs and of every authenticator app; SHA-256 and SHA-512 are supported by fewer apps

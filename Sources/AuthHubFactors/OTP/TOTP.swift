@@ -10,7 +10,7 @@ import Foundation
 /// Verification accepts the steps `T - skew ... T + skew` to tolerate clock drift and typing time,
 /// computes and compares every one of them in constant time, and returns the step that matched.
 /// Store that step and pass it as `after:` next time: a code whose step is not later than the last
-/// accepted one is rejected, so an intercepted code cannot be replayed (RFC 6238 §5.2).
+/// accepted one is rejected, so an intercepted code cannot be replayed (RFC 6238, section 5.2).
 public struct TOTP: Sendable, Equatable, Codable, CustomStringConvertible {
     /// The code arithmetic: secret, algorithm and digits.
     public let hotp: HOTP
@@ -41,7 +41,7 @@ public struct TOTP: Sendable, Equatable, Codable, CustomStringConvertible {
     ///   - period: the time step in seconds; 30 by default; must be positive.
     ///   - t0: the start of step 0; the Unix epoch by default.
     ///   - skew: the number of steps accepted before and after the current one; 1 by default
-    ///     (RFC 6238 §5.2 recommends at most one step of network delay). 0 to ``maximumSkew``.
+    ///     (RFC 6238, section 5.2 recommends at most one step of network delay). 0 to ``maximumSkew``.
     /// - Throws: ``AuthError`` with code ``AuthErrorCode/invalidConfiguration`` when a parameter is
     ///   out of range.
     public init(

@@ -185,7 +185,7 @@ public struct SoftwarePasskeyAuthenticator: PasskeyAuthenticator {
         }
     }
 
-    /// The browser's check (WebAuthn §5.1.3 step 8 and §5.1.4.1 step 7): the origin is `https`
+    /// The browser's check (WebAuthn, section 5.1.3 step 8 and WebAuthn, section 5.1.4.1 step 7): the origin is `https`
     /// (or `http` on `localhost`), and the RP ID is its host or a parent domain of it (never a bare
     /// top-level label).
     static func checkRelyingParty(_ rpID: String, origin: String) throws {

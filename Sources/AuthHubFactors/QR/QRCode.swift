@@ -6,7 +6,7 @@ import AuthHub
 /// so it encodes in byte mode only: the text's UTF-8 bytes, without an ECI header, which is what
 /// authenticator apps read. The encoder picks the smallest version that holds the text at the
 /// requested error-correction level, and the data mask with the lowest penalty score of
-/// ISO/IEC 18004 §7.8.3, evaluated before the format and version information are written (the
+/// ISO/IEC 18004, section 7.8.3, evaluated before the format and version information are written (the
 /// standard's order of steps); the first mask wins a tie. The symbols match segno's (PyPI) bit for
 /// bit, mask choice included, once segno's extra pad codeword is accounted for (see the interop tests).
 ///
@@ -132,7 +132,7 @@ public struct QRCode: Sendable, Hashable, CustomStringConvertible {
 
     // MARK: - Codewords
 
-    /// The final codeword sequence for `bytes` (§7.4–§7.6): the byte-mode bit stream with
+    /// The final codeword sequence for `bytes` (ISO/IEC 18004, sections 7.4 to 7.6): the byte-mode bit stream with
     /// terminator and padding, split into blocks, each followed by its Reed–Solomon codewords, then
     /// interleaved. The caller has checked that the bytes fit.
     static func codewords(for bytes: [UInt8], version: Int, level: ErrorCorrection) -> [UInt8] {
@@ -155,7 +155,7 @@ public struct QRCode: Sendable, Hashable, CustomStringConvertible {
 
     /// Splits data codewords into the version's blocks, adds each block's error-correction
     /// codewords, and interleaves: the first data codeword of every block, then the second, …, then
-    /// the error-correction codewords the same way (§7.6).
+    /// the error-correction codewords the same way (ISO/IEC 18004, section 7.6).
     static func interleave(data: [UInt8], version: Int, level: ErrorCorrection) -> [UInt8] {
         let row = QRTables.index(level)
         let blockCount = QRTables.blockCount[row][version - 1]

@@ -1,4 +1,4 @@
-/// The data-mask penalty score of ISO/IEC 18004 §7.8.3.1 (Table 11); the mask with the lowest
+/// The data-mask penalty score of ISO/IEC 18004, section 7.8.3.1 (Table 11); the mask with the lowest
 /// score is chosen, the first one on a tie.
 ///
 /// The four rules, with the readings this implementation takes where the standard's text leaves room:
@@ -12,7 +12,7 @@
 /// - N4: 10 points for every full 5 % by which the share of dark modules differs from 50 %,
 ///   computed exactly in integers.
 ///
-/// The caller evaluates the symbol as the standard's order of steps has it at masking time (§7.1):
+/// The caller evaluates the symbol as the standard's order of steps has it at masking time (ISO/IEC 18004, section 7.1):
 /// function patterns drawn, format and version information (and the dark module) not yet written,
 /// i.e. light. Implementations that write the format information first can pick a different mask
 /// for the same data; both produce valid symbols. segno (PyPI) takes this order too.

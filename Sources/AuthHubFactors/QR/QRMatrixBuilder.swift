@@ -1,10 +1,10 @@
 /// Lays out a QR code symbol: function patterns, codeword placement, data masks, and format and
-/// version information (ISO/IEC 18004 §6.3, §7.7–§7.10).
+/// version information (ISO/IEC 18004, sections 6.3, 7.7 to 7.10).
 ///
 /// Modules are stored row by row (`y * size + x`), `true` for dark. The format and version
 /// information areas and the dark module are reserved as function modules but stay light until
 /// ``finish(level:mask:)`` writes them, so that the mask penalty is evaluated, as in the standard's
-/// order of steps (§7.1), on the symbol before that information exists.
+/// order of steps (ISO/IEC 18004, section 7.1), on the symbol before that information exists.
 struct QRMatrixBuilder: Sendable {
     /// The version, 1...40.
     let version: Int
@@ -101,7 +101,7 @@ struct QRMatrixBuilder: Sendable {
 
     /// Places the final codeword sequence, most significant bit first, in two-module-wide columns
     /// zigzagging up and down from the bottom-right corner, skipping the vertical timing pattern
-    /// and every function module (§7.7.3). Modules left over are remainder bits (light).
+    /// and every function module (ISO/IEC 18004, section 7.7.3). Modules left over are remainder bits (light).
     mutating func place(codewords: [UInt8]) {
         let totalBits = codewords.count * 8
         var bitIndex = 0
@@ -125,7 +125,7 @@ struct QRMatrixBuilder: Sendable {
 
     // MARK: - Masks
 
-    /// Whether data mask `mask` (0…7, §7.8.2 Table 10) inverts the module in row `i`, column `j`.
+    /// Whether data mask `mask` (0…7, ISO/IEC 18004, section 7.8.2 Table 10) inverts the module in row `i`, column `j`.
     static func maskInverts(_ mask: Int, row i: Int, column j: Int) -> Bool {
         switch mask {
         case 0: (i + j) % 2 == 0
@@ -154,7 +154,7 @@ struct QRMatrixBuilder: Sendable {
     // MARK: - Format and version information
 
     /// The 15-bit format information for a level and mask: 5 data bits, a BCH(15,5) remainder
-    /// with generator `0x537`, XOR `0x5412` (§7.9.1).
+    /// with generator `0x537`, XOR `0x5412` (ISO/IEC 18004, section 7.9.1).
     static func formatInformation(level: QRCode.ErrorCorrection, mask: Int) -> Int {
         let data = QRTables.formatBits(level) << 3 | (mask & 7)
         var remainder = data << 10
@@ -165,7 +165,7 @@ struct QRMatrixBuilder: Sendable {
     }
 
     /// The 18-bit version information: 6 version bits and a BCH(18,6) remainder with generator
-    /// `0x1F25` (§7.10).
+    /// `0x1F25` (ISO/IEC 18004, section 7.10).
     static func versionInformation(version: Int) -> Int {
         var remainder = version << 12
         for shift in stride(from: 17, through: 12, by: -1) where remainder & (1 << shift) != 0 {

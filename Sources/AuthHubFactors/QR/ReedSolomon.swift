@@ -1,4 +1,4 @@
-/// Reed–Solomon error-correction codewords for QR codes (ISO/IEC 18004 §7.5.2).
+/// Reed–Solomon error-correction codewords for QR codes (ISO/IEC 18004, section 7.5.2).
 ///
 /// The generator polynomial of degree n is (x − α⁰)(x − α¹)…(x − αⁿ⁻¹) over ``GaloisField``; the
 /// error-correction codewords of a block are the remainder of the data polynomial × xⁿ divided by

@@ -1,6 +1,6 @@
 import AuthHub
 
-/// WebAuthn authenticator data (§6.1): RP ID hash, flags, signature counter, and — at
+/// WebAuthn authenticator data (WebAuthn, section 6.1): RP ID hash, flags, signature counter, and — at
 /// registration — the attested credential data, then optional CBOR extensions.
 public struct AuthenticatorData: Sendable, Hashable {
     /// The flags byte.

@@ -1,7 +1,7 @@
 import AuthHub
 import Foundation
 
-/// WebAuthn's collected client data (§5.8.1): what the client signed besides the authenticator
+/// WebAuthn's collected client data (WebAuthn, section 5.8.1): what the client signed besides the authenticator
 /// data — the ceremony type, the relying party's challenge and the client's origin.
 public struct CollectedClientData: Sendable, Hashable {
     /// `webauthn.create` for registration.
@@ -54,7 +54,7 @@ public struct CollectedClientData: Sendable, Hashable {
                   crossOrigin: value["crossOrigin"]?.boolValue ?? false, topOrigin: value["topOrigin"]?.stringValue)
     }
 
-    /// The JSON serialization browsers produce (§5.8.1.1): `type`, `challenge`, `origin`,
+    /// The JSON serialization browsers produce (WebAuthn, section 5.8.1.1): `type`, `challenge`, `origin`,
     /// `crossOrigin` in that order, then `topOrigin` when set.
     public var jsonBytes: [UInt8] {
         var text = "{\"type\":\(Self.quoted(type)),\"challenge\":\(Self.quoted(Base64URL.encode(challenge)))"

@@ -2,8 +2,8 @@ import AuthHub
 import Crypto
 import Foundation
 
-/// Verifies WebAuthn registrations and assertions as a relying party (WebAuthn Level 3 §7.1 and
-/// §7.2): for the emulator, and for servers that accept passkeys themselves.
+/// Verifies WebAuthn registrations and assertions as a relying party (WebAuthn Level 3, section 7.1 and
+/// WebAuthn, section 7.2): for the emulator, and for servers that accept passkeys themselves.
 ///
 /// Every failed check throws its own ``AuthError`` code (`webAuthnChallengeMismatch`,
 /// `webAuthnOriginMismatch`, `webAuthnRPIDMismatch`, `webAuthnInvalidSignature`,

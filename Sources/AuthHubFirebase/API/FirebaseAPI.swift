@@ -1,14 +1,14 @@
 import AuthHub
 import Foundation
 
-/// Firebase Authentication's REST API (spec/firebase.md §1–§3): Identity Toolkit v1
+/// Firebase Authentication's REST API (<doc:FirebaseEndpoints>: “Hosts and API key”, “Emulator”, “Endpoints”): Identity Toolkit v1
 /// (`accounts:*`) and the Secure Token service, on the core ``APIClient``.
 ///
 /// - URLs: `https://identitytoolkit.googleapis.com/v1/accounts:<op>?key=…` and
 ///   `https://securetoken.googleapis.com/v1/token?key=…`; with an `emulatorHost` the same paths
-///   under `http://<emulatorHost>/<production host>/…` (§2).
+///   under `http://<emulatorHost>/<production host>/…` (<doc:FirebaseEndpoints>: “Emulator”).
 /// - Every call is a `POST` with the Web API key in the `key` query parameter (redacted in logs).
-///   Identity Toolkit bodies are JSON with exactly the §3 fields (`returnSecureToken: true` where
+///   Identity Toolkit bodies are JSON with exactly the <doc:FirebaseEndpoints>: “Endpoints” fields (`returnSecureToken: true` where
 ///   tokens are wanted); `tenantId`, when one is configured, on every call where firebase-ios-sdk
 ///   and firebase-js-sdk send it — `signUp`, `signInWithPassword`, every `sendOobCode`,
 ///   `resetPassword` (checking a code and confirming it) and every `accounts:update` (with an
@@ -55,7 +55,7 @@ public struct FirebaseAPI: Sendable {
                                 errorMapper: FirebaseErrorMapper(endpoint: .secureToken))
     }
 
-    /// `https://<host>/` in production, `http://<emulatorHost>/<host>/` with the emulator (§2).
+    /// `https://<host>/` in production, `http://<emulatorHost>/<host>/` with the emulator (<doc:FirebaseEndpoints>: “Emulator”).
     static func root(_ host: String, _ configuration: FirebaseConfiguration) -> String {
         if let emulator = configuration.emulatorHost { return "http://\(emulator)/\(host)/" }
         return "https://\(host)/"
@@ -108,7 +108,7 @@ public struct FirebaseAPI: Sendable {
         return headers
     }
 
-    // MARK: - Sign-up and sign-in (§3.1, §3.2)
+    // MARK: - Sign-up and sign-in (AuthHubFirebase docs, FirebaseEndpoints: “Sign-up” and “Password sign-in”)
 
     /// Creates an email/password user (`accounts:signUp`).
     /// - Returns: the new user's tokens.
@@ -164,7 +164,7 @@ public struct FirebaseAPI: Sendable {
         return tokens
     }
 
-    // MARK: - Secure Token (§3.8)
+    // MARK: - Secure Token (AuthHubFirebase docs, FirebaseEndpoints: “Secure Token refresh”)
 
     /// Exchanges a refresh token for a new ID token: `POST /v1/token?key=…` with the form body
     /// `grant_type=refresh_token&refresh_token=…`.
@@ -179,7 +179,7 @@ public struct FirebaseAPI: Sendable {
             try FirebaseReply.object(reply.body, provider: provider, what: "token refresh"), provider: provider)
     }
 
-    // MARK: - Email actions (§3.3, §3.4)
+    // MARK: - Email actions (AuthHubFirebase docs, FirebaseEndpoints: “Email action codes” and “Reset password”)
 
     /// Sends a password-reset email (`sendOobCode`, `requestType: PASSWORD_RESET`).
     /// - Parameters:
@@ -242,7 +242,7 @@ public struct FirebaseAPI: Sendable {
                                requestType: reply["requestType"]?.stringValue, newEmail: reply["newEmail"]?.stringValue)
     }
 
-    // MARK: - Account changes (§3.5)
+    // MARK: - Account changes (AuthHubFirebase docs, FirebaseEndpoints: “Account update”)
 
     /// Applies an email-verification (or email-change) code: `accounts:update {oobCode}`.
     @discardableResult
@@ -292,7 +292,7 @@ public struct FirebaseAPI: Sendable {
         return try FirebaseAccountUpdate.read(try await accounts("update", body), provider: provider)
     }
 
-    // MARK: - Lookup and delete (§3.6, §3.7)
+    // MARK: - Lookup and delete (AuthHubFirebase docs, FirebaseEndpoints: “Lookup” and “Delete”)
 
     /// The signed-in user (`accounts:lookup {idToken}`, `users[0]`).
     /// - Throws: ``AuthErrorCode/userNotFound`` when the reply lists no user;

@@ -1,7 +1,7 @@
 import AuthHub
 import Foundation
 
-/// Maps Firebase Auth error replies (spec/firebase.md §5) to ``AuthError``.
+/// Maps Firebase Auth error replies (<doc:FirebaseErrors>: “Envelope”) to ``AuthError``.
 ///
 /// The envelope is `{"error": {"code", "message", "errors": [{"message", "domain", "reason"}],
 /// "status"?, "details"?}}`, parsed tolerantly:
@@ -17,7 +17,7 @@ import Foundation
 /// - A body without `errors` or `status`, an OAuth-style `{"error": "...", "error_description"}`,
 ///   HTML, or nothing at all still maps: by code when there is one, else by HTTP status.
 ///
-/// Every code of §5.1 (and the extra codes listed in §3) has a canonical ``AuthErrorCode`` in
+/// Every code of <doc:FirebaseErrors>: “Codes” (and the extra codes listed in <doc:FirebaseEndpoints>: “Endpoints”) has a canonical ``AuthErrorCode`` in
 /// ``table``; the raw code is kept as ``AuthError/providerCode`` and the iOS SDK's numeric
 /// `AuthErrorCode` as `details["iosCode"]` (`17999`, iOS's `internalError`, for codes iOS does not
 /// special-case). An unknown code maps to ``AuthErrorCode/unknown`` (``AuthErrorCode/rateLimited``
@@ -41,7 +41,7 @@ public struct FirebaseErrorMapper: ErrorMapper {
     public struct Entry: Sendable, Hashable {
         /// The canonical code.
         public var code: AuthErrorCode
-        /// The iOS SDK's `AuthErrorCode` raw value (spec §5.1).
+        /// The iOS SDK's `AuthErrorCode` raw value (<doc:FirebaseErrors>: “Codes”).
         public var iosCode: String
 
         /// Creates an entry.
@@ -59,10 +59,10 @@ public struct FirebaseErrorMapper: ErrorMapper {
     /// Server codes after which the iOS SDK signs the user out when a token operation fails with them.
     public static let signOutCodes: Set<String> = ["USER_NOT_FOUND", "USER_DISABLED", "TOKEN_EXPIRED", "INVALID_ID_TOKEN"]
 
-    /// Every known server code (spec §5.1, §3, plus the Google API status names Firebase replies
+    /// Every known server code (<doc:FirebaseErrors>: “Codes”; <doc:FirebaseEndpoints>: “Endpoints”, plus the Google API status names Firebase replies
     /// carry when `message` is not a code).
     public static let table: [String: Entry] = [
-        // §5.1
+        // AuthHubFirebase docs, FirebaseErrors: “Codes”
         "EMAIL_EXISTS": Entry(.emailAlreadyInUse, ios: "17007"),
         "EMAIL_NOT_FOUND": Entry(.userNotFound, ios: "17011"),
         "USER_NOT_FOUND": Entry(.userNotFound, ios: "17011"),
@@ -120,7 +120,7 @@ public struct FirebaseErrorMapper: ErrorMapper {
         "INVALID_SESSION_INFO": Entry(.sessionExpired, ios: "17046"),
         "MISSING_SESSION_INFO": Entry(.invalidRequest, ios: "17045"),
         "SESSION_EXPIRED": Entry(.sessionExpired, ios: "17051"),
-        // §3 extras (iOS: internalError)
+        // AuthHubFirebase docs, FirebaseEndpoints: “Endpoints” extras (iOS: internalError)
         "MISSING_PASSWORD": Entry(.invalidRequest),
         "MISSING_OOB_CODE": Entry(.invalidActionCode),
         "MISSING_REQ_TYPE": Entry(.invalidRequest),

@@ -1,7 +1,7 @@
 import AuthHub
 import Foundation
 
-/// A Firebase ID token that passed ``FirebaseIDTokenVerifier`` (spec §7 claims).
+/// A Firebase ID token that passed ``FirebaseIDTokenVerifier`` (<doc:FirebaseEndpoints>: “ID-token verification” claims).
 public struct FirebaseIDToken: Sendable, Hashable {
     /// Every claim of the payload (custom claims included, at top level).
     public var claims: [String: JSONValue]

@@ -2,7 +2,7 @@ import AuthHub
 import Foundation
 import JWTKit
 
-/// Verifies Firebase ID tokens by firebase-admin's rules (spec/firebase.md §7), in two modes.
+/// Verifies Firebase ID tokens by firebase-admin's rules (<doc:FirebaseEndpoints>: “ID-token verification”), in two modes.
 ///
 /// **Production** (``Mode/production(_:)``): the header must say `alg: RS256` and name a `kid`;
 /// the signature must verify (jwt-kit) with Google's key of that `kid` from a
@@ -11,7 +11,7 @@ import JWTKit
 /// algorithm — before any key is looked at.
 ///
 /// **Emulator** (``Mode/emulator``, chosen only when the configuration has an `emulatorHost`): the
-/// Auth emulator signs nothing, so the token must be `alg: none` with an EMPTY signature (§4); no
+/// Auth emulator signs nothing, so the token must be `alg: none` with an EMPTY signature (<doc:FirebaseEndpoints>: “Emulator tokens”); no
 /// key is fetched. The claims are checked exactly as in production.
 ///
 /// Claims, in order: `aud == projectId` (a custom token's Identity Toolkit audience is called out),

@@ -2,7 +2,7 @@ import AuthHub
 import Foundation
 import JWTKit
 
-/// Google's public keys for Firebase ID tokens (spec §7.4), fetched on demand and cached until
+/// Google's public keys for Firebase ID tokens (<doc:FirebaseEndpoints>: “ID-token verification”), fetched on demand and cached until
 /// the reply's `Cache-Control: max-age` runs out (by the injected clock).
 ///
 /// Two document formats are understood, chosen by ``Source``: the JWKS

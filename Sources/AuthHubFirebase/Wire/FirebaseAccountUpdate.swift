@@ -1,7 +1,7 @@
 import AuthHub
 import Foundation
 
-/// The reply of `accounts:update` (spec §3.5): the account after the change and, when the change
+/// The reply of `accounts:update` (<doc:FirebaseEndpoints>: “Account update”): the account after the change and, when the change
 /// bumped `validSince` (password or email change), new tokens that replace the old ones.
 public struct FirebaseAccountUpdate: Sendable {
     /// The uid (`localId`).

@@ -1,7 +1,7 @@
 import AuthHub
 import Foundation
 
-/// What `accounts:resetPassword` says about an email action code (spec §3.4): the account's
+/// What `accounts:resetPassword` says about an email action code (<doc:FirebaseEndpoints>: “Reset password”): the account's
 /// email and the code's request type.
 public struct FirebaseActionCodeInfo: Sendable, Hashable {
     /// The email of the account the code belongs to.

@@ -1,7 +1,7 @@
 import AuthHub
 import Foundation
 
-/// The Secure Token service's refresh reply (spec §3.8), in snake_case: `id_token` (equal to the
+/// The Secure Token service's refresh reply (<doc:FirebaseEndpoints>: “Secure Token refresh”), in snake_case: `id_token` (equal to the
 /// deprecated `access_token`), `refresh_token` (may be unchanged), `expires_in` as a STRING of
 /// seconds, `token_type`, `user_id`, `project_id` (the numeric project number).
 public struct FirebaseSecureTokenResponse: Sendable {

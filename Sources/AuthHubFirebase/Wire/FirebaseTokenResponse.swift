@@ -1,7 +1,7 @@
 import AuthHub
 import Foundation
 
-/// The token triple of a sign-up, password sign-in or credential change (spec §3: `idToken`,
+/// The token triple of a sign-up, password sign-in or credential change (<doc:FirebaseEndpoints>: “Endpoints”: `idToken`,
 /// `refreshToken`, `expiresIn` as a string of seconds, `localId`).
 public struct FirebaseTokenResponse: Sendable {
     /// The user's uid (`localId`).

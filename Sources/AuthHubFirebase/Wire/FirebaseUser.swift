@@ -1,7 +1,7 @@
 import AuthHub
 import Foundation
 
-/// A Firebase user as `accounts:lookup` describes them (spec §3.6 `UserInfo`), read tolerantly:
+/// A Firebase user as `accounts:lookup` describes them (<doc:FirebaseEndpoints>: “Lookup” `UserInfo`), read tolerantly:
 /// every field but `localId` is optional, numbers sent as strings (`createdAt`, `lastLoginAt`,
 /// `validSince`) and as numbers (`passwordUpdatedAt`) are both accepted, unknown fields are kept in
 /// ``raw``. `passwordHash` is never kept.

@@ -1,7 +1,7 @@
 import AuthHub
 import Foundation
 
-/// One linked sign-in method of a user (`providerUserInfo[]`, spec §3.6).
+/// One linked sign-in method of a user (`providerUserInfo[]`, <doc:FirebaseEndpoints>: “Lookup”).
 public struct FirebaseUserProviderInfo: Sendable, Hashable {
     /// `providerId`: `password`, `google.com`, `phone`, …
     public var providerID: String

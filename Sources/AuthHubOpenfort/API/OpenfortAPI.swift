@@ -1,10 +1,10 @@
 import AuthHub
 import Foundation
 
-/// Openfort's auth REST API, v2 (spec §3): `/iam/v2/auth/*` and `/iam/v2/me`, on the core
+/// Openfort's auth REST API, v2 (<doc:OpenfortEndpoints>: “Endpoints”): `/iam/v2/auth/*` and `/iam/v2/me`, on the core
 /// ``APIClient``.
 ///
-/// Headers (spec §1), on every call:
+/// Headers (<doc:OpenfortEndpoints>: “Base URL and headers”), on every call:
 /// - `x-project-key: <publishable key>`;
 /// - `x-request-id: <UUID v4>`, a new one per call (from the context's random source; kept across
 ///   the client's retries of that call, as it names one logical request);

@@ -1,7 +1,7 @@
 import AuthHub
 import Foundation
 
-/// Openfort's legacy auth API, v1 (spec §8): `/iam/v1/*` with players, JWT access tokens and
+/// Openfort's legacy auth API, v1 (<doc:OpenfortEndpoints>: “Legacy v1”): `/iam/v1/*` with players, JWT access tokens and
 /// refresh tokens — used when the configuration's ``OpenfortConfiguration/apiVersion`` is `v1`.
 ///
 /// Headers: `Authorization: Bearer <publishable key>` on every call, `x-player-token: <access

@@ -6,11 +6,11 @@ import Foundation
 /// password reset, current user, sign out), for one account of one ``OpenfortProvider``.
 ///
 /// The session lives in a core ``SessionManager`` (storage, single-flight validation, events);
-/// this type adds the SDK's policy (spec §5):
+/// this type adds the SDK's policy (<doc:OpenfortEndpoints>: “Sessions”):
 /// - **Guards, no HTTP.** Signing in while signed in throws ``AuthErrorCode/conflict``
 ///   (`providerCode` `ALREADY_LOGGED_IN`); a call that needs a session while signed out throws
 ///   ``AuthErrorCode/noSession`` (`NOT_LOGGED_IN`). A *guest* session does not block sign-up,
-///   email-OTP sign-in or OAuth: those upgrade the guest (its token is sent as Bearer, §3);
+///   email-OTP sign-in or OAuth: those upgrade the guest (its token is sent as Bearer, <doc:OpenfortEndpoints>: “Endpoints”);
 ///   password, ID-token and guest sign-in still refuse it (sign out first).
 /// - **Validation is get-session.** ``validateSession()`` renews through the manager: a `null`
 ///   answer or a 401 clears the session (event `sessionExpired`); network errors, 429 and 5xx keep it.

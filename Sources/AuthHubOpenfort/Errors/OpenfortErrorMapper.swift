@@ -1,7 +1,7 @@
 import AuthHub
 import Foundation
 
-/// Maps Openfort error replies to ``AuthError`` (spec §6): by the vendor code first, then by HTTP
+/// Maps Openfort error replies to ``AuthError`` (<doc:OpenfortErrors>): by the vendor code first, then by HTTP
 /// status.
 ///
 /// Body shapes accepted (openfort-js `extractApiError`):
@@ -37,7 +37,7 @@ public struct OpenfortErrorMapper: ErrorMapper {
     /// The vendor code used when a body names none (openfort-js's fallback).
     public static let fallbackCode = "REQUEST_ERROR"
 
-    /// The canonical code of every vendor code spec §6 lists (better-auth server codes, the
+    /// The canonical code of every vendor code <doc:OpenfortErrors> lists (better-auth server codes, the
     /// openfort-js client codes, and the common OAuth string errors).
     public static let codes: [String: AuthErrorCode] = [
         // credentials

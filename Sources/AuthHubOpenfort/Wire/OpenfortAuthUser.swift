@@ -1,7 +1,7 @@
 import AuthHub
 import Foundation
 
-/// The current user as `GET /iam/v2/me` returns them (spec §2, `AuthUserResponse`).
+/// The current user as `GET /iam/v2/me` returns them (<doc:OpenfortEndpoints>: “Object shapes”, `AuthUserResponse`).
 public struct OpenfortAuthUser: Sendable, Hashable {
     /// The user id.
     public var id: String

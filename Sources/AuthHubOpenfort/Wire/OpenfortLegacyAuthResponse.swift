@@ -1,7 +1,7 @@
 import AuthHub
 import Foundation
 
-/// The v1 `AuthResponse` (spec §8): `{ "player": {...}, "token": "<access JWT>", "refreshToken": "…" }`.
+/// The v1 `AuthResponse` (<doc:OpenfortEndpoints>: “Legacy v1”): `{ "player": {...}, "token": "<access JWT>", "refreshToken": "…" }`.
 public struct OpenfortLegacyAuthResponse: Sendable {
     /// The player id (`player.id`, `pla_…`).
     public var playerID: String

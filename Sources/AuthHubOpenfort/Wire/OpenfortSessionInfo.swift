@@ -1,7 +1,7 @@
 import AuthHub
 import Foundation
 
-/// The reply of `GET /iam/v2/auth/get-session` (spec §2, §5): the server's session and its user.
+/// The reply of `GET /iam/v2/auth/get-session` (<doc:OpenfortEndpoints>: “Object shapes” and “Sessions”): the server's session and its user.
 public struct OpenfortSessionInfo: Sendable {
     /// The session id.
     public var id: String?

@@ -1,7 +1,7 @@
 import AuthHub
 import Foundation
 
-/// A user as the v2 auth endpoints return them (spec §2, the better-auth user): sign-in, sign-up
+/// A user as the v2 auth endpoints return them (<doc:OpenfortEndpoints>: “Object shapes”, the better-auth user): sign-in, sign-up
 /// and get-session replies.
 ///
 /// Read tolerantly: only `id` is required; unknown members are kept in ``raw``.

@@ -2,8 +2,8 @@ import AuthHub
 import Crypto
 import Foundation
 
-/// Turnkey's REST API (spec/turnkey.md §1–§4) on the core ``APIClient``, and the app backend's
-/// email lookup (§2.1).
+/// Turnkey's REST API (<doc:TurnkeyProtocol>: “Hosts and transport”, “Email lookup”, “Stamping”, “Activities”) on the core ``APIClient``, and the app backend's
+/// email lookup (<doc:TurnkeyProtocol>: “Email lookup”).
 ///
 /// Every Turnkey call is a `POST` of a JSON body stamped over its exact bytes (see
 /// ``TurnkeySignedRequest``) with exactly one stamp header. Queries go to
@@ -202,7 +202,7 @@ public struct TurnkeyAPI: Sendable {
         transport.hasPrefix("AUTHENTICATOR_TRANSPORT_") ? transport : "AUTHENTICATOR_TRANSPORT_" + transport.uppercased()
     }
 
-    /// `list_suborgs` (spec §2.2), for servers holding the parent organization's API key.
+    /// `list_suborgs` (<doc:TurnkeyProtocol>: “Email lookup”), for servers holding the parent organization's API key.
     /// - Parameters:
     ///   - organizationId: the parent organization (the configured one by default).
     ///   - stamper: a stamper with the parent organization's API key.
@@ -216,14 +216,14 @@ public struct TurnkeyAPI: Sendable {
         return reply["organizationIds"]?.arrayValue?.compactMap(\.stringValue) ?? []
     }
 
-    /// `whoami {organizationId}` (spec §4.4).
+    /// `whoami {organizationId}` (<doc:TurnkeyProtocol>: “whoami”).
     public func whoami(organizationId: String, stamper: any TurnkeyStamper,
                        errorContext: TurnkeyErrorMapper.Context = .request) async throws -> TurnkeyWhoami {
         try TurnkeyWhoami(reply: try await query("whoami", body: ["organizationId": .string(organizationId)], stamper: stamper,
                                                  errorContext: errorContext), provider: providerID)
     }
 
-    /// `stamp_login` (spec §4.1): registers `publicKey` as a session key and returns the session JWT.
+    /// `stamp_login` (<doc:TurnkeyProtocol>: “stamp_login”): registers `publicKey` as a session key and returns the session JWT.
     /// - Parameters:
     ///   - publicKey: the compressed hex public key of the new session key.
     ///   - expirationSeconds: the session lifetime (sent as a string).
@@ -239,7 +239,7 @@ public struct TurnkeyAPI: Sendable {
         return Secret(session)
     }
 
-    /// `create_read_write_session` V2 (spec §4.3): a new API key for the user, encrypted to
+    /// `create_read_write_session` V2 (<doc:TurnkeyProtocol>: “create_read_write_session”): a new API key for the user, encrypted to
     /// `targetPrivateKey`'s public key (sent uncompressed), decrypted here.
     public func createReadWriteSession(organizationId: String, targetPrivateKey: P256.KeyAgreement.PrivateKey, userId: String? = nil,
                                        apiKeyName: String? = nil, expirationSeconds: Int? = nil, stamper: any TurnkeyStamper,

@@ -2,7 +2,7 @@ import AuthHub
 import Crypto
 import Foundation
 
-/// Bitcoin-alphabet base58 with a 4-byte double-SHA-256 checksum (spec/turnkey.md §5), the
+/// Bitcoin-alphabet base58 with a 4-byte double-SHA-256 checksum (<doc:TurnkeyProtocol>: “Bundles”), the
 /// encoding of Turnkey's credential bundles.
 ///
 /// Leading `1` characters stand for leading `0x00` bytes; the last four decoded bytes must equal

@@ -2,7 +2,7 @@ import AuthHub
 import Crypto
 import Foundation
 
-/// Decrypts Turnkey credential bundles (spec/turnkey.md §5): base58check of
+/// Decrypts Turnkey credential bundles (<doc:TurnkeyProtocol>: “Bundles”): base58check of
 /// `encappedPublic (33 bytes compressed) || ciphertext`, HPKE base mode DHKEM(P-256)/HKDF-SHA256/
 /// AES-256-GCM with info `"turnkey_hpke"` and AAD `enc (65 bytes) || receiver public key (65 bytes)`.
 public enum TurnkeyCredentialBundle {

@@ -2,7 +2,7 @@ import AuthHub
 import Crypto
 import Foundation
 
-/// Verifies and decrypts Turnkey export bundles (spec/turnkey.md §5): a JSON envelope
+/// Verifies and decrypts Turnkey export bundles (<doc:TurnkeyProtocol>: “Bundles”): a JSON envelope
 /// `{version, data, dataSignature, enclaveQuorumPublic}` signed by Turnkey's enclave quorum,
 /// whose hex `data` is `{encappedPublic, ciphertext, organizationId}` encrypted to the embedded key.
 public enum TurnkeyExportBundle {

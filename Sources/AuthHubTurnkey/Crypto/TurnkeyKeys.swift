@@ -2,7 +2,7 @@ import AuthHub
 import Crypto
 import Foundation
 
-/// P-256 key helpers in Turnkey's encodings (spec/turnkey.md §3.1, §5, §8.7).
+/// P-256 key helpers in Turnkey's encodings (<doc:TurnkeyProtocol>: “API-key stamp” and “Bundles”; <doc:TurnkeyTestVectors>).
 public enum TurnkeyKeys {
     /// The compressed public key (33 bytes, `02`/`03` prefix) as 66 lower-case hex characters.
     public static func compressedHex(_ key: P256.Signing.PublicKey) -> String {
@@ -48,7 +48,7 @@ public enum TurnkeyKeys {
     }
 
     /// The raw 32-byte private scalar of a DER PKCS#8 P-256 private key: bytes 36..<68, where the
-    /// Turnkey SDKs take it (spec/turnkey.md §8.7).
+    /// Turnkey SDKs take it (<doc:TurnkeyTestVectors>).
     /// - Throws: ``AuthErrorCode/invalidRequest`` when the input is too short to hold it.
     public static func rawPrivateKey(fromPKCS8 der: [UInt8]) throws -> Secret<[UInt8]> {
         guard der.count >= 68 else {

@@ -1,7 +1,7 @@
 import AuthHub
 import Foundation
 
-/// Maps Turnkey error replies to ``AuthError`` (spec/turnkey.md §7).
+/// Maps Turnkey error replies to ``AuthError`` (<doc:TurnkeyErrors>).
 ///
 /// Bodies are gRPC statuses `{"code": <int>, "message": "…", "details": [ … ] | [] | null}`; a
 /// body that is empty, truncated, HTML or of another shape maps by HTTP status alone. The raw gRPC
@@ -35,9 +35,9 @@ public struct TurnkeyErrorMapper: ErrorMapper {
         case refresh
     }
 
-    /// The message fragment of an unknown stamp key (spec §7, code 16).
+    /// The message fragment of an unknown stamp key (<doc:TurnkeyErrors>, code 16).
     public static let unknownPublicKeyMessage = "could not find public key"
-    /// The message fragment of an expired API or session key (spec §7, code 17).
+    /// The message fragment of an expired API or session key (<doc:TurnkeyErrors>, code 17).
     public static let expiredKeyMessage = "expired api key"
 
     /// The request's context.

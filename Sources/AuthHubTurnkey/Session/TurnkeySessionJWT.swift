@@ -2,7 +2,7 @@ import AuthHub
 import Crypto
 import Foundation
 
-/// The session JWT a Turnkey login returns (spec/turnkey.md §6).
+/// The session JWT a Turnkey login returns (<doc:TurnkeyProtocol>: “Session JWT”).
 ///
 /// It is not a bearer token: requests are stamped with the session key, and the JWT carries the
 /// session's metadata — `exp` (seconds), `public_key` (the session key, compressed hex),

@@ -2,7 +2,7 @@ import AuthHub
 import Crypto
 import Foundation
 
-/// Stamps Turnkey requests with a P-256 API key or session key (spec/turnkey.md §3.1): the
+/// Stamps Turnkey requests with a P-256 API key or session key (<doc:TurnkeyProtocol>: “API-key stamp”): the
 /// `X-Stamp` header is base64url (no padding) of the JSON
 /// `{"publicKey": <compressed hex>, "scheme": "SIGNATURE_SCHEME_TK_API_P256", "signature": <DER hex>}`,
 /// where the signature is ECDSA P-256 over SHA-256 of the exact body bytes.

@@ -2,7 +2,7 @@ import AuthHub
 import Crypto
 import Foundation
 
-/// Stamps Turnkey requests with a passkey (spec/turnkey.md §3.2): the WebAuthn challenge is the
+/// Stamps Turnkey requests with a passkey (<doc:TurnkeyProtocol>: “Passkey stamp”): the WebAuthn challenge is the
 /// ASCII bytes of the lower-case hex SHA-256 of the exact request body, the assertion comes from
 /// any ``PasskeyAuthenticator`` (on Linux, `SoftwarePasskeyAuthenticator`), and the result is the
 /// `X-Stamp-WebAuthn` header value.

@@ -19,7 +19,7 @@ public struct TurnkeyStampHeader: Sendable, Hashable {
     }
 }
 
-/// Something that stamps Turnkey request bodies (spec/turnkey.md §3): ``TurnkeyAPIKeyStamper``
+/// Something that stamps Turnkey request bodies (<doc:TurnkeyProtocol>: “Stamping”): ``TurnkeyAPIKeyStamper``
 /// (`X-Stamp`) and ``TurnkeyPasskeyStamper`` (`X-Stamp-WebAuthn`).
 public protocol TurnkeyStamper: Sendable {
     /// The stamp header for these exact body bytes.

@@ -1,7 +1,7 @@
 import AuthHub
 import Foundation
 
-/// The value of Turnkey's `X-Stamp-WebAuthn` header (spec/turnkey.md §3.2): a passkey assertion
+/// The value of Turnkey's `X-Stamp-WebAuthn` header (<doc:TurnkeyProtocol>: “Passkey stamp”): a passkey assertion
 /// over a request body, as a plain JSON object (not base64) with base64url members.
 ///
 /// Note the member name `clientDataJson` (lower-case "son"), unlike WebAuthn's `clientDataJSON`.

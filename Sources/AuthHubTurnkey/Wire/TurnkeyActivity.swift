@@ -1,7 +1,7 @@
 import AuthHub
 import Foundation
 
-/// A Turnkey activity as returned by `/public/v1/submit/*` and `get_activity` (spec/turnkey.md §4):
+/// A Turnkey activity as returned by `/public/v1/submit/*` and `get_activity` (<doc:TurnkeyProtocol>: “Activities”):
 /// the members AuthHub reads.
 public struct TurnkeyActivity: Sendable, Hashable {
     /// `ACTIVITY_STATUS_COMPLETED`.

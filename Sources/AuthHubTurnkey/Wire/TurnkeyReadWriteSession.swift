@@ -1,7 +1,7 @@
 import AuthHub
 import Foundation
 
-/// The result of `create_read_write_session` (spec/turnkey.md §4.3) after its credential bundle
+/// The result of `create_read_write_session` (<doc:TurnkeyProtocol>: “create_read_write_session”) after its credential bundle
 /// has been decrypted: a new API key registered on the user, ready to stamp.
 public struct TurnkeyReadWriteSession: Sendable {
     /// The user's organization.

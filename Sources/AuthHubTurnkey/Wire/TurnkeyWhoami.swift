@@ -1,7 +1,7 @@
 import AuthHub
 import Foundation
 
-/// The reply of `whoami` (spec/turnkey.md §4.4).
+/// The reply of `whoami` (<doc:TurnkeyProtocol>: “whoami”).
 public struct TurnkeyWhoami: Sendable, Hashable, Codable {
     /// The organization (the user's sub-organization).
     public var organizationId: String

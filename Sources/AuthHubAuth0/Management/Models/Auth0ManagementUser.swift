@@ -1,7 +1,7 @@
 import AuthHub
 import Foundation
 
-/// A user as the Management API v2 returns it (spec/auth0.md §7, `GET /api/v2/users/{id}`), with
+/// A user as the Management API v2 returns it (<doc:Auth0Endpoints>: “Management API users”, `GET /api/v2/users/{id}`), with
 /// every member in ``json``.
 ///
 /// Members are optional because a `fields` filter can leave any of them out, `user_id` included.

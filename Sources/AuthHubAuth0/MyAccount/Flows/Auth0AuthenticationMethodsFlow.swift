@@ -16,7 +16,7 @@ public struct Auth0AuthenticationMethodsOverview: Sendable {
     }
 }
 
-/// The headless "authentication methods" overview (spec/auth0.md §6.3): load the methods and
+/// The headless "authentication methods" overview (<doc:Auth0Endpoints>: “Endpoints”): load the methods and
 /// factors, rename or delete a method, with the same failure, retry and step-up behaviour as the
 /// enrollment flows.
 ///

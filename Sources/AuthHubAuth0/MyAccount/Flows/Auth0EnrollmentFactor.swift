@@ -1,7 +1,7 @@
 import AuthHub
 import Foundation
 
-/// One My Account enrollment (spec/auth0.md §6.4–§6.5) as a ``Factor``, so ``FactorFlow`` drives it
+/// One My Account enrollment (<doc:Auth0Endpoints>: “Starting an enrollment” and “Confirming an enrollment”) as a ``Factor``, so ``FactorFlow`` drives it
 /// headlessly: `idle → loading → challenge → confirming → completed | failed`, with retry and step-up.
 ///
 /// Make one per kind with the static constructors. What the challenge shows depends on the kind:
@@ -72,7 +72,7 @@ public struct Auth0EnrollmentFactor: Factor {
     /// ``Auth0EnrollmentResponse/passkey(_:)`` when the UI created it itself.
     /// - Parameters:
     ///   - origin: the client origin the authenticator reports (defaults to `https://<rp id>`).
-    ///   - identityUserID, connection: for linked accounts (§6.4); `connection` is checked first.
+    ///   - identityUserID, connection: for linked accounts (<doc:Auth0Endpoints>: “Starting an enrollment”); `connection` is checked first.
     public static func passkey(_ api: Auth0MyAccountAPI, authenticator: (any PasskeyAuthenticator)? = nil, origin: String? = nil,
                                identityUserID: String? = nil, connection: String? = nil) -> Self {
         let error = connection.flatMap { connection in (try? Auth0MyAccountAPI.checkConnection(connection)) == nil ? Auth0EnrollmentInput.badConnection : nil }

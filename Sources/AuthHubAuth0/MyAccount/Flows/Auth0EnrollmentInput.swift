@@ -48,7 +48,7 @@ enum Auth0EnrollmentInput {
         return Secret(compact)
     }
 
-    /// Checks a new password against the policy's `complexity.min_length` (§6.6), and that it is not empty.
+    /// Checks a new password against the policy's `complexity.min_length` (<doc:Auth0Endpoints>: “Response models”), and that it is not empty.
     /// - Throws: ``AuthErrorCode/weakPassword``.
     static func checkPassword(_ password: Secret<String>, policy: JSONValue?) throws {
         let minimum = policy?["complexity"]?["min_length"]?.intValue ?? 1
