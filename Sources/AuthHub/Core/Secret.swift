@@ -76,7 +76,7 @@ extension Secret where Value == String {
 }
 
 /// Compares two byte sequences in time that depends only on their lengths.
-public func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+package func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
     var diff: UInt8 = a.count == b.count ? 0 : 1
     let n = min(a.count, b.count)
     for i in 0..<n { diff |= a[i] ^ b[i] }

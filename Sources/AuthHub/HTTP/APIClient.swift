@@ -335,7 +335,7 @@ public struct APIClient: Sendable {
 }
 
 /// `application/x-www-form-urlencoded` encoding with RFC 3986 unreserved characters only.
-public enum FormEncoding {
+package enum FormEncoding {
     private static let unreserved: CharacterSet = {
         var set = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
         set.insert(charactersIn: "-._~")
@@ -343,17 +343,17 @@ public enum FormEncoding {
     }()
 
     /// Percent-encodes everything but unreserved characters.
-    public static func escape(_ s: String) -> String {
+    package static func escape(_ s: String) -> String {
         s.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
     }
 
     /// `a=1&b=2`, each name and value escaped.
-    public static func encode(_ fields: [(String, String)]) -> String {
+    package static func encode(_ fields: [(String, String)]) -> String {
         fields.map { "\(escape($0.0))=\(escape($0.1))" }.joined(separator: "&")
     }
 
     /// Parses `a=1&b=2` (accepting `+` for space).
-    public static func decode(_ text: String) -> [(String, String)] {
+    package static func decode(_ text: String) -> [(String, String)] {
         text.split(separator: "&").map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             func d(_ s: Substring) -> String { String(s).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(s) }
