@@ -203,7 +203,11 @@ public struct URLSessionTransport: HTTPTransport {
     final class Exchange: Sendable {
         enum Stop { case timedOut, cancelled, tooLarge }
         typealias Continuation = CheckedContinuation<(Data, URLResponse), any Error>
-        private struct State {
+        /// `@unchecked Sendable`, soundly: it lives only in the ``Mutex`` above and is touched only
+        /// under its lock; the two reference types it holds are built for use across threads
+        /// (`URLSessionDataTask.cancel()` and `DispatchWorkItem.cancel()` may be called from any
+        /// thread) but are not marked `Sendable` in FoundationNetworking and Dispatch on Linux.
+        private struct State: @unchecked Sendable {
             var task: URLSessionDataTask?
             var timer: DispatchWorkItem?
             var continuation: Continuation?
