@@ -151,7 +151,8 @@ public struct Auth0Provider: AuthProvider {
 
     /// Renews with the refresh token (<doc:Auth0Endpoints>: “Refresh”), for the configured audience when there is one.
     /// The scope is sent only when the caller asks for one (as Auth0.swift's CredentialsManager
-    /// does); a reply without a refresh token keeps the old one, without a scope the old scope.
+    /// does). Returns what Auth0 said: a reply without a refresh token, ID token or scope leaves
+    /// them out, and the ``SessionManager`` keeps the stored ones when it merges the renewal.
     public func refresh(_ session: Session, scope: String?) async throws -> Session {
         guard let refreshToken = session.refreshToken else {
             throw AuthError(.refreshTokenInvalid, message: "The session has no refresh token.", provider: id)
@@ -161,14 +162,10 @@ public struct Auth0Provider: AuthProvider {
         // ensured `openid` belongs to API-credential exchanges; sent here it would narrow the new
         // access token to `openid`.)
         let credentials = try await authentication.renew(refreshToken: refreshToken, scope: scope)
-        var renewed = self.session(from: credentials)
-        if renewed.scope == nil { renewed.scope = session.scope }
-        renewed.accountKey = session.accountKey
-        if renewed.refreshToken == nil { renewed.refreshToken = refreshToken }
-        if renewed.idToken == nil {
-            renewed.idToken = session.idToken
-            renewed.claims = session.claims
-            renewed.userID = session.userID
+        var renewed = credentials.session(providerID: id, accountKey: session.accountKey)
+        if let claims = Auth0IDTokenClaims.decode(credentials.idToken) {
+            renewed.claims = claims
+            renewed.userID = claims["sub"]?.stringValue
         }
         return renewed
     }

@@ -67,15 +67,10 @@ public struct Auth0WebAuth: Sendable {
     ///   ``AuthErrorCode/accessDenied``), the exchange's error, or an ID-token validation failure.
     public func finish(callback: URL, transaction: OIDCAuthorizationTransaction) async throws -> Session {
         let response = try transaction.parseCallback(callback)
-        let credentials: Auth0Credentials
-        do {
-            credentials = try await provider.authentication.exchange(code: response.code, codeVerifier: transaction.codeVerifier,
+        // A bare "Unauthorized" (PKCE refused for a confidential application) is mapped by
+        // Auth0ErrorMapper for this operation.
+        let credentials = try await provider.authentication.exchange(code: response.code, codeVerifier: transaction.codeVerifier,
                                                                      redirectURI: transaction.redirectURI)
-        } catch let error as AuthError where error.details["description"] == "Unauthorized" {
-            // Auth0 answers a PKCE exchange by a confidential application with just "Unauthorized".
-            throw error.with(code: .invalidConfiguration,
-                             message: "PKCE not allowed: the Auth0 application type must be Native and its Token Endpoint Auth Method None.")
-        }
         let claims = try await provider.idTokenValidator.validate(
             credentials.idToken,
             expecting: IDTokenExpectations(issuer: issuer, transaction: transaction, leeway: provider.configuration.leeway))

@@ -122,8 +122,8 @@ public actor JWKSCache {
         let api = self.api
         let uri = jwksURI
         let task = Task { () async throws -> KeySet in
-            let response = try await api.send(APIRequest(.get, uri))
-            return try await Self.parse(response.body)
+            let document = try await api.send(APIRequest(.get, uri, operation: .keys), as: JSONWebKeySet.self)
+            return await Self.keySet(document.keys)
         }
         inFlight = task
         defer { inFlight = nil }
@@ -132,18 +132,24 @@ public actor JWKSCache {
         return set
     }
 
-    /// Parses a JWKS document into a key collection, skipping every key that is not usable (see the
-    /// type's documentation).
-    static func parse(_ data: Data) async throws -> KeySet {
-        guard let json = try? JSONValue.parse(data), let keys = json["keys"]?.arrayValue else {
-            throw AuthError(.invalidRequest, message: "The JWKS document is not a JSON object with a keys array.")
+    /// Decodes a JWKS document (see ``JSONWebKeySet``) into a key collection.
+    static func parse(_ data: Data, provider: String = "the provider") async throws -> KeySet {
+        do {
+            return await keySet(try JSONDecoder().decode(JSONWebKeySet.self, from: data).keys)
+        } catch {
+            throw ReplyDecodingFailure.error(error, provider: provider, operation: .keys, statusCode: nil, emptyBody: data.isEmpty)
         }
+    }
+
+    /// Turns the keys of a JWKS document into a key collection, skipping every key that is not usable
+    /// (see the type's documentation).
+    static func keySet(_ keys: [JSONWebKey]) async -> KeySet {
         let collection = JWTKeyCollection()
         var kids: [String: Algorithm] = [:]
         var usable: [UsableKey] = []
         for key in keys {
-            guard let kid = key["kid"]?.stringValue, !kid.isEmpty,
-                  key["use"]?.stringValue.map({ $0 == "sig" }) ?? true,
+            guard let kid = key.kid, !kid.isEmpty,
+                  key.use.map({ $0 == "sig" }) ?? true,
                   let parsed = usableKey(key) else { continue }
             switch parsed {
             case .rsa(let publicKey):
@@ -181,19 +187,19 @@ public actor JWKSCache {
 
     /// The public key of one JWK when its type, curve, `alg` and key material make it usable for RS256
     /// or ES256; nil otherwise (`kid` and `use` are checked by the caller).
-    private static func usableKey(_ key: JSONValue) -> UsableKey? {
-        switch key["kty"]?.stringValue {
+    private static func usableKey(_ key: JSONWebKey) -> UsableKey? {
+        switch key.kty {
         case "RSA":
-            guard let n = key["n"]?.stringValue, let e = key["e"]?.stringValue,
-                  key["alg"]?.stringValue.map({ $0 == Algorithm.rs256.rawValue }) ?? true,
+            guard let n = key.n, let e = key.e,
+                  key.alg.map({ $0 == Algorithm.rs256.rawValue }) ?? true,
                   let publicKey = try? Insecure.RSA.PublicKey(modulus: n, exponent: e) else { return nil }
             return .rsa(publicKey)
         case "EC":
             // jwt-kit builds the point from x || y without checking each coordinate's length, so a
             // 31-byte x with a 33-byte y would be read as another point: both are checked here first.
-            guard key["crv"]?.stringValue == "P-256",
-                  key["alg"]?.stringValue.map({ $0 == Algorithm.es256.rawValue }) ?? true,
-                  let x = key["x"]?.stringValue, let y = key["y"]?.stringValue,
+            guard key.crv == "P-256",
+                  key.alg.map({ $0 == Algorithm.es256.rawValue }) ?? true,
+                  let x = key.x, let y = key.y,
                   Base64URL.decode(x)?.count == 32, Base64URL.decode(y)?.count == 32,
                   let publicKey = try? ES256PublicKey(parameters: (x: x, y: y)) else { return nil }
             return .ec(publicKey)

@@ -19,12 +19,10 @@ public struct OAuthErrorMapper: ErrorMapper {
     /// ``AuthErrorCode/refreshTokenInvalid``, not retryable; elsewhere it is
     /// ``AuthErrorCode/invalidCredentials``.
     public func map(_ response: HTTPResponse, provider: String, operation: AuthOperation) -> AuthError {
-        guard let body = try? JSONValue.parse(response.body),
-              let code = body["error"]?.stringValue ?? body["code"]?.stringValue else {
+        guard let body = OAuthErrorBody.decode(response), let code = body.error ?? body.code else {
             return StatusErrorMapper().map(response, provider: provider, operation: operation)
         }
-        let description = body["description"]?.stringValue ?? body["error_description"]?.stringValue
-            ?? body["message"]?.stringValue
+        let description = body.description ?? body.errorDescription ?? body.message
         let error = Self.error(code, description: description, statusCode: response.status)
             .with(provider: provider, retryAfter: response.headers.retryAfter())
         if operation == .refresh, code == "invalid_grant" {

@@ -179,8 +179,9 @@ public struct OIDCProvider: AuthProvider {
         }
     }
 
-    /// Renews a session with its refresh token. The old refresh token is kept when the reply has
-    /// none; a new ID token is validated (without a nonce) and updates the claims.
+    /// Renews a session with its refresh token and returns what the server said: a new ID token is
+    /// validated (without a nonce) and gives the claims; what the reply leaves out (refresh token,
+    /// ID token, claims, scope) is kept by the ``SessionManager`` when it merges the renewal.
     /// - Throws: ``AuthErrorCode/refreshTokenInvalid`` when the session has no refresh token or the
     ///   provider answers `invalid_grant`; other errors as mapped.
     public func refresh(_ session: Session, scope: String?) async throws -> Session {
@@ -191,12 +192,9 @@ public struct OIDCProvider: AuthProvider {
             let resolved = try await resolved()
             // invalid_grant is mapped to refreshTokenInvalid by OAuthErrorMapper (operation: refresh).
             let tokens = try await tokenClient(resolved.metadata).refresh(refreshToken: refreshToken, scope: scope)
-            var renewed = session
-            renewed.accessToken = tokens.accessToken
-            if !tokens.tokenType.isEmpty { renewed.tokenType = tokens.tokenType }
-            renewed.expiresAt = tokens.expiresAt
-            renewed.refreshToken = tokens.refreshToken ?? session.refreshToken
-            renewed.scope = tokens.scope ?? session.scope
+            var renewed = Session(providerID: id, accountKey: session.accountKey, accessToken: tokens.accessToken,
+                                  tokenType: tokens.tokenType.isEmpty ? "Bearer" : tokens.tokenType,
+                                  refreshToken: tokens.refreshToken, expiresAt: tokens.expiresAt, scope: tokens.scope)
             if !tokens.idToken.isEmpty {
                 let expectations = IDTokenExpectations(issuer: resolved.metadata.issuer, clientId: configuration.clientId,
                                                        leeway: configuration.leeway)

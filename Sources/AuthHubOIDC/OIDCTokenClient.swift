@@ -10,7 +10,7 @@ public struct OIDCTokenClient: Sendable {
     public enum BodyEncoding: Sendable {
         /// `application/x-www-form-urlencoded`, as RFC 6749 requires (the generic OIDC default).
         case form
-        /// `application/json`, as the Auth0 SDK sends every request (AuthHubAuth0 docs, Auth0Endpoints: “Conventions”).
+        /// `application/json`, as the Auth0 SDK sends every request (Auth0 fact sheet §0).
         case json
     }
 
@@ -51,14 +51,9 @@ public struct OIDCTokenClient: Sendable {
     /// - Throws: the mapped token endpoint error (see ``OAuthErrorMapper``), or
     ///   ``AuthErrorCode/invalidRequest`` for a reply that is not a JSON object.
     public func exchange(code: Secret<String>, codeVerifier: Secret<String>, redirectURI: String) async throws -> OIDCTokenResponse {
-        let fields: [(String, Secret<String>)] = [
-            ("client_id", Secret(clientId)),
-            ("grant_type", Secret("authorization_code")),
-            ("code", code),
-            ("code_verifier", codeVerifier),
-            ("redirect_uri", Secret(redirectURI)),
-        ]
-        return try await send(fields, retry: .never, operation: .tokenExchange)
+        let body = OIDCTokenRequest(clientID: clientId, grantType: "authorization_code", code: code.revealed(),
+                                    codeVerifier: codeVerifier.revealed(), redirectURI: redirectURI)
+        return try await send(body, retry: .never, operation: .tokenExchange)
     }
 
     /// Exchanges the code of a callback for the transaction it belongs to.
@@ -75,47 +70,39 @@ public struct OIDCTokenClient: Sendable {
     ///   - refreshToken: the refresh token.
     ///   - scope: a narrower scope, or nil.
     public func refresh(refreshToken: Secret<String>, scope: String? = nil) async throws -> OIDCTokenResponse {
-        var fields: [(String, Secret<String>)] = [
-            ("client_id", Secret(clientId)),
-            ("grant_type", Secret("refresh_token")),
-            ("refresh_token", refreshToken),
-        ]
-        if let scope { fields.append(("scope", Secret(scope))) }
-        return try await send(fields, retry: .never, operation: .refresh)
+        let body = OIDCTokenRequest(clientID: clientId, grantType: "refresh_token", refreshToken: refreshToken.revealed(),
+                                    scope: scope)
+        return try await send(body, retry: .never, operation: .refresh)
     }
 
-    private func send(_ fields: [(String, Secret<String>)], retry: APIRequest.RetryMode,
+    private func send(_ body: OIDCTokenRequest, retry: APIRequest.RetryMode,
                       operation: AuthOperation) async throws -> OIDCTokenResponse {
         var headers: HTTPHeaders = [:]
         if let clientSecret {
             let credentials = FormEncoding.escape(clientId) + ":" + FormEncoding.escape(clientSecret.revealed())
             headers["Authorization"] = "Basic " + Data(credentials.utf8).base64EncodedString()
         }
-        let body: APIRequest.Body
+        let request: APIRequest
         switch bodyEncoding {
         case .form:
-            body = .form(fields.map { ($0.0, $0.1.revealed()) })
+            request = APIRequest(.post, tokenEndpoint, headers: headers, body: .form(body.fields), retry: retry, operation: operation)
         case .json:
-            var object: [String: JSONValue] = [:]
-            for (name, value) in fields { object[name] = .string(value.revealed()) }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            guard let data = try? encoder.encode(JSONValue.object(object)) else {
-                throw AuthError(.invalidRequest, message: "The token request could not be encoded.")
-            }
-            body = .json(data)
+            request = try APIRequest.json(.post, tokenEndpoint, body, headers: headers, retry: retry, operation: operation)
         }
-        let response = try await api.send(APIRequest(.post, tokenEndpoint, headers: headers, body: body, retry: retry,
-                                                           operation: operation))
-        return try OIDCTokenResponse(response, now: api.clock.now, provider: api.provider)
+        let reply = try await api.send(request, as: OIDCTokenReply.self)
+        do {
+            return try OIDCTokenResponse(reply, now: api.clock.now, provider: api.provider)
+        } catch let error as AuthError {
+            throw error.with(details: error.details.merging(["operation": operation.rawValue]) { old, _ in old })
+        }
     }
 }
 
-/// The tokens of a token endpoint reply (field names of <doc:OIDCFlows>: “Token endpoint”, which are the
-/// OAuth ones).
+/// The tokens of a token endpoint reply (the OAuth field names), decoded from ``OIDCTokenReply``.
 ///
-/// Missing string fields read as empty (the Auth0 SDK's rule), and a missing `expires_in` gives an
-/// ``expiresAt`` of "now". `description` shows no token.
+/// `access_token` is required (a reply without one is ``AuthErrorCode/invalidRequest`` naming the
+/// field); other missing string fields read as empty (the Auth0 SDK's rule), and a missing
+/// `expires_in` gives an ``expiresAt`` of "now". `description` shows no token.
 public struct OIDCTokenResponse: Sendable, CustomStringConvertible {
     /// `access_token`.
     public var accessToken: Secret<String>
@@ -149,41 +136,35 @@ public struct OIDCTokenResponse: Sendable, CustomStringConvertible {
     ///   - response: the 2xx reply.
     ///   - now: the time `expires_in` counts from.
     ///   - provider: the provider id for errors.
-    /// - Throws: ``AuthErrorCode/invalidRequest`` when the body is not a JSON object or
-    ///   `expires_in` is neither a number nor a numeric string, or is negative, zero or not finite
-    ///   (a huge one is clamped: ``SessionTimeLimits``).
+    /// - Throws: ``AuthErrorCode/invalidRequest`` naming the field when the body is not a JSON object,
+    ///   lacks `access_token`, or `expires_in` is neither a number nor a numeric string, or is
+    ///   negative, zero or not finite (a huge one is clamped: ``SessionTimeLimits``).
     public init(_ response: HTTPResponse, now: Date, provider: String? = nil) throws {
-        guard let json = try? JSONValue.parse(response.body), let object = json.objectValue else {
-            throw AuthError(.invalidRequest, message: "The token reply could not be read (not a JSON object).",
-                            provider: provider, statusCode: response.status)
+        let reply: OIDCTokenReply
+        do {
+            reply = try JSONDecoder().decode(OIDCTokenReply.self, from: response.body)
+        } catch {
+            throw ReplyDecodingFailure.error(error, provider: provider ?? "the provider", operation: .other,
+                                             statusCode: response.status, emptyBody: response.body.isEmpty)
         }
-        func string(_ key: String) -> String? { object[key]?.stringValue }
-        let lifetime: Double?
-        switch object["expires_in"] {
-        case .none, .some(.null): lifetime = 0
-        case .some(.number(let n)): lifetime = n
-        case .some(.string(let s)): lifetime = Double(s.trimmingCharacters(in: .whitespaces))
-        default: lifetime = nil
-        }
-        guard let lifetime, lifetime.isFinite else {
-            throw AuthError(.invalidRequest, message: "The token reply has an invalid expires_in.",
-                            provider: provider, statusCode: response.status)
-        }
-        // A missing expires_in means "expired now"; a present one must be positive (clamped to ten years).
         let expiresAt: Date
-        if lifetime == 0, object["expires_in"] == nil || object["expires_in"] == .null {
-            expiresAt = now
-        } else {
-            do {
-                expiresAt = try SessionTimeLimits.expiry(afterSeconds: lifetime, from: now, provider: provider ?? "the provider")
-            } catch let error as AuthError {
-                throw error.with(statusCode: response.status)
-            }
+        do {
+            expiresAt = try reply.expiresAt(now: now, provider: provider ?? "the provider")
+        } catch let error as AuthError {
+            throw error.with(statusCode: response.status)
         }
-        self.init(accessToken: Secret(string("access_token") ?? ""), tokenType: string("token_type") ?? "",
-                  idToken: Secret(string("id_token") ?? ""), refreshToken: string("refresh_token").map(Secret.init),
-                  expiresAt: expiresAt, scope: string("scope"),
-                  recoveryCode: string("recovery_code").map(Secret.init))
+        self.init(reply, expiresAt: expiresAt)
+    }
+
+    /// The tokens of a decoded reply, `expires_in` counted from `now`.
+    package init(_ reply: OIDCTokenReply, now: Date, provider: String?) throws {
+        self.init(reply, expiresAt: try reply.expiresAt(now: now, provider: provider ?? "the provider"))
+    }
+
+    private init(_ reply: OIDCTokenReply, expiresAt: Date) {
+        self.init(accessToken: Secret(reply.accessToken), tokenType: reply.tokenType ?? "",
+                  idToken: Secret(reply.idToken ?? ""), refreshToken: reply.refreshToken.map(Secret.init),
+                  expiresAt: expiresAt, scope: reply.scope, recoveryCode: reply.recoveryCode.map(Secret.init))
     }
 
     /// Shows the token type, expiry and scope; never a token.

@@ -65,7 +65,10 @@ import Testing
     @Test func refreshWithAConfiguredAudienceSendsNeitherAudienceNorScope() async throws {
         transport.on(.post, "/oauth/token") { _ in .json(200, ["access_token": "at2", "expires_in": 60, "token_type": "Bearer"]) }
         let old = Session(providerID: "main", accessToken: Secret("at1"), refreshToken: Secret("rt1"), scope: "openid profile read:x")
-        let renewed = try await provider(audience: "https://api").refresh(old, scope: nil)
+        // The provider returns what Auth0 said; the SessionManager's merge keeps the stored scope.
+        let reply = try await provider(audience: "https://api").refresh(old, scope: nil)
+        #expect(reply.scope == nil)
+        let renewed = SessionManager.merge(renewed: reply, into: old, requestedScope: nil, key: SessionKey(provider: "main"))
         let body = try #require(transport.requests.last?.jsonBody)
         #expect(body == ["client_id": "cid", "grant_type": "refresh_token", "refresh_token": "rt1"])
         #expect(renewed.scope == "openid profile read:x")
@@ -77,7 +80,11 @@ import Testing
         transport.on(.post, "/oauth/token") { _ in .json(200, ["access_token": "at2", "expires_in": 60, "token_type": "Bearer"]) }
         let old = Session(providerID: "main", accountKey: "work", accessToken: Secret("at1"), idToken: Secret("idt"),
                           refreshToken: Secret("rt1"), scope: "openid offline_access", userID: "auth0|42", claims: ["sub": "auth0|42"])
-        let renewed = try await provider().refresh(old, scope: nil)
+        // The provider returns what Auth0 said; the SessionManager's merge keeps the rest.
+        let reply = try await provider().refresh(old, scope: nil)
+        #expect(reply.refreshToken == nil && reply.idToken == nil && reply.userID == nil && reply.accountKey == "work")
+        let renewed = SessionManager.merge(renewed: reply, into: old, requestedScope: nil,
+                                           key: SessionKey(provider: "main", account: "work"))
         #expect(renewed.accessToken.revealed() == "at2" && renewed.refreshToken?.revealed() == "rt1")
         #expect(renewed.accountKey == "work" && renewed.userID == "auth0|42" && renewed.idToken?.revealed() == "idt")
         #expect(transport.requests.last?.jsonBody?["scope"] == nil && renewed.scope == "openid offline_access")

@@ -62,7 +62,7 @@ import Testing
         var doc = Self.document()
         doc[field] = nil
         let data = try! JSONEncoder().encode(JSONValue.object(doc))
-        let error = authError { _ = try OIDCProviderMetadata(json: data, expectedIssuer: nil) }
+        let error = authError { _ = try OIDCProviderMetadata.decode(data, expectedIssuer: nil, provider: "oidc") }
         #expect(error?.code == .invalidRequest)
         #expect(error?.details["field"] == field)
         #expect(error?.message.contains(field) == true)
@@ -75,14 +75,14 @@ import Testing
         var doc = Self.document()
         doc[field] = value
         let data = try! JSONEncoder().encode(JSONValue.object(doc))
-        let error = authError { _ = try OIDCProviderMetadata(json: data, expectedIssuer: nil) }
+        let error = authError { _ = try OIDCProviderMetadata.decode(data, expectedIssuer: nil, provider: "oidc") }
         #expect(error?.code == .invalidRequest)
         #expect(error?.details["field"] == field)
     }
 
     @Test(arguments: ["", "[]", "{", "<html></html>", "\"issuer\""])
     func notAnObjectIsAClearError(body: String) {
-        let error = authError { _ = try OIDCProviderMetadata(json: Data(body.utf8), expectedIssuer: nil) }
+        let error = authError { _ = try OIDCProviderMetadata.decode(Data(body.utf8), expectedIssuer: nil, provider: "oidc") }
         #expect(error?.code == .invalidRequest)
     }
 

@@ -155,7 +155,10 @@ import Testing
     @Test func refreshKeepsTheOldRefreshTokenAndValidatesTheNewIDToken() async throws {
         stubTokenEndpoint(refreshToken: .null) { nil }
         let old = Session(providerID: "corp", accessToken: Secret("AT-0"), refreshToken: Secret("RT-0"), scope: "openid")
-        let renewed = try await provider(secret: Secret("s3")).refresh(old, scope: nil)
+        // The provider returns what the server said; the SessionManager keeps the old refresh token.
+        let reply = try await provider(secret: Secret("s3")).refresh(old, scope: nil)
+        #expect(reply.refreshToken == nil)
+        let renewed = SessionManager.merge(renewed: reply, into: old, requestedScope: nil, key: SessionKey(provider: "corp"))
         #expect(renewed.accessToken.revealed() == "AT-1")
         #expect(renewed.refreshToken?.revealed() == "RT-0")
         #expect(renewed.userID == "user-1")

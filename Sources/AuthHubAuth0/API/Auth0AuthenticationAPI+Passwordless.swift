@@ -11,15 +11,16 @@ extension Auth0AuthenticationAPI {
     /// Sends a one-time code (or link) by email (<doc:Auth0Endpoints>: “Passwordless”); `connection` defaults to `email`.
     public func startPasswordless(email: String, send: PasswordlessDelivery = .code, connection: String = "email",
                                   options: Options = .none) async throws {
-        _ = try await post("passwordless/start", ["connection": .string(connection), "send": .string(send.rawValue),
-                                                  "email": .string(email)], options: options, retry: .never)
+        _ = try await post("passwordless/start", Auth0PasswordlessStartRequest(connection: connection, send: send.rawValue, email: email),
+                           options: options, retry: .never, operation: .signIn)
     }
 
     /// Sends a one-time code (or link) by SMS (<doc:Auth0Endpoints>: “Passwordless”); `connection` defaults to `sms`.
     public func startPasswordless(phoneNumber: String, send: PasswordlessDelivery = .code, connection: String = "sms",
                                   options: Options = .none) async throws {
-        _ = try await post("passwordless/start", ["connection": .string(connection), "send": .string(send.rawValue),
-                                                  "phone_number": .string(phoneNumber)], options: options, retry: .never)
+        _ = try await post("passwordless/start",
+                           Auth0PasswordlessStartRequest(connection: connection, send: send.rawValue, phoneNumber: phoneNumber),
+                           options: options, retry: .never, operation: .signIn)
     }
 
     /// Signs in with a code sent by ``startPasswordless(email:send:connection:options:)``.
@@ -36,17 +37,16 @@ extension Auth0AuthenticationAPI {
 
     private func passwordlessLogin(username: String, realm: String, code: Secret<String>, audience: String?, scope: String,
                                    options: Options) async throws -> Auth0Credentials {
-        try await token(Self.body([
-            "grant_type": .string(GrantType.passwordlessOTP), "username": .string(username), "otp": .string(code.revealed()),
-            "realm": .string(realm), "audience": audience.map(JSONValue.string), "scope": .string(scope),
-        ]), options: options, retry: .never)
+        try await token(Auth0TokenRequest(grantType: GrantType.passwordlessOTP, username: username, realm: realm, audience: audience,
+                                          scope: scope, otp: code.revealed()),
+                        options: options, retry: .never, operation: .signIn)
     }
 
     /// Starts a database-connection OTP sign-in by email (<doc:Auth0Endpoints>: “Passwordless”, `/otp/challenge`) and returns
     /// the `auth_session` the login needs.
     public func startDatabaseOTP(email: String, connection: String = defaultDatabaseConnection, allowSignup: Bool = false,
                                  options: Options = .none) async throws -> Secret<String> {
-        try await otpChallenge(["email": .string(email), "connection": .string(connection), "allow_signup": .bool(allowSignup)],
+        try await otpChallenge(Auth0OTPChallengeRequest(email: email, connection: connection, allowSignup: allowSignup),
                                options: options)
     }
 
@@ -54,21 +54,21 @@ extension Auth0AuthenticationAPI {
     public func startDatabaseOTP(phoneNumber: String, deliveryMethod: String = "text",
                                  connection: String = defaultDatabaseConnection, allowSignup: Bool = false,
                                  options: Options = .none) async throws -> Secret<String> {
-        try await otpChallenge(["phone_number": .string(phoneNumber), "delivery_method": .string(deliveryMethod),
-                                "connection": .string(connection), "allow_signup": .bool(allowSignup)], options: options)
+        try await otpChallenge(Auth0OTPChallengeRequest(phoneNumber: phoneNumber, deliveryMethod: deliveryMethod,
+                                                        connection: connection, allowSignup: allowSignup), options: options)
     }
 
-    private func otpChallenge(_ body: [String: JSONValue], options: Options) async throws -> Secret<String> {
-        let reply = try json(try await post("otp/challenge", body, options: options, retry: .never))
-        return Secret(try required("auth_session", in: reply, of: "OTP challenge"))
+    private func otpChallenge(_ body: Auth0OTPChallengeRequest, options: Options) async throws -> Secret<String> {
+        let reply = try await post("otp/challenge", body, as: Auth0OTPChallengeReply.self, options: options, retry: .never,
+                                   operation: .signIn)
+        return Secret(reply.authSession)
     }
 
     /// Completes a database-connection OTP sign-in with the `auth_session` and the code.
     public func loginDatabaseOTP(authSession: Secret<String>, code: Secret<String>, audience: String? = nil,
                                  scope: String = defaultScope, options: Options = .none) async throws -> Auth0Credentials {
-        try await token(Self.body([
-            "grant_type": .string(GrantType.passwordlessOTP), "auth_session": .string(authSession.revealed()),
-            "otp": .string(code.revealed()), "audience": audience.map(JSONValue.string), "scope": .string(scope),
-        ]), options: options, retry: .never)
+        try await token(Auth0TokenRequest(grantType: GrantType.passwordlessOTP, audience: audience, scope: scope,
+                                          otp: code.revealed(), authSession: authSession.revealed()),
+                        options: options, retry: .never, operation: .signIn)
     }
 }

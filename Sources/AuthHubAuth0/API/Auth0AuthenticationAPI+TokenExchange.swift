@@ -18,14 +18,11 @@ extension Auth0AuthenticationAPI {
         guard (actorToken == nil) == (actorTokenType == nil) else {
             throw AuthError(.invalidRequest, message: "actor_token and actor_token_type go together.", provider: api.provider)
         }
-        var body = Self.body([
-            "grant_type": .string(GrantType.tokenExchange), "subject_token": .string(subjectToken.revealed()),
-            "subject_token_type": .string(subjectTokenType), "audience": audience.map(JSONValue.string),
-            "scope": .string(scope), "organization": organization.map(JSONValue.string),
-            "actor_token": actorToken.map { .string($0.revealed()) }, "actor_token_type": actorTokenType.map(JSONValue.string),
-        ])
-        for (key, value) in extra where body[key] == nil { body[key] = value }
-        return try await token(body, options: options, retry: .never)
+        return try await token(Auth0TokenRequest(grantType: GrantType.tokenExchange, audience: audience, scope: scope,
+                                                 organization: organization, subjectToken: subjectToken.revealed(),
+                                                 subjectTokenType: subjectTokenType, actorToken: actorToken?.revealed(),
+                                                 actorTokenType: actorTokenType),
+                               options: options, retry: .never, operation: .tokenExchange, extra: extra)
     }
 
     /// Sign in with Apple: exchanges the Apple authorization code. `user_profile` is a JSON-encoded

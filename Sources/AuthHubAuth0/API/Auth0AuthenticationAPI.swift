@@ -84,42 +84,59 @@ public struct Auth0AuthenticationAPI: Sendable {
 
     /// Sends a JSON POST built from `body` merged with `options` (caller wins).
     func post(_ path: String, _ body: [String: JSONValue], options: Options = .none, ensureOpenID: Bool = false,
-              retry: APIRequest.RetryMode = .automatic) async throws -> HTTPResponse {
+              retry: APIRequest.RetryMode = .automatic, operation: AuthOperation) async throws -> HTTPResponse {
+        try await api.send(try request(path, body, options: options, ensureOpenID: ensureOpenID, retry: retry, operation: operation))
+    }
+
+    /// Sends a JSON POST built from a wire body merged with `options` (caller wins).
+    func post<Body: Encodable>(_ path: String, _ body: Body, options: Options = .none, ensureOpenID: Bool = false,
+                               retry: APIRequest.RetryMode = .automatic, operation: AuthOperation) async throws -> HTTPResponse {
+        try await post(path, try Self.members(body), options: options, ensureOpenID: ensureOpenID, retry: retry,
+                       operation: operation)
+    }
+
+    /// Sends a JSON POST built from a wire body merged with `options` and decodes the reply.
+    func post<Body: Encodable, Reply: Decodable>(_ path: String, _ body: Body, as reply: Reply.Type, options: Options = .none,
+                                                 retry: APIRequest.RetryMode = .automatic,
+                                                 operation: AuthOperation) async throws -> Reply {
+        try await api.send(try request(path, try Self.members(body), options: options, ensureOpenID: false, retry: retry,
+                                       operation: operation), as: reply)
+    }
+
+    private func request(_ path: String, _ body: [String: JSONValue], options: Options, ensureOpenID: Bool,
+                         retry: APIRequest.RetryMode, operation: AuthOperation) throws -> APIRequest {
         var merged = body.merging(options.parameters) { _, caller in caller }
         merged["client_id"] = merged["client_id"] ?? .string(clientID)
         if ensureOpenID, let scope = merged["scope"]?.stringValue {
             merged["scope"] = Self.includeRequiredScope(scope).map(JSONValue.string)
         }
-        var request = try APIRequest.json(.post, path, JSONValue.object(merged), retry: retry)
+        var request = try APIRequest.json(.post, path, JSONValue.object(merged), retry: retry, operation: operation)
         for (name, value) in options.headers { request.headers[name] = value }
-        return try await api.send(request)
+        return request
     }
 
-    /// Sends a token request and reads the credentials.
-    func token(_ body: [String: JSONValue], options: Options, ensureOpenID: Bool = true,
-               retry: APIRequest.RetryMode = .automatic) async throws -> Auth0Credentials {
-        let reply = try await post("oauth/token", body, options: options, ensureOpenID: ensureOpenID, retry: retry)
-        return try Auth0Credentials(json: try json(reply), now: clock.now)
-    }
-
-    func json(_ reply: HTTPResponse) throws -> JSONValue {
-        do { return try JSONValue.parse(reply.body) } catch {
-            throw AuthError(.invalidRequest, message: "The reply from '\(api.provider)' is not JSON.", provider: api.provider,
-                            statusCode: reply.status)
+    /// The members of a wire body, so that caller ``Options`` can be merged into them.
+    static func members<Body: Encodable>(_ body: Body) throws -> [String: JSONValue] {
+        do {
+            return try JSONDecoder().decode([String: JSONValue].self, from: try JSONEncoder().encode(body))
+        } catch {
+            throw AuthError(.invalidRequest, message: "The request body could not be encoded.", underlying: error)
         }
     }
 
-    /// The value of a required string member of a reply.
-    func required(_ key: String, in json: JSONValue, of what: String) throws -> String {
-        guard let value = json[key]?.stringValue else {
-            throw AuthError(.invalidRequest, message: "The \(what) reply from '\(api.provider)' has no \(key).", provider: api.provider)
+    /// Sends a token request and reads the credentials (`access_token` required, see ``OIDCTokenReply``).
+    func token(_ body: Auth0TokenRequest, options: Options, ensureOpenID: Bool = true, retry: APIRequest.RetryMode = .automatic,
+               operation: AuthOperation, extra: [String: JSONValue] = [:]) async throws -> Auth0Credentials {
+        var members = try Self.members(body)
+        for (key, value) in extra where members[key] == nil { members[key] = value }
+        let request = try self.request("oauth/token", members, options: options, ensureOpenID: ensureOpenID, retry: retry,
+                                  operation: operation)
+        let reply = try await api.send(request, as: OIDCTokenReply.self)
+        do {
+            return try Auth0Credentials(reply, now: clock.now, provider: api.provider)
+        } catch let error as AuthError {
+            throw error.with(details: error.details.merging(["operation": operation.rawValue]) { old, _ in old })
         }
-        return value
-    }
-
-    /// A body with optional members left out.
-    static func body(_ members: [String: JSONValue?]) -> [String: JSONValue] {
-        members.compactMapValues { $0 }
     }
 
     // MARK: - Logins (AuthHubAuth0 docs, Auth0Endpoints: “Authentication API”)
@@ -128,58 +145,54 @@ public struct Auth0AuthenticationAPI: Sendable {
     /// default directory (`password`).
     public func login(usernameOrEmail: String, password: Secret<String>, realm: String? = nil, audience: String? = nil,
                       scope: String = defaultScope, options: Options = .none) async throws -> Auth0Credentials {
-        try await token(Self.body([
-            "grant_type": .string(realm == nil ? GrantType.password : GrantType.passwordRealm),
-            "username": .string(usernameOrEmail), "password": .string(password.revealed()),
-            "realm": realm.map(JSONValue.string), "audience": audience.map(JSONValue.string), "scope": .string(scope),
-        ]), options: options, retry: .never)
+        try await token(Auth0TokenRequest(grantType: realm == nil ? GrantType.password : GrantType.passwordRealm,
+                                          username: usernameOrEmail, password: password.revealed(), realm: realm,
+                                          audience: audience, scope: scope),
+                        options: options, retry: .never, operation: .signIn)
     }
 
     /// Exchanges an authorization code from Web Auth (<doc:Auth0Endpoints>: “Code exchange”).
     public func exchange(code: Secret<String>, codeVerifier: Secret<String>, redirectURI: String,
                          options: Options = .none) async throws -> Auth0Credentials {
-        try await token([
-            "grant_type": .string(GrantType.authorizationCode), "code": .string(code.revealed()),
-            "code_verifier": .string(codeVerifier.revealed()), "redirect_uri": .string(redirectURI),
-        ], options: options, ensureOpenID: false, retry: .never)
+        try await token(Auth0TokenRequest(grantType: GrantType.authorizationCode, code: code.revealed(),
+                                          codeVerifier: codeVerifier.revealed(), redirectURI: redirectURI),
+                        options: options, ensureOpenID: false, retry: .never, operation: .tokenExchange)
     }
 
     /// Renews with a refresh token (<doc:Auth0Endpoints>: “Refresh”): without `audience` the scope is sent exactly as
     /// given; with one, `openid` is ensured so an ID token comes back.
     public func renew(refreshToken: Secret<String>, scope: String? = nil, audience: String? = nil,
                       options: Options = .none) async throws -> Auth0Credentials {
-        try await token(Self.body([
-            "grant_type": .string(GrantType.refreshToken), "refresh_token": .string(refreshToken.revealed()),
-            "scope": (audience == nil ? scope : Self.includeRequiredScope(scope ?? "openid")).map(JSONValue.string),
-            "audience": audience.map(JSONValue.string),
-        ]), options: options, ensureOpenID: audience != nil)
+        try await token(Auth0TokenRequest(grantType: GrantType.refreshToken,
+                                          audience: audience,
+                                          scope: audience == nil ? scope : Self.includeRequiredScope(scope ?? "openid"),
+                                          refreshToken: refreshToken.revealed()),
+                        options: options, ensureOpenID: audience != nil, operation: .refresh)
     }
 
     /// Revokes a refresh token (<doc:Auth0Endpoints>: “Authentication API”); the reply has no body.
     public func revoke(refreshToken: Secret<String>, options: Options = .none) async throws {
-        _ = try await post("oauth/revoke", ["token": .string(refreshToken.revealed())], options: options)
+        _ = try await post("oauth/revoke", Auth0RevokeRequest(token: refreshToken.revealed()), options: options, operation: .signOut)
     }
 
     /// Exchanges a refresh token for a session transfer token (<doc:Auth0Endpoints>: “Session transfer”): a refresh-token grant
     /// with the audience `urn:<domain host>:session_transfer`.
     public func ssoExchange(refreshToken: Secret<String>, options: Options = .none) async throws -> Auth0Credentials {
-        try await token([
-            "grant_type": .string(GrantType.refreshToken), "refresh_token": .string(refreshToken.revealed()),
-            "audience": .string("urn:\(baseURL.host ?? ""):session_transfer"),
-        ], options: options, ensureOpenID: false)
+        try await token(Auth0TokenRequest(grantType: GrantType.refreshToken, audience: "urn:\(baseURL.host ?? ""):session_transfer",
+                                          refreshToken: refreshToken.revealed()),
+                        options: options, ensureOpenID: false, operation: .tokenExchange)
     }
 
     /// The user's profile from `/userinfo` (<doc:Auth0Endpoints>: “Authentication API”); the reply must carry `sub`.
     public func userInfo(accessToken: Secret<String>, tokenType: String = "Bearer") async throws -> UserInfo {
-        var request = APIRequest(.get, "userinfo")
+        var request = APIRequest(.get, "userinfo", operation: .userInfo)
         request.headers["Authorization"] = "\(tokenType) \(accessToken.revealed())"
-        let profile = try json(try await api.send(request))
-        return try Auth0UserProfile.userInfo(from: profile, provider: api.provider)
+        return try await api.send(request, as: Auth0UserInfoReply.self).userInfo
     }
 
-    /// The tenant's signing keys (`/.well-known/jwks.json`).
+    /// The tenant's signing keys (`/.well-known/jwks.json`), as published (a JWKS is handed on as is).
     public func jwks() async throws -> JSONValue {
-        try json(try await api.send(APIRequest(.get, ".well-known/jwks.json")))
+        try await api.send(APIRequest(.get, ".well-known/jwks.json", operation: .keys), as: JSONValue.self)
     }
 
     // MARK: - Database connections (AuthHubAuth0 docs, Auth0Endpoints: “Sign-up”)
@@ -189,23 +202,19 @@ public struct Auth0AuthenticationAPI: Sendable {
     public func signup(email: String, password: Secret<String>, connection: String = defaultDatabaseConnection,
                        username: String? = nil, userMetadata: [String: JSONValue]? = nil,
                        rootAttributes: [String: JSONValue] = [:], options: Options = .none) async throws -> Auth0DatabaseUser {
-        var body = Self.body([
-            "email": .string(email), "password": .string(password.revealed()), "connection": .string(connection),
-            "username": username.map(JSONValue.string), "user_metadata": userMetadata.map(JSONValue.object),
-        ])
+        var body = try Self.members(Auth0SignupRequest(email: email, password: password.revealed(), connection: connection,
+                                                       username: username, userMetadata: userMetadata))
         for (key, value) in rootAttributes where body[key] == nil { body[key] = value }
-        let reply = try json(try await post("dbconnections/signup", body, options: options, retry: .never))
-        return Auth0DatabaseUser(email: try required("email", in: reply, of: "signup"),
-                                 username: reply["username"]?.stringValue,
-                                 verified: reply["email_verified"]?.boolValue ?? false,
-                                 id: reply["_id"]?.stringValue ?? reply["id"]?.stringValue ?? reply["user_id"]?.stringValue)
+        let request = try self.request("dbconnections/signup", body, options: options, ensureOpenID: false, retry: .never,
+                                  operation: .signUp)
+        return try await api.send(request, as: Auth0DatabaseUser.self)
     }
 
     /// Sends a password-reset email (<doc:Auth0Endpoints>: “Authentication API”); the reply is text.
     public func resetPassword(email: String, connection: String = defaultDatabaseConnection, organization: String? = nil,
                               options: Options = .none) async throws {
-        _ = try await post("dbconnections/change_password", Self.body([
-            "email": .string(email), "connection": .string(connection), "organization": organization.map(JSONValue.string),
-        ]), options: options)
+        _ = try await post("dbconnections/change_password",
+                           Auth0ChangePasswordRequest(email: email, connection: connection, organization: organization),
+                           options: options, operation: .passwordReset)
     }
 }

@@ -53,9 +53,15 @@ public struct Auth0ErrorMapper: ErrorMapper {
                 challengeTypes: requirements?["challenge"]?.arrayValue?.compactMap { $0["type"]?.stringValue } ?? [],
                 enrollTypes: requirements?["enroll"]?.arrayValue?.compactMap { $0["type"]?.stringValue } ?? [])
         }
-        let code = Self.canonicalCode(helpers, status: response.status)
+        var code = Self.canonicalCode(helpers, status: response.status)
+        var message = description
+        if operation == .tokenExchange, description == "Unauthorized" {
+            // Auth0 answers a PKCE exchange by a confidential application with just "Unauthorized".
+            code = .invalidConfiguration
+            message = "PKCE not allowed: the Auth0 application type must be Native and its Token Endpoint Auth Method None."
+        }
         return AuthError(
-            code, message: description, provider: provider, providerCode: vendorCode, statusCode: response.status,
+            code, message: message, provider: provider, providerCode: vendorCode, statusCode: response.status,
             retryAfter: response.headers.retryAfter(), isRetryable: helpers.isRetryable,
             mfa: mfa, details: details)
     }

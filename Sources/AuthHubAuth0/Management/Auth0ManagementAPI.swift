@@ -63,8 +63,7 @@ public struct Auth0ManagementAPI: Sendable {
     ///   error otherwise, ``AuthErrorCode/invalidRequest`` for a reply that is not a user object.
     public func user(id: String, fields: [String] = [], includeFields: Bool = true) async throws -> Auth0ManagementUser {
         let query = fields.isEmpty ? [] : [("fields", fields.joined(separator: ",")), ("include_fields", includeFields ? "true" : "false")]
-        let reply = try await send(.get, Self.userPath(id), scope: Scope.readCurrentUser, query: query)
-        return try user(from: reply)
+        return try await client.send(.get, Self.userPath(id), scope: Scope.readCurrentUser, query: query, as: Auth0ManagementUser.self)
     }
 
     /// Merges `metadata` into the user's `user_metadata`: `PATCH /api/v2/users/{id}` with
@@ -72,9 +71,8 @@ public struct Auth0ManagementAPI: Sendable {
     ///
     /// - Returns: the updated user.
     public func updateUserMetadata(id: String, _ metadata: [String: JSONValue]) async throws -> Auth0ManagementUser {
-        let reply = try await send(.patch, Self.userPath(id), scope: Scope.updateCurrentUserMetadata,
-                                   body: ["user_metadata": .object(metadata)])
-        return try user(from: reply)
+        return try await client.send(.patch, Self.userPath(id), scope: Scope.updateCurrentUserMetadata,
+                                     body: Auth0ManagementUserUpdate(userMetadata: metadata), as: Auth0ManagementUser.self)
     }
 
     // MARK: - Account linking
@@ -90,9 +88,8 @@ public struct Auth0ManagementAPI: Sendable {
     ///   - token: the secondary account's token.
     /// - Returns: the primary user's identities after linking.
     public func link(userID: String, withToken token: Secret<String>) async throws -> [Auth0UserIdentity] {
-        let reply = try await send(.post, Self.userPath(userID) + "/identities", scope: Scope.updateCurrentUserIdentities,
-                                   body: ["link_with": .string(token.revealed())])
-        return try identities(from: reply)
+        return try await client.send(.post, Self.userPath(userID) + "/identities", scope: Scope.updateCurrentUserIdentities,
+                                     body: Auth0IdentityLinkRequest(linkWith: token.revealed()), as: [Auth0UserIdentity].self)
     }
 
     /// Links an account by provider and id, server side: `POST /api/v2/users/{id}/identities` with
@@ -109,10 +106,9 @@ public struct Auth0ManagementAPI: Sendable {
     /// - Returns: the primary user's identities after linking.
     public func link(userID: String, provider: String, secondaryUserID: String,
                      connectionID: String? = nil) async throws -> [Auth0UserIdentity] {
-        var body: [String: JSONValue] = ["provider": .string(provider), "user_id": .string(secondaryUserID)]
-        if let connectionID { body["connection_id"] = .string(connectionID) }
-        let reply = try await send(.post, Self.userPath(userID) + "/identities", scope: Scope.updateUsers, body: body)
-        return try identities(from: reply)
+        let body = Auth0IdentityLinkRequest(provider: provider, userID: secondaryUserID, connectionID: connectionID)
+        return try await client.send(.post, Self.userPath(userID) + "/identities", scope: Scope.updateUsers, body: body,
+                                     as: [Auth0UserIdentity].self)
     }
 
     /// Unlinks an identity: `DELETE /api/v2/users/{id}/identities/{provider}/{secondaryUserID}`.
@@ -127,8 +123,7 @@ public struct Auth0ManagementAPI: Sendable {
         let prefix = provider + "|"
         let secondary = secondaryUserID.hasPrefix(prefix) ? String(secondaryUserID.dropFirst(prefix.count)) : secondaryUserID
         let path = Self.userPath(userID) + "/identities/" + FormEncoding.escape(provider) + "/" + FormEncoding.escape(secondary)
-        let reply = try await send(.delete, path, scope: Scope.updateCurrentUserIdentities)
-        return try identities(from: reply)
+        return try await client.send(.delete, path, scope: Scope.updateCurrentUserIdentities, as: [Auth0UserIdentity].self)
     }
 
     // MARK: - Plumbing
@@ -136,28 +131,5 @@ public struct Auth0ManagementAPI: Sendable {
     /// `api/v2/users/<id>`, the id percent-encoded as one path component.
     static func userPath(_ id: String) -> String {
         "api/v2/users/" + FormEncoding.escape(id)
-    }
-
-    private func send(_ method: HTTPMethod, _ path: String, scope: String, body: [String: JSONValue]? = nil,
-                      query: [(String, String)] = []) async throws -> HTTPResponse {
-        try await client.send(method, path, scope: scope, body: body.map(JSONValue.object), query: query)
-    }
-
-    private func user(from reply: HTTPResponse) throws -> Auth0ManagementUser {
-        let json = try client.json(reply, expecting: "a JSON object from the Management API") { $0.objectValue != nil }
-        do {
-            return try Auth0ManagementUser(json: json)
-        } catch let error as AuthError {
-            throw error.attributed(to: api.provider)
-        }
-    }
-
-    private func identities(from reply: HTTPResponse) throws -> [Auth0UserIdentity] {
-        let array = try client.json(reply, expecting: "a JSON array of identities from the Management API") { $0.arrayValue != nil }.arrayValue ?? []
-        do {
-            return try array.map(Auth0UserIdentity.init(json:))
-        } catch let error as AuthError {
-            throw error.attributed(to: api.provider)
-        }
     }
 }

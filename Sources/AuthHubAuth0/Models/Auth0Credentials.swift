@@ -1,4 +1,5 @@
 import AuthHub
+import AuthHubOIDC
 import Foundation
 
 /// The tokens of an Auth0 `/oauth/token` reply (<doc:Auth0Endpoints>: “Models” "Credentials").
@@ -36,35 +37,26 @@ public struct Auth0Credentials: Sendable, Hashable, CustomStringConvertible {
         self.issuedTokenType = issuedTokenType
     }
 
-    /// Reads a token reply. Missing strings become `""`; `expires_in` may be a number or a numeric
-    /// string and becomes `now + expires_in` (see ``SessionTimeLimits/expiry(afterSeconds:from:provider:field:)``).
-    /// - Throws: ``AuthErrorCode/invalidRequest`` when the body is not a JSON object or
-    ///   `expires_in` is not a number, a numeric string, or is negative, zero or not finite.
-    public init(json: JSONValue, now: Date) throws {
-        guard json.objectValue != nil else {
-            throw AuthError(.invalidRequest, message: "The token reply is not a JSON object.")
+    /// The credentials of a decoded token reply (see ``OIDCTokenReply``: `access_token` required,
+    /// `expires_in` range-checked), `expires_in` counted from `now` (clamped, see
+    /// ``SessionTimeLimits/expiry(afterSeconds:from:provider:field:)``; `now` when absent). Missing
+    /// optional strings become `""`.
+    package init(_ reply: OIDCTokenReply, now: Date, provider: String) throws {
+        self.init(accessToken: Secret(reply.accessToken), tokenType: reply.tokenType ?? "", idToken: Secret(reply.idToken ?? ""),
+                  refreshToken: reply.refreshToken.map(Secret.init), expiresAt: try reply.expiresAt(now: now, provider: provider),
+                  scope: reply.scope, recoveryCode: reply.recoveryCode.map(Secret.init), issuedTokenType: reply.issuedTokenType)
+    }
+
+    /// Decodes a token reply body outside an ``APIClient`` (errors name the field as the client's do).
+    package static func decode(_ body: Data, now: Date, provider: String,
+                               operation: AuthOperation = .other) throws -> Auth0Credentials {
+        let reply: OIDCTokenReply
+        do {
+            reply = try JSONDecoder().decode(OIDCTokenReply.self, from: body)
+        } catch {
+            throw ReplyDecodingFailure.error(error, provider: provider, operation: operation, statusCode: nil, emptyBody: body.isEmpty)
         }
-        let expiresIn: Double
-        switch json["expires_in"] {
-        case nil, .null?: expiresIn = 0
-        case .number(let n)?: expiresIn = n
-        case .string(let s)?:
-            guard let n = Double(s) else { throw AuthError(.invalidRequest, message: "The token reply's expires_in is not a number.") }
-            expiresIn = n
-        default: throw AuthError(.invalidRequest, message: "The token reply's expires_in is not a number.")
-        }
-        self.init(
-            accessToken: Secret(json["access_token"]?.stringValue ?? ""),
-            tokenType: json["token_type"]?.stringValue ?? "",
-            idToken: Secret(json["id_token"]?.stringValue ?? ""),
-            refreshToken: json["refresh_token"]?.stringValue.map(Secret.init),
-            // A missing expires_in means "expired now" (refresh before use); a present one must be a positive,
-            // finite number of seconds (clamped to ten years, see SessionTimeLimits).
-            expiresAt: json["expires_in"] == nil || json["expires_in"] == .null
-                ? now : try SessionTimeLimits.expiry(afterSeconds: expiresIn, from: now, provider: "Auth0"),
-            scope: json["scope"]?.stringValue,
-            recoveryCode: json["recovery_code"]?.stringValue.map(Secret.init),
-            issuedTokenType: json["issued_token_type"]?.stringValue)
+        return try Auth0Credentials(reply, now: now, provider: provider)
     }
 
     /// A core ``Session`` for provider `providerID` holding these tokens.

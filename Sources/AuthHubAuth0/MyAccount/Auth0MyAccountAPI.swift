@@ -38,15 +38,6 @@ public struct Auth0MyAccountAPI: Sendable {
         self.init(provider: provider, tokenProvider: Auth0BearerClient.tokens(from: credentials, audience: Auth0BearerClient.audience(provider, "me/")))
     }
 
-    private func send(_ method: HTTPMethod, _ path: String, scope: String, body: JSONValue? = nil,
-                      query: [(String, String)] = []) async throws -> HTTPResponse {
-        try await client.send(method, path, scope: scope, body: body, query: query)
-    }
-
-    private func object(_ reply: HTTPResponse) throws -> JSONValue {
-        try client.json(reply, expecting: "a JSON object from the My Account API") { $0.objectValue != nil }
-    }
-
     static func methodPath(_ id: String) -> String {
         "me/v1/authentication-methods/" + FormEncoding.escape(id)
     }
@@ -55,36 +46,34 @@ public struct Auth0MyAccountAPI: Sendable {
 
     /// The user's authentication methods, optionally of one `type`.
     public func authenticationMethods(type: String? = nil) async throws -> [Auth0AuthenticationMethod] {
-        let reply = try object(try await send(.get, "me/v1/authentication-methods", scope: Scope.read,
-                                              query: type.map { [("type", $0)] } ?? []))
-        return try (reply["authentication_methods"]?.arrayValue ?? []).map(Auth0AuthenticationMethod.init(json:))
+        let reply = try await client.send(.get, "me/v1/authentication-methods", scope: Scope.read,
+                                          query: type.map { [("type", $0)] } ?? [])
+        return try client.decode(reply, as: Auth0AuthenticationMethodList.self).authenticationMethods ?? []
     }
 
     /// One authentication method.
     public func authenticationMethod(id: String) async throws -> Auth0AuthenticationMethod {
-        try Auth0AuthenticationMethod(json: try object(try await send(.get, Self.methodPath(id), scope: Scope.read)))
+        try client.decode(try await client.send(.get, Self.methodPath(id), scope: Scope.read),
+                   as: Auth0AuthenticationMethod.self)
     }
 
     /// Renames a method or changes a phone's preferred method (`sms` or `voice`).
     public func updateAuthenticationMethod(id: String, name: String? = nil,
                                            preferredAuthenticationMethod: String? = nil) async throws -> Auth0AuthenticationMethod {
-        let body = Auth0AuthenticationAPI.body(["name": name.map(JSONValue.string),
-                                                "preferred_authentication_method": preferredAuthenticationMethod.map(JSONValue.string)])
-        return try Auth0AuthenticationMethod(json: try object(try await send(.patch, Self.methodPath(id), scope: Scope.update,
-                                                                             body: .object(body))))
+        let body = Auth0AuthenticationMethodUpdate(name: name, preferredAuthenticationMethod: preferredAuthenticationMethod)
+        return try client.decode(try await client.send(.patch, Self.methodPath(id), scope: Scope.update, body: body),
+                          as: Auth0AuthenticationMethod.self)
     }
 
     /// Deletes a method (204).
     public func deleteAuthenticationMethod(id: String) async throws {
-        _ = try await send(.delete, Self.methodPath(id), scope: Scope.delete)
+        _ = try await client.send(.delete, Self.methodPath(id), scope: Scope.delete)
     }
 
     /// The factor types enabled for the tenant: `[(type, usage)]`.
     public func factors() async throws -> [(type: String, usage: [String])] {
-        let reply = try object(try await send(.get, "me/v1/factors", scope: Scope.readFactors))
-        return (reply["factors"]?.arrayValue ?? []).compactMap { entry in
-            entry["type"]?.stringValue.map { ($0, entry["usage"]?.arrayValue?.compactMap(\.stringValue) ?? []) }
-        }
+        let reply = try await client.send(.get, "me/v1/factors", scope: Scope.readFactors)
+        return (try client.decode(reply, as: Auth0FactorList.self).factors ?? []).compactMap { entry in entry.type.map { ($0, entry.usage) } }
     }
 
     // MARK: - Enrollment (AuthHubAuth0 docs, Auth0Endpoints: “Starting an enrollment” and “Confirming an enrollment”)
@@ -95,50 +84,48 @@ public struct Auth0MyAccountAPI: Sendable {
     public func startEnrollment(_ request: Auth0EnrollmentRequest, origin: String? = nil) async throws -> Auth0EnrollmentChallenge {
         if case .passkey(_, let connection?) = request { try Self.checkConnection(connection) }
         if case .password(_, let connection?) = request { try Self.checkConnection(connection) }
-        let reply = try await send(.post, "me/v1/authentication-methods", scope: Scope.create, body: .object(request.body))
+        let reply = try await client.send(.post, "me/v1/authentication-methods", scope: Scope.create,
+                                          body: Auth0EnrollmentStartRequest(request))
         guard let location = reply.headers["Location"], let last = location.split(separator: "/").last,
               let methodID = String(last).removingPercentEncoding, !methodID.isEmpty else {
             throw AuthError(.invalidRequest, message: "The enrollment reply has no Location header.", provider: api.provider)
         }
-        let json = try object(reply)
-        guard let session = json["auth_session"]?.stringValue else {
-            throw AuthError(.invalidRequest, message: "The enrollment reply has no auth_session.", provider: api.provider)
-        }
+        let json = try client.decode(reply, as: Auth0EnrollmentStartReply.self)
         let prompt: Auth0EnrollmentChallenge.Prompt
         switch request {
         case .passkey:
-            guard let options = json["authn_params_public_key"] else {
+            guard let options = json.publicKeyOptions else {
                 throw AuthError(.invalidRequest, message: "The passkey enrollment reply has no authn_params_public_key.", provider: api.provider)
             }
             prompt = .passkey(try PasskeyRegistrationOptions(json: options, origin: origin))
         case .totp, .pushNotification:
-            guard let uri = json["barcode_uri"]?.stringValue else {
+            guard let uri = json.barcodeURI else {
                 throw AuthError(.invalidRequest, message: "The enrollment reply has no barcode_uri.", provider: api.provider)
             }
-            prompt = .qrCode(uri: Secret(uri), manualInputCode: json["manual_input_code"]?.stringValue.map(Secret.init))
+            prompt = .qrCode(uri: Secret(uri), manualInputCode: json.manualInputCode.map(Secret.init))
         case .email, .phone: prompt = .codeSent
         case .recoveryCode:
-            guard let code = json["recovery_code"]?.stringValue else {
+            guard let code = json.recoveryCode else {
                 throw AuthError(.invalidRequest, message: "The enrollment reply has no recovery_code.", provider: api.provider)
             }
             prompt = .recoveryCode(Secret(code))
-        case .password: prompt = .password(policy: json["policy"])
+        case .password: prompt = .password(policy: json.policy)
         }
-        return Auth0EnrollmentChallenge(methodID: methodID, authSession: Secret(session), prompt: prompt)
+        return Auth0EnrollmentChallenge(methodID: methodID, authSession: Secret(json.authSession), prompt: prompt)
     }
 
     /// Confirms an enrollment with the user's response and returns the new method.
     public func confirmEnrollment(_ challenge: Auth0EnrollmentChallenge,
                                   response: Auth0EnrollmentResponse) async throws -> Auth0AuthenticationMethod {
-        var body: [String: JSONValue] = ["auth_session": .string(challenge.authSession.revealed())]
+        var body = Auth0EnrollmentVerifyRequest(authSession: challenge.authSession.revealed())
         switch response {
-        case .code(let code): body["otp_code"] = .string(code.revealed())
-        case .passkey(let registration): body["authn_response"] = registration.json
-        case .password(let password): body["new_password"] = .string(password.revealed())
+        case .code(let code): body.otpCode = code.revealed()
+        case .passkey(let registration): body.authnResponse = registration.json
+        case .password(let password): body.newPassword = password.revealed()
         case .none: break
         }
-        let reply = try await send(.post, Self.methodPath(challenge.methodID) + "/verify", scope: Scope.create, body: .object(body))
-        return try Auth0AuthenticationMethod(json: try object(reply))
+        let reply = try await client.send(.post, Self.methodPath(challenge.methodID) + "/verify", scope: Scope.create, body: body)
+        return try client.decode(reply, as: Auth0AuthenticationMethod.self)
     }
 
     /// `connection` must match `^[a-zA-Z0-9-]+$` and be 1–128 characters (<doc:Auth0Endpoints>: “Starting an enrollment”).

@@ -1,38 +1,7 @@
 import AuthHub
 import Foundation
 
-/// An authentication method of the signed-in user (<doc:Auth0Endpoints>: “Response models”), with every member the API
-/// returned in ``json``.
-public struct Auth0AuthenticationMethod: Sendable, Hashable {
-    /// The method id (`totp|dev_…`, `phone|dev_…`, a passkey's id, …).
-    public var id: String
-    /// `passkey`, `totp`, `phone`, `email`, `push-notification`, `recovery-code`, `password`, …
-    public var type: String?
-    /// Whether the enrollment was confirmed.
-    public var confirmed: Bool?
-    /// The name shown to the user.
-    public var name: String?
-    /// `primary` and/or `secondary`.
-    public var usage: [String]
-    /// The whole object as returned.
-    public var json: JSONValue
-
-    /// Reads an AuthenticationMethod object.
-    /// - Throws: ``AuthErrorCode/invalidRequest`` when it is not an object with a string `id`.
-    public init(json: JSONValue) throws {
-        guard let id = json["id"]?.stringValue else {
-            throw AuthError(.invalidRequest, message: "An authentication method from the My Account API has no id.")
-        }
-        self.id = id
-        self.type = json["type"]?.stringValue
-        self.confirmed = json["confirmed"]?.boolValue
-        self.name = json["name"]?.stringValue
-        self.usage = json["usage"]?.arrayValue?.compactMap(\.stringValue) ?? []
-        self.json = json
-    }
-}
-
-/// What to enroll (<doc:Auth0Endpoints>: “Starting an enrollment”).
+/// What to enroll (spec/auth0.md §6.4).
 public enum Auth0EnrollmentRequest: Sendable, Hashable {
     case passkey(identityUserID: String? = nil, connection: String? = nil)
     case totp
@@ -41,27 +10,9 @@ public enum Auth0EnrollmentRequest: Sendable, Hashable {
     case phone(String, preferredMethod: String? = nil)
     case recoveryCode
     case password(identityUserID: String? = nil, connection: String? = nil)
-
-    var body: [String: JSONValue] {
-        switch self {
-        case .passkey(let user, let connection):
-            return Auth0AuthenticationAPI.body(["type": "passkey", "identity_user_id": user.map(JSONValue.string),
-                                                "connection": connection.map(JSONValue.string)])
-        case .totp: return ["type": "totp"]
-        case .pushNotification: return ["type": "push-notification"]
-        case .email(let email): return ["type": "email", "email": .string(email)]
-        case .phone(let number, let preferred):
-            return Auth0AuthenticationAPI.body(["type": "phone", "phone_number": .string(number),
-                                                "preferred_authentication_method": preferred.map(JSONValue.string)])
-        case .recoveryCode: return ["type": "recovery-code"]
-        case .password(let user, let connection):
-            return Auth0AuthenticationAPI.body(["type": "password", "identity_user_id": user.map(JSONValue.string),
-                                                "connection": connection.map(JSONValue.string)])
-        }
-    }
 }
 
-/// A started enrollment (<doc:Auth0Endpoints>: “Starting an enrollment”): the method id (from the `Location` header), the
+/// A started enrollment (spec/auth0.md §6.4): the method id (from the `Location` header), the
 /// `auth_session` to confirm with, and what the user must see or do.
 public struct Auth0EnrollmentChallenge: Sendable {
     /// What the enrollment shows the user.
@@ -86,7 +37,7 @@ public struct Auth0EnrollmentChallenge: Sendable {
     public var prompt: Prompt
 }
 
-/// The user's answer to an enrollment challenge (<doc:Auth0Endpoints>: “Confirming an enrollment”).
+/// The user's answer to an enrollment challenge (spec/auth0.md §6.5).
 public enum Auth0EnrollmentResponse: Sendable {
     /// The code from the authenticator app, email or SMS.
     case code(Secret<String>)

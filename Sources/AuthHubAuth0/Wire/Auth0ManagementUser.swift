@@ -7,7 +7,7 @@ import Foundation
 /// Members are optional because a `fields` filter can leave any of them out, `user_id` included.
 /// A member of an unexpected JSON type reads as absent rather than failing the whole user; it is
 /// still in ``json``. `description` leaves out ``json`` and the metadata, which may hold anything.
-public struct Auth0ManagementUser: Sendable, Hashable, CustomStringConvertible {
+public struct Auth0ManagementUser: Sendable, Hashable, Decodable, CustomStringConvertible {
     /// The Auth0 user id, `provider|id` (e.g. `auth0|64f…`, `google-oauth2|1234`).
     public var userID: String?
     /// The email address.
@@ -33,32 +33,33 @@ public struct Auth0ManagementUser: Sendable, Hashable, CustomStringConvertible {
     /// The whole object as returned.
     public var json: JSONValue
 
-    /// Reads a user object.
-    /// - Throws: ``AuthError`` with ``AuthErrorCode/invalidRequest`` when `json` is not an object,
+    enum CodingKeys: String, CodingKey {
+        case userID = "user_id", email, emailVerified = "email_verified", name, nickname, picture, identities
+        case userMetadata = "user_metadata", appMetadata = "app_metadata", createdAt = "created_at", updatedAt = "updated_at"
+    }
+
+    /// Decodes a user object. The metadata and ``json`` are open by nature (the application's and
+    /// the tenant's own data), so the object is also kept whole.
+    /// - Throws: a `DecodingError` (named by the ``APIClient``) when the reply is not an object,
     ///   when `identities` is present but not an array, or when an identity is malformed.
-    public init(json: JSONValue) throws {
-        guard json.objectValue != nil else {
-            throw AuthError(.invalidRequest, message: "The Management API user is not a JSON object.")
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        func string(_ key: CodingKeys) -> String? { (try? container.decodeIfPresent(String.self, forKey: key)) ?? nil }
+        func object(_ key: CodingKeys) -> [String: JSONValue] {
+            ((try? container.decodeIfPresent([String: JSONValue].self, forKey: key)) ?? nil) ?? [:]
         }
-        var identities: [Auth0UserIdentity] = []
-        if let value = json["identities"], value != .null {
-            guard let array = value.arrayValue else {
-                throw AuthError(.invalidRequest, message: "The Management API user's identities are not an array.")
-            }
-            identities = try array.map(Auth0UserIdentity.init(json:))
-        }
-        self.userID = json["user_id"]?.stringValue
-        self.email = json["email"]?.stringValue
-        self.emailVerified = json["email_verified"]?.boolValue
-        self.name = json["name"]?.stringValue
-        self.nickname = json["nickname"]?.stringValue
-        self.picture = json["picture"]?.stringValue
-        self.identities = identities
-        self.userMetadata = json["user_metadata"]?.objectValue ?? [:]
-        self.appMetadata = json["app_metadata"]?.objectValue ?? [:]
-        self.createdAt = json["created_at"]?.stringValue.flatMap(Self.date)
-        self.updatedAt = json["updated_at"]?.stringValue.flatMap(Self.date)
-        self.json = json
+        self.identities = try container.decodeIfPresent([Auth0UserIdentity].self, forKey: .identities) ?? []
+        self.userID = string(.userID)
+        self.email = string(.email)
+        self.emailVerified = (try? container.decodeIfPresent(Bool.self, forKey: .emailVerified)) ?? nil
+        self.name = string(.name)
+        self.nickname = string(.nickname)
+        self.picture = string(.picture)
+        self.userMetadata = object(.userMetadata)
+        self.appMetadata = object(.appMetadata)
+        self.createdAt = string(.createdAt).flatMap(Self.date)
+        self.updatedAt = string(.updatedAt).flatMap(Self.date)
+        self.json = try decoder.singleValueContainer().decode(JSONValue.self)
     }
 
     /// An ISO 8601 timestamp with or without fractional seconds (Auth0 sends `2026-01-01T00:00:00.000Z`).
