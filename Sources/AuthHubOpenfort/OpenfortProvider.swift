@@ -198,7 +198,12 @@ public struct OpenfortProvider: AuthProvider {
         return .signedIn(try session(reply, what: "sign-up"))
     }
 
-    /// Validates the session with `GET /get-session` (Openfort's only "refresh").
+    /// Validates the session with `GET /get-session` (Openfort's only "refresh") and returns what
+    /// the server said: its token, user and expiry. What the reply leaves out — the user (claims,
+    /// extras, user id), `issuedAt` — is left empty for the ``SessionManager`` to keep from the
+    /// stored session. The one exception is the access token itself: a reply without a session
+    /// token means the sent one is still the session's, so it stays the access token (the manager
+    /// keeps refresh tokens, not access tokens).
     /// - Throws: ``AuthErrorCode/refreshTokenInvalid`` when the server answers `null` or 401 (the
     ///   session is over); other errors as they are.
     public func refresh(_ session: Session, scope: String?) async throws -> Session {
@@ -209,13 +214,10 @@ public struct OpenfortProvider: AuthProvider {
             throw AuthError(.refreshTokenInvalid, message: "The session is no longer valid; sign in again.", provider: id,
                             providerCode: "SESSION_NOT_FOUND", statusCode: 200)
         }
-        let token = info.token ?? session.accessToken
-        var renewed = self.session(token: token, userID: info.userID ?? session.userID, user: info.user, expiresAt: info.expiresAt)
-        if info.user == nil {
-            renewed.claims = session.claims
-            renewed.extras = session.extras
-        }
-        renewed.issuedAt = session.issuedAt
+        var renewed = self.session(token: info.token ?? session.accessToken, userID: info.userID, user: info.user,
+                                   expiresAt: info.expiresAt)
+        renewed.refreshToken = info.token
+        renewed.issuedAt = nil
         return renewed
     }
 
@@ -224,8 +226,9 @@ public struct OpenfortProvider: AuthProvider {
             throw AuthError(.refreshTokenInvalid, message: "The session has no refresh token; sign in again.", provider: id)
         }
         // 400/401/403/404 are mapped to refreshTokenInvalid by OpenfortErrorMapper (legacy API, refresh).
+        // What the server said; the SessionManager keeps the stored issuedAt.
         var renewed = legacySession(try await legacyAPI.refresh(refreshToken: refreshToken, force: true))
-        renewed.issuedAt = session.issuedAt
+        renewed.issuedAt = nil
         return renewed
     }
 
@@ -258,7 +261,7 @@ public struct OpenfortProvider: AuthProvider {
     public func currentUser(_ session: Session) async throws -> OpenfortAuthUser {
         if configuration.apiVersion == .v1 {
             // The v1 player (id, createdAt, linkedAccounts) reads with the same tolerant reader.
-            return try OpenfortAuthUser(json: .object(await legacyAPI.me(accessToken: session.accessToken)), provider: id)
+            return try await legacyAPI.player(accessToken: session.accessToken)
         }
         return try await api.me(bearer: session.accessToken)
     }
