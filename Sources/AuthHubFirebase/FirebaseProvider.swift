@@ -142,19 +142,18 @@ public struct FirebaseProvider: AuthProvider {
         return .signedIn(try await session(from: tokens, receivedAt: context.clock.now))
     }
 
-    /// Renews the ID token with the refresh token (Secure Token service). The reply's refresh
-    /// token replaces the stored one (the old one is kept when the reply has none); the new ID
-    /// token is verified before the session is returned.
+    /// Renews the ID token with the refresh token (Secure Token service) and returns what the
+    /// server said: the reply's refresh token when it sent one (else none — the ``SessionManager``
+    /// keeps the stored one, as it keeps `issuedAt`). The new ID token is verified before the
+    /// session is returned, and must belong to the reply's `user_id`, else to the session's user.
     public func refresh(_ session: Session, scope: String?) async throws -> Session {
         guard let refreshToken = session.refreshToken, !refreshToken.isEmpty else {
             throw AuthError(.refreshTokenInvalid, message: "The session has no refresh token.", provider: id)
         }
         let reply = try await api.refresh(refreshToken: refreshToken)
-        var renewed = try await self.session(idToken: reply.idToken, refreshToken: reply.refreshToken ?? refreshToken,
-                                             expiresIn: reply.expiresIn, uid: reply.userID ?? session.userID,
-                                             receivedAt: context.clock.now, accountKey: session.accountKey)
-        renewed.issuedAt = session.issuedAt
-        return renewed
+        return try await self.session(idToken: reply.idToken, refreshToken: reply.refreshToken,
+                                      expiresIn: reply.expiresIn, uid: reply.userID ?? session.userID,
+                                      receivedAt: context.clock.now, accountKey: session.accountKey)
     }
 
     /// Local only: Firebase cannot revoke a client's tokens (see the type's documentation).
@@ -236,7 +235,7 @@ public struct FirebaseProvider: AuthProvider {
 
     private func replacement(for session: Session, _ update: FirebaseAccountUpdate) async throws -> Session? {
         guard let tokens = update.tokens else { return nil }
-        var renewed = try await self.session(idToken: tokens.idToken, refreshToken: tokens.refreshToken.isEmpty ? session.refreshToken : tokens.refreshToken,
+        var renewed = try await self.session(idToken: tokens.idToken, refreshToken: tokens.refreshToken,
                                              expiresIn: tokens.expiresIn, uid: tokens.localID, receivedAt: context.clock.now,
                                              accountKey: session.accountKey)
         renewed.issuedAt = session.issuedAt

@@ -10,7 +10,7 @@ public struct OIDCTokenClient: Sendable {
     public enum BodyEncoding: Sendable {
         /// `application/x-www-form-urlencoded`, as RFC 6749 requires (the generic OIDC default).
         case form
-        /// `application/json`, as the Auth0 SDK sends every request (Auth0 fact sheet §0).
+        /// `application/json`, as the Auth0 SDK sends every request (AuthHubAuth0 docs, Auth0Endpoints: “Conventions”).
         case json
     }
 

@@ -41,9 +41,7 @@ import Foundation
 public struct OpenfortProvider: AuthProvider {
     public let id: String
     public var type: String { OpenfortPlugin.typeName }
-    public var capabilities: Set<AuthCapability> {
-        configuration.apiVersion == .v2 ? OpenfortPlugin.providerCapabilities : OpenfortPlugin.legacyCapabilities
-    }
+    public var capabilities: Set<AuthCapability> { backend.capabilities }
     /// The entry's settings.
     public let configuration: OpenfortConfiguration
     /// The REST client (v2).
@@ -52,6 +50,8 @@ public struct OpenfortProvider: AuthProvider {
     public let legacyAPI: OpenfortLegacyAPI
     /// Transport, clock, randomness and logger shared with the hub.
     let context: ProviderContext
+    /// The API generation every call goes to, chosen once from ``OpenfortConfiguration/apiVersion``.
+    let backend: any OpenfortBackend
 
     /// The ``Session/extras`` key telling whether the session belongs to a guest.
     public static let anonymousExtra = "isAnonymous"
@@ -63,12 +63,9 @@ public struct OpenfortProvider: AuthProvider {
         self.context = context
         self.api = OpenfortAPI(providerID: id, configuration: configuration, context: context)
         self.legacyAPI = OpenfortLegacyAPI(providerID: id, configuration: configuration, context: context)
-    }
-
-    private func requireV2(_ operation: String) throws {
-        guard configuration.apiVersion == .v2 else {
-            throw AuthError(.unsupported, message: "Provider '\(id)' uses the legacy v1 API, which has no \(operation).",
-                            provider: id)
+        switch configuration.apiVersion {
+        case .v2: backend = OpenfortV2Backend(id: id, api: api, clock: context.clock)
+        case .v1: backend = OpenfortLegacyBackend(id: id, api: legacyAPI, clock: context.clock)
         }
     }
 
@@ -76,25 +73,16 @@ public struct OpenfortProvider: AuthProvider {
 
     /// A session for a session token and its user (not stored).
     public func session(token: Secret<String>, userID: String?, user: OpenfortUser? = nil, expiresAt: Date? = nil) -> Session {
+        Self.session(providerID: id, token: token, userID: userID, user: user, expiresAt: expiresAt, now: context.clock.now)
+    }
+
+    /// A v2 session: the session token is the access token and the credential renewal uses.
+    static func session(providerID: String, token: Secret<String>, userID: String?, user: OpenfortUser?, expiresAt: Date?,
+                        now: Date) -> Session {
         var extras: [String: JSONValue] = [:]
-        if let user { extras[Self.anonymousExtra] = .bool(user.isAnonymous) }
-        return Session(providerID: id, accessToken: token, tokenType: "Bearer", refreshToken: token, expiresAt: expiresAt,
-                       userID: userID ?? user?.id, claims: user?.raw ?? [:], extras: extras, issuedAt: context.clock.now)
-    }
-
-    /// The session of a sign-in reply.
-    /// - Throws: ``AuthErrorCode/invalidRequest`` when the reply has no token.
-    func session(_ reply: OpenfortAuthResponse, what: String) throws -> Session {
-        guard let token = reply.token else {
-            throw AuthError(.invalidRequest, message: "The \(what) reply from '\(id)' has no session token.", provider: id)
-        }
-        return session(token: token, userID: reply.user?.id, user: reply.user)
-    }
-
-    /// The session of a v1 auth response (access JWT, refresh token, player).
-    func legacySession(_ reply: OpenfortLegacyAuthResponse) -> Session {
-        Self.legacySession(providerID: id, token: reply.token, refreshToken: reply.refreshToken, playerID: reply.playerID,
-                           player: reply.player, now: context.clock.now)
+        if let user { extras[anonymousExtra] = .bool(user.isAnonymous) }
+        return Session(providerID: providerID, accessToken: token, tokenType: "Bearer", refreshToken: token, expiresAt: expiresAt,
+                       userID: userID ?? user?.id, claims: user?.raw ?? [:], extras: extras, issuedAt: now)
     }
 
     static func legacySession(providerID: String, token: Secret<String>, refreshToken: Secret<String>?, playerID: String?,
@@ -116,43 +104,13 @@ public struct OpenfortProvider: AuthProvider {
     /// purely local, no HTTP. Validate it with ``refresh(_:scope:)`` (``OpenfortAuth/completeOAuth(callbackURL:)`` does).
     /// - Parameter refreshToken: the v1 redirect's `refresh_token` (ignored under v2).
     public func session(credentials token: Secret<String>, userID: String?, refreshToken: Secret<String>? = nil) -> Session {
-        guard configuration.apiVersion == .v1 else { return session(token: token, userID: userID) }
-        return Self.legacySession(providerID: id, token: token, refreshToken: refreshToken, playerID: userID, player: [:], now: context.clock.now)
+        backend.session(credentials: token, userID: userID, refreshToken: refreshToken)
     }
 
     // MARK: - AuthProvider
 
     public func signIn(_ request: SignInRequest) async throws -> Session {
-        if configuration.apiVersion == .v1 { return try await legacySignIn(request) }
-        switch request {
-        case .password(let email, let password, _, _):
-            return try session(await api.signIn(email: email, password: password), what: "sign-in")
-        case .guest:
-            return try session(await api.signInAnonymously(), what: "guest sign-in")
-        case .emailCode(let email, let code, _):
-            return try session(await api.signInWithEmailOTP(email: email, otp: code), what: "email OTP sign-in")
-        case .idToken(let socialProvider, let token, let nonce):
-            return try await signIn(idTokenProvider: socialProvider, token: token, nonce: nonce)
-        default:
-            throw unsupported("sign-in with \(request.methodName)")
-        }
-    }
-
-    private func legacySignIn(_ request: SignInRequest) async throws -> Session {
-        switch request {
-        case .password(let email, let password, _, _):
-            guard let reply = try await legacyAPI.logIn(email: email, password: password) else {
-                throw AuthError(.emailNotVerified, message: "The email address must be verified before signing in.", provider: id,
-                                providerCode: "verify_email")
-            }
-            return legacySession(reply)
-        case .guest:
-            return legacySession(try await legacyAPI.guest())
-        case .idToken(let socialProvider, let token, _):
-            return legacySession(try await legacyAPI.logInWithIDToken(provider: socialProvider, token: token))
-        default:
-            throw unsupported("sign-in with \(request.methodName) (legacy v1 API)")
-        }
+        try await backend.signIn(request)
     }
 
     /// Signs in with an ID token issued to the app by Apple or Google (native sign-in).
@@ -161,17 +119,12 @@ public struct OpenfortProvider: AuthProvider {
     ///   - nonce: the raw nonce, when one was used.
     public func signIn(idTokenProvider: String, token: Secret<String>, nonce: String? = nil,
                        accessToken: Secret<String>? = nil) async throws -> Session {
-        if configuration.apiVersion == .v1 { return try await legacySignIn(.idToken(provider: idTokenProvider, token: token, nonce: nonce)) }
-        return try session(await api.signInWithIDToken(provider: idTokenProvider, token: token, nonce: nonce, accessToken: accessToken),
-                           what: "ID-token sign-in")
+        try await backend.signIn(idTokenProvider: idTokenProvider, token: token, nonce: nonce, accessToken: accessToken)
     }
 
     /// Sends a sign-in code (`type: sign-in`).
     public func startSignIn(_ request: SignInStartRequest) async throws -> SignInChallenge {
-        try requireV2("email OTP")
-        guard case .emailCode(let email) = request else { throw unsupported("SMS sign-in") }
-        try await api.sendEmailOTP(email: email, type: .signIn)
-        return SignInChallenge(destination: email)
+        try await backend.startSignIn(request)
     }
 
     public func signUp(_ request: SignUpRequest) async throws -> SignUpResult {
@@ -184,58 +137,24 @@ public struct OpenfortProvider: AuthProvider {
     ///   - upgrading: a guest's session, whose user becomes the new account (sent as Bearer).
     /// - Returns: the session, or ``SignUpResult/verificationRequired(email:)`` when the reply's token is `null`.
     public func signUp(_ request: SignUpRequest, callbackURL: String?, upgrading guest: Session?) async throws -> SignUpResult {
-        if configuration.apiVersion == .v1 {
-            guard let reply = try await legacyAPI.signUp(email: request.email, password: request.password,
-                                                         name: request.displayName ?? request.username) else {
-                return .verificationRequired(email: request.email)
-            }
-            return .signedIn(legacySession(reply))
-        }
-        let reply = try await api.signUp(email: request.email, password: request.password, name: request.displayName ?? request.username,
-                                         callbackURL: callbackURL, image: request.metadata["image"]?.stringValue,
-                                         bearer: guest?.accessToken)
-        guard reply.token != nil else { return .verificationRequired(email: request.email) }
-        return .signedIn(try session(reply, what: "sign-up"))
+        try await backend.signUp(request, callbackURL: callbackURL, upgrading: guest)
     }
 
-    /// Validates the session with `GET /get-session` (Openfort's only "refresh").
+    /// Validates the session with `GET /get-session` (Openfort's only "refresh") and returns what
+    /// the server said: its token, user and expiry. What the reply leaves out — the user (claims,
+    /// extras, user id), `issuedAt` — is left empty for the ``SessionManager`` to keep from the
+    /// stored session. The one exception is the access token itself: a reply without a session
+    /// token means the sent one is still the session's, so it stays the access token (the manager
+    /// keeps refresh tokens, not access tokens).
     /// - Throws: ``AuthErrorCode/refreshTokenInvalid`` when the server answers `null` or 401 (the
     ///   session is over); other errors as they are.
     public func refresh(_ session: Session, scope: String?) async throws -> Session {
-        if configuration.apiVersion == .v1 { return try await legacyRefresh(session) }
-        // A 401 is mapped to refreshTokenInvalid by OpenfortErrorMapper (operation: refresh).
-        let info = try await api.getSession(bearer: session.accessToken)
-        guard let info else {
-            throw AuthError(.refreshTokenInvalid, message: "The session is no longer valid; sign in again.", provider: id,
-                            providerCode: "SESSION_NOT_FOUND", statusCode: 200)
-        }
-        let token = info.token ?? session.accessToken
-        var renewed = self.session(token: token, userID: info.userID ?? session.userID, user: info.user, expiresAt: info.expiresAt)
-        if info.user == nil {
-            renewed.claims = session.claims
-            renewed.extras = session.extras
-        }
-        renewed.issuedAt = session.issuedAt
-        return renewed
-    }
-
-    private func legacyRefresh(_ session: Session) async throws -> Session {
-        guard let refreshToken = session.refreshToken else {
-            throw AuthError(.refreshTokenInvalid, message: "The session has no refresh token; sign in again.", provider: id)
-        }
-        // 400/401/403/404 are mapped to refreshTokenInvalid by OpenfortErrorMapper (legacy API, refresh).
-        var renewed = legacySession(try await legacyAPI.refresh(refreshToken: refreshToken, force: true))
-        renewed.issuedAt = session.issuedAt
-        return renewed
+        try await backend.refresh(session)
     }
 
     /// Ends the session at the server (v2 `POST /sign-out`; v1 `POST /iam/v1/sessions/logout`).
     public func signOut(_ session: Session) async throws {
-        if configuration.apiVersion == .v1 {
-            guard let refreshToken = session.refreshToken else { return }
-            return try await legacyAPI.logOut(accessToken: session.accessToken, refreshToken: refreshToken)
-        }
-        try await api.signOut(bearer: session.accessToken)
+        try await backend.signOut(session)
     }
 
     /// Sends a password-reset link (`POST /request-password-reset`, no redirect).
@@ -256,11 +175,7 @@ public struct OpenfortProvider: AuthProvider {
 
     /// The current user with linked accounts (`GET /iam/v2/me`).
     public func currentUser(_ session: Session) async throws -> OpenfortAuthUser {
-        if configuration.apiVersion == .v1 {
-            // The v1 player (id, createdAt, linkedAccounts) reads with the same tolerant reader.
-            return try OpenfortAuthUser(json: .object(await legacyAPI.me(accessToken: session.accessToken)), provider: id)
-        }
-        return try await api.me(bearer: session.accessToken)
+        try await backend.currentUser(session)
     }
 
     /// The authorization URL that starts an OAuth sign-in; the browser comes back to `redirectURL`
@@ -271,9 +186,8 @@ public struct OpenfortProvider: AuthProvider {
     ///   - guest: a guest's session, to attach the social account to that guest.
     public func oauthURL(provider socialProvider: String, redirectURL: String, scopes: [String]? = nil,
                          errorRedirectURL: String? = nil, upgrading guest: Session? = nil) async throws -> URL {
-        if configuration.apiVersion == .v1 { return try await legacyAPI.initOAuth(provider: socialProvider, redirectTo: redirectURL) }
-        return try await api.startOAuth(provider: socialProvider, callbackURL: redirectURL, scopes: scopes,
-                                        errorCallbackURL: errorRedirectURL, bearer: guest?.accessToken)
+        try await backend.oauthURL(provider: socialProvider, redirectURL: redirectURL, scopes: scopes, errorRedirectURL: errorRedirectURL,
+                                   upgrading: guest)
     }
 
     /// Starts linking a social account to the signed-in user (`POST /link-social`); a guest is
@@ -281,75 +195,59 @@ public struct OpenfortProvider: AuthProvider {
     /// - Returns: the authorization URL to open, or nil when the server linked at once.
     public func linkSocial(_ session: Session, provider socialProvider: String, redirectURL: String,
                            scopes: [String]? = nil, idToken: Secret<String>? = nil) async throws -> URL? {
-        try requireV2("account linking")
-        if Self.isAnonymous(session), idToken == nil {
-            return try await api.startOAuth(provider: socialProvider, callbackURL: redirectURL, scopes: scopes, bearer: session.accessToken)
-        }
-        return try await api.linkSocial(provider: socialProvider, callbackURL: redirectURL, scopes: scopes, idToken: idToken,
-                                        bearer: session.accessToken).url
+        try await backend.linkSocial(session, provider: socialProvider, redirectURL: redirectURL, scopes: scopes, idToken: idToken)
     }
 
     /// Unlinks an account from the signed-in user (`POST /unlink-account`).
     public func unlink(_ session: Session, provider providerID: String, accountID: String? = nil) async throws {
-        try requireV2("account unlinking")
-        try await api.unlinkAccount(providerID: providerID, accountID: accountID, bearer: session.accessToken)
+        try await backend.unlink(session, provider: providerID, accountID: accountID)
     }
 
     /// Sends an email-verification link (`POST /send-verification-email`).
     public func requestEmailVerification(email: String, redirectURL: String? = nil) async throws {
-        if configuration.apiVersion == .v1 { return try await legacyAPI.requestEmailVerification(email: email, redirectURL: redirectURL) }
-        try await api.sendVerificationEmail(email: email, callbackURL: redirectURL)
+        try await backend.requestEmailVerification(email: email, redirectURL: redirectURL)
     }
 
     /// Verifies an email with the token of the verification link (`GET /verify-email`).
     @discardableResult
     public func verifyEmail(token: Secret<String>, callbackURL: String? = nil, session: Session? = nil) async throws -> OpenfortUser? {
-        try requireV2("email verification")
-        return try await api.verifyEmail(token: token, callbackURL: callbackURL, bearer: session?.accessToken)
+        try await backend.verifyEmail(token: token, callbackURL: callbackURL, session: session)
     }
 
     /// Verifies an email with an emailed code (`POST /email-otp/verify-email`).
     /// - Returns: a session when the server signs the user in with the verification, else nil.
     @discardableResult
     public func verifyEmailOTP(email: String, otp: Secret<String>, session: Session? = nil) async throws -> Session? {
-        try requireV2("email OTP verification")
-        let reply = try await api.verifyEmailOTP(email: email, otp: otp, bearer: session?.accessToken)
-        return reply.token == nil ? nil : try self.session(reply, what: "email OTP verification")
+        try await backend.verifyEmailOTP(email: email, otp: otp, session: session)
     }
 
     /// Sends an email OTP of any type (`POST /email-otp/send-verification-otp`).
     public func requestEmailOTP(email: String, type: OpenfortAPI.EmailOTPType) async throws {
-        try requireV2("email OTP")
-        try await api.sendEmailOTP(email: email, type: type)
+        try await backend.requestEmailOTP(email: email, type: type)
     }
 
     /// Signs in with an emailed code, upgrading a guest when one is given (sent as Bearer).
     public func signInWithEmailOTP(email: String, otp: Secret<String>, upgrading guest: Session?) async throws -> Session {
-        try requireV2("email OTP sign-in")
-        return try session(await api.signInWithEmailOTP(email: email, otp: otp, bearer: guest?.accessToken), what: "email OTP sign-in")
+        try await backend.signInWithEmailOTP(email: email, otp: otp, upgrading: guest)
     }
 
     /// Sends a password-reset link (`POST /request-password-reset {email, redirectTo}`).
     public func requestPasswordReset(email: String, redirectURL: String?) async throws {
-        if configuration.apiVersion == .v1 { return try await legacyAPI.requestReset(email: email, redirectURL: redirectURL) }
-        try await api.requestPasswordReset(email: email, redirectTo: redirectURL)
+        try await backend.requestPasswordReset(email: email, redirectURL: redirectURL)
     }
 
     /// Sets a new password with the reset link's token (`POST /reset-password`).
     public func resetPassword(token: Secret<String>, newPassword: Secret<String>) async throws {
-        try requireV2("password reset")
-        try await api.resetPassword(token: token, newPassword: newPassword)
+        try await backend.resetPassword(token: token, newPassword: newPassword)
     }
 
     /// Sends a password-reset code (`POST /forget-password/email-otp`).
     public func requestPasswordResetOTP(email: String) async throws {
-        try requireV2("password reset")
-        try await api.requestPasswordResetOTP(email: email)
+        try await backend.requestPasswordResetOTP(email: email)
     }
 
     /// Sets a new password with an emailed code (`POST /email-otp/reset-password`).
     public func resetPassword(email: String, otp: Secret<String>, newPassword: Secret<String>) async throws {
-        try requireV2("password reset")
-        try await api.resetPassword(email: email, otp: otp, newPassword: newPassword)
+        try await backend.resetPassword(email: email, otp: otp, newPassword: newPassword)
     }
 }

@@ -186,11 +186,9 @@ public struct TurnkeyProvider: AuthProvider {
             throw AuthError(.refreshTokenInvalid, message: "The Turnkey session cannot be renewed: \(error.message)", provider: id)
         }
         let organizationId = try organization(of: session)
-        var renewed = try await login(organizationId: organizationId, expectedOrganizationId: organizationId, stamper: stamper,
-                                      errorContext: .refresh)
-        renewed.accountKey = session.accountKey
-        if let parent = session.extras["parentOrganizationId"] { renewed.extras["parentOrganizationId"] = parent }
-        return renewed
+        // What the server said (the new session key and JWT); the SessionManager merges it into the stored session.
+        return try await login(organizationId: organizationId, expectedOrganizationId: organizationId, stamper: stamper,
+                               errorContext: .refresh)
     }
 
     /// `whoami` stamped with the session key.

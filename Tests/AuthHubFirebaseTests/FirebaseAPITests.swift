@@ -213,7 +213,7 @@ import Testing
         #expect(user.raw["passwordHash"] == nil && user.raw["somethingNew"] == 1)
         #expect(user.userInfo.id == "uid-1" && user.userInfo.email == "a@example.com" && user.userInfo.emailVerified == true)
 
-        let minimal = try FirebaseUser(json: ["localId": "u"])
+        let minimal = try JSONDecoder().decode(FirebaseUser.self, from: Data(#"{"localId":"u"}"#.utf8))
         #expect(minimal.email == nil && !minimal.emailVerified && minimal.providers.isEmpty)
     }
 

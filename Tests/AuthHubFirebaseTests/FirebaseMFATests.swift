@@ -154,13 +154,16 @@ import Testing
         }
     }
 
-    @Test func mfaRequiredListsTheEnrolledFactors() {
-        let error = FirebaseAPI.mfaRequired(pending: "pending", reply: [
-            "localId": "uid-1",
+    @Test func mfaRequiredListsTheEnrolledFactors() throws {
+        let reply: JSONValue = [
+            "localId": "uid-1", "mfaPendingCredential": "pending",
             "mfaInfo": [["mfaEnrollmentId": "enr-1", "phoneInfo": "+*******1234"],
                         ["mfaEnrollmentId": "enr-2", "displayName": "Authenticator", "totpInfo": [:], "enrolledAt": "2026-01-01T00:00:00Z"],
                         ["displayName": "no id", "totpInfo": [:]]],
-        ], provider: "firebase")
+        ]
+        let pending = try JSONDecoder().decode(FirebaseMFAPendingReply.self, from: try reply.serialized())
+        let error = FirebaseAPI.mfaRequired(pending, provider: "firebase")
+        #expect(error.mfa?.token.revealed() == "pending")
         #expect(error.mfa?.challengeTypes == ["phone", "totp"])
         #expect(error.mfa?.enrolledFactors == [.init(id: "enr-1", kind: "phone"), .init(id: "enr-2", kind: "totp", displayName: "Authenticator")])
         #expect(error.details["localId"] == "uid-1")

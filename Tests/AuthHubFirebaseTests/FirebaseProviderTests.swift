@@ -63,14 +63,21 @@ import Testing
                              expiresAt: clock.now, userID: "uid-1", issuedAt: clock.now.addingTimeInterval(-100))
         stored.accountKey = "work"
         clock.advance(by: 10)
-        let renewed = try await provider.refresh(stored, scope: nil)
+        // The provider returns what the server said; the session manager merges it into the stored session.
+        let key = SessionKey(provider: "firebase", account: "work")
+        let reply = try await provider.refresh(stored, scope: nil)
+        #expect(reply.issuedAt == nil, "the provider does not carry the old session's issuedAt over")
+        let renewed = SessionManager.merge(renewed: reply, into: stored, requestedScope: nil, key: key)
         #expect(renewed.refreshToken?.revealed() == "rt-2" && renewed.accessToken == renewed.idToken)
         #expect(renewed.expiresAt == clock.now.addingTimeInterval(3600) && renewed.accountKey == "work")
         #expect(renewed.issuedAt == stored.issuedAt)
         #expect(transport.requests(to: "/v1/token").first?.formBody == ["grant_type": "refresh_token", "refresh_token": "rt-1"])
 
         transport.on(.post, "/v1/token", first: true) { [clock] _ in try await .json(200, FB.refreshReply(now: clock.now, refreshToken: nil)) }
-        #expect(try await provider.refresh(stored, scope: nil).refreshToken?.revealed() == "rt-1", "a reply without one keeps the old")
+        let withoutToken = try await provider.refresh(stored, scope: nil)
+        #expect(withoutToken.refreshToken == nil, "the provider does not carry the old refresh token over")
+        #expect(SessionManager.merge(renewed: withoutToken, into: stored, requestedScope: nil, key: key).refreshToken?.revealed() == "rt-1",
+                "a reply without one keeps the old")
 
         stored.refreshToken = nil
         await #expect(throws: AuthError(.refreshTokenInvalid)) { try await provider.refresh(stored, scope: nil) }

@@ -8,7 +8,7 @@ public enum Auth0MFAEnrollmentRequest: Sendable, Hashable {
     case push
 }
 
-/// A passkey login challenge (`POST /passkey/challenge`, spec §3.6).
+/// A passkey login challenge (`POST /passkey/challenge`, <doc:Auth0Endpoints>: “Passkeys”).
 public struct Auth0PasskeyLoginChallenge: Sendable {
     /// `auth_session`, sent back with the assertion.
     public var authenticationSession: Secret<String>
@@ -16,7 +16,7 @@ public struct Auth0PasskeyLoginChallenge: Sendable {
     public var options: PasskeyAssertionOptions
 }
 
-/// A passkey signup challenge (`POST /passkey/register`, spec §3.6).
+/// A passkey signup challenge (`POST /passkey/register`, <doc:Auth0Endpoints>: “Passkeys”).
 public struct Auth0PasskeySignupChallenge: Sendable {
     /// `auth_session`, sent back with the attestation.
     public var authenticationSession: Secret<String>

@@ -1,7 +1,7 @@
 import AuthHub
 import Foundation
 
-/// What to enroll (spec/auth0.md §6.4).
+/// What to enroll (<doc:Auth0Endpoints>: “Starting an enrollment”).
 public enum Auth0EnrollmentRequest: Sendable, Hashable {
     case passkey(identityUserID: String? = nil, connection: String? = nil)
     case totp
@@ -12,7 +12,7 @@ public enum Auth0EnrollmentRequest: Sendable, Hashable {
     case password(identityUserID: String? = nil, connection: String? = nil)
 }
 
-/// A started enrollment (spec/auth0.md §6.4): the method id (from the `Location` header), the
+/// A started enrollment (<doc:Auth0Endpoints>: “Starting an enrollment”): the method id (from the `Location` header), the
 /// `auth_session` to confirm with, and what the user must see or do.
 public struct Auth0EnrollmentChallenge: Sendable {
     /// What the enrollment shows the user.
@@ -37,7 +37,7 @@ public struct Auth0EnrollmentChallenge: Sendable {
     public var prompt: Prompt
 }
 
-/// The user's answer to an enrollment challenge (spec/auth0.md §6.5).
+/// The user's answer to an enrollment challenge (<doc:Auth0Endpoints>: “Confirming an enrollment”).
 public enum Auth0EnrollmentResponse: Sendable {
     /// The code from the authenticator app, email or SMS.
     case code(Secret<String>)

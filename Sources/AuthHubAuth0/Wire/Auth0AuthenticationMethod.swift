@@ -1,6 +1,6 @@
 import AuthHub
 
-/// An authentication method of the signed-in user (spec/auth0.md §6.6), with every member the API
+/// An authentication method of the signed-in user (<doc:Auth0Endpoints>: “Response models”), with every member the API
 /// returned in ``json``.
 public struct Auth0AuthenticationMethod: Sendable, Hashable, Decodable {
     /// The method id (`totp|dev_…`, `phone|dev_…`, a passkey's id, …).

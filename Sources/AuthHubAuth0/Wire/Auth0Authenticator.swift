@@ -1,6 +1,6 @@
 import AuthHub
 
-/// An enrolled MFA authenticator (`GET /mfa/authenticators`, spec/auth0.md §3.7).
+/// An enrolled MFA authenticator (`GET /mfa/authenticators`, <doc:Auth0Endpoints>: “MFA”).
 public struct Auth0Authenticator: Sendable, Hashable, Decodable {
     /// The authenticator id (`authenticator_id` of a challenge).
     public var id: String

@@ -1,4 +1,4 @@
-/// The user a database-connection signup created (spec/auth0.md §3.1), decoded from the
+/// The user a database-connection signup created (<doc:Auth0Endpoints>: “Sign-up”), decoded from the
 /// `/dbconnections/signup` reply: `email` is required, the rest optional.
 public struct Auth0DatabaseUser: Sendable, Hashable, Decodable {
     /// The email address.

@@ -1,7 +1,7 @@
 import AuthHub
 
 /// One identity linked to an Auth0 user (an element of the Management API user's `identities`,
-/// spec/auth0.md §7), with every member the API returned in ``json``.
+/// <doc:Auth0Endpoints>: “Management API users”), with every member the API returned in ``json``.
 ///
 /// `description` leaves out ``json``: with the `read:user_idp_tokens` scope an identity carries the
 /// identity provider's `access_token` and `refresh_token`.

@@ -8,7 +8,7 @@ import Foundation
 ///   `https://securetoken.googleapis.com/v1/token?key=…`; with an `emulatorHost` the same paths
 ///   under `http://<emulatorHost>/<production host>/…` (<doc:FirebaseEndpoints>: “Emulator”).
 /// - Every call is a `POST` with the Web API key in the `key` query parameter (redacted in logs).
-///   Identity Toolkit bodies are JSON with exactly the <doc:FirebaseEndpoints>: “Endpoints” fields (`returnSecureToken: true` where
+///   Identity Toolkit bodies are JSON with exactly the fields of <doc:FirebaseEndpoints>: “Endpoints” (`returnSecureToken: true` where
 ///   tokens are wanted); `tenantId`, when one is configured, on every call where firebase-ios-sdk
 ///   and firebase-js-sdk send it — `signUp`, `signInWithPassword`, every `sendOobCode`,
 ///   `resetPassword` (checking a code and confirming it) and every `accounts:update` (with an
@@ -81,26 +81,23 @@ public struct FirebaseAPI: Sendable {
 
     private var keyQuery: [(String, String)] { [("key", configuration.apiKey.revealed())] }
 
-    /// POSTs a JSON body to `accounts:<op>` and returns the reply object.
-    func accounts(_ op: String, _ body: [String: JSONValue], headers: HTTPHeaders = [:],
-                  retry: APIRequest.RetryMode = .automatic) async throws -> [String: JSONValue] {
-        let request = try APIRequest.json(.post, "accounts:\(op)", JSONValue.object(body), query: keyQuery, headers: headers, retry: retry)
-        let reply = try await identityToolkit.send(request)
-        return try FirebaseReply.object(reply.body, provider: provider, what: "accounts:\(op)")
+    /// POSTs a JSON body to `accounts:<op>` and decodes the reply.
+    func accounts<Body: Encodable, Reply: Decodable>(_ op: String, _ body: Body, as reply: Reply.Type, operation: AuthOperation,
+                                                    headers: HTTPHeaders = [:], retry: APIRequest.RetryMode = .automatic) async throws -> Reply {
+        let request = try APIRequest.json(.post, "accounts:\(op)", body, query: keyQuery, headers: headers, retry: retry, operation: operation)
+        return try await identityToolkit.send(request, as: reply)
     }
 
-    /// POSTs a JSON body to `v2/accounts/<op>` and returns the reply object. Never retried: every
+    /// POSTs a JSON body to `v2/accounts/<op>` and decodes the reply. Never retried: every
     /// v2 call here consumes a one-time code or session.
-    func accountsV2(_ op: String, _ body: [String: JSONValue]) async throws -> [String: JSONValue] {
-        let request = try APIRequest.json(.post, "accounts/\(op)", JSONValue.object(body), query: keyQuery, retry: .never)
-        let reply = try await identityToolkitV2.send(request)
-        return try FirebaseReply.object(reply.body, provider: provider, what: "accounts/\(op)")
+    func accountsV2<Body: Encodable, Reply: Decodable>(_ op: String, _ body: Body, as reply: Reply.Type,
+                                                      operation: AuthOperation = .mfa) async throws -> Reply {
+        let request = try APIRequest.json(.post, "accounts/\(op)", body, query: keyQuery, retry: .never, operation: operation)
+        return try await identityToolkitV2.send(request, as: reply)
     }
 
     /// `tenantId` when one is configured.
-    private var tenant: JSONValue? { configuration.tenantId.map(JSONValue.string) }
-
-    private static func body(_ members: [String: JSONValue?]) -> [String: JSONValue] { members.compactMapValues { $0 } }
+    private var tenant: String? { configuration.tenantId }
 
     private static func localeHeader(_ locale: String?) -> HTTPHeaders {
         var headers: HTTPHeaders = [:]
@@ -115,11 +112,9 @@ public struct FirebaseAPI: Sendable {
     /// - Throws: `EMAIL_EXISTS` → ``AuthErrorCode/emailAlreadyInUse``, `WEAK_PASSWORD` →
     ///   ``AuthErrorCode/weakPassword`` (with the rule as message), … (see ``FirebaseErrorMapper``).
     public func signUp(email: String, password: Secret<String>, displayName: String? = nil) async throws -> FirebaseTokenResponse {
-        let reply = try await accounts("signUp", Self.body([
-            "email": .string(email), "password": .string(password.revealed()), "returnSecureToken": .bool(true),
-            "displayName": displayName.map(JSONValue.string), "tenantId": tenant,
-        ]), retry: .never)
-        return try tokens(reply, what: "accounts:signUp")
+        try await accounts("signUp", FirebaseSignUpRequest(email: email, password: password.revealed(), displayName: displayName,
+                                                           tenantId: tenant),
+                           as: FirebaseTokenResponse.self, operation: .signUp, retry: .never)
     }
 
     /// Signs in with email and password (`accounts:signInWithPassword`).
@@ -131,37 +126,30 @@ public struct FirebaseAPI: Sendable {
     ///   the reply's `localId` in `details["localId"]`); `INVALID_LOGIN_CREDENTIALS` /
     ///   `INVALID_PASSWORD` → ``AuthErrorCode/invalidCredentials``; …
     public func signInWithPassword(email: String, password: Secret<String>) async throws -> FirebaseTokenResponse {
-        let reply = try await accounts("signInWithPassword", Self.body([
-            "email": .string(email), "password": .string(password.revealed()), "returnSecureToken": .bool(true),
-            "tenantId": tenant,
-        ]), retry: .never)
-        if reply["idToken"]?.stringValue == nil, let pending = reply["mfaPendingCredential"]?.stringValue, !pending.isEmpty {
-            throw Self.mfaRequired(pending: pending, reply: reply, provider: provider)
+        let reply = try await accounts("signInWithPassword",
+                                       FirebasePasswordSignInRequest(email: email, password: password.revealed(), tenantId: tenant),
+                                       as: FirebasePasswordSignInReply.self, operation: .signIn, retry: .never)
+        switch reply {
+        case .tokens(let tokens): return tokens
+        case .mfaRequired(let pending): throw Self.mfaRequired(pending, provider: provider)
         }
-        return try tokens(reply, what: "accounts:signInWithPassword")
     }
 
     /// The ``AuthErrorCode/mfaRequired`` error of a sign-in reply that asks for a second factor.
-    static func mfaRequired(pending: String, reply: [String: JSONValue], provider: String) -> AuthError {
-        let enrollments = reply["mfaInfo"]?.arrayValue?.map(FirebaseMFAEnrollment.init(json:)) ?? []
+    static func mfaRequired(_ reply: FirebaseMFAPendingReply, provider: String) -> AuthError {
+        let enrollments = reply.mfaInfo
         var kinds: [String] = []
         for factor in enrollments.map(\.factor) where !kinds.contains(factor) { kinds.append(factor) }
         var details: [String: String] = ["mfaEnrollmentIds": enrollments.map(\.enrollmentID).joined(separator: ",")]
-        if let email = reply["email"]?.stringValue { details["email"] = email }
-        if let uid = reply["localId"]?.stringValue { details["localId"] = uid }
+        if let email = reply.email { details["email"] = email }
+        if let uid = reply.localId { details["localId"] = uid }
         let factors = enrollments.filter { !$0.enrollmentID.isEmpty }.map {
             MFARequirement.EnrolledFactor(id: $0.enrollmentID, kind: $0.factor, displayName: $0.displayName)
         }
         return AuthError(.mfaRequired, message: "A second factor is required to finish signing in.", provider: provider,
-                         statusCode: 200, mfa: MFARequirement(token: Secret(pending), challengeTypes: kinds, enrolledFactors: factors),
+                         statusCode: 200, mfa: MFARequirement(token: Secret(reply.mfaPendingCredential), challengeTypes: kinds,
+                                                              enrolledFactors: factors),
                          details: details)
-    }
-
-    private func tokens(_ reply: [String: JSONValue], what: String) throws -> FirebaseTokenResponse {
-        guard let tokens = try FirebaseTokenResponse.read(reply, provider: provider, what: what) else {
-            throw AuthError(.invalidRequest, message: "The \(what) reply from '\(provider)' has no idToken.", provider: provider)
-        }
-        return tokens
     }
 
     // MARK: - Secure Token (AuthHubFirebase docs, FirebaseEndpoints: “Secure Token refresh”)
@@ -173,10 +161,9 @@ public struct FirebaseAPI: Sendable {
     ///   429 and 5xx errors as they are.
     public func refresh(refreshToken: Secret<String>) async throws -> FirebaseSecureTokenResponse {
         let request = APIRequest(.post, "token", query: keyQuery,
-                                 body: .form([("grant_type", "refresh_token"), ("refresh_token", refreshToken.revealed())]))
-        let reply = try await secureToken.send(request)
-        return try FirebaseSecureTokenResponse.read(
-            try FirebaseReply.object(reply.body, provider: provider, what: "token refresh"), provider: provider)
+                                 body: .form([("grant_type", "refresh_token"), ("refresh_token", refreshToken.revealed())]),
+                                 operation: .refresh)
+        return try await secureToken.send(request, as: FirebaseSecureTokenResponse.self)
     }
 
     // MARK: - Email actions (AuthHubFirebase docs, FirebaseEndpoints: “Email action codes” and “Reset password”)
@@ -188,22 +175,18 @@ public struct FirebaseAPI: Sendable {
     /// - Returns: the email the reply names.
     @discardableResult
     public func sendPasswordResetEmail(email: String, continueURL: String? = nil, locale: String? = nil) async throws -> String? {
-        let reply = try await accounts("sendOobCode", Self.body([
-            "requestType": "PASSWORD_RESET", "email": .string(email), "continueUrl": continueURL.map(JSONValue.string),
-            "tenantId": tenant,
-        ]), headers: Self.localeHeader(locale))
-        return reply["email"]?.stringValue
+        try await accounts("sendOobCode", FirebaseOobCodeRequest(requestType: "PASSWORD_RESET", email: email, continueUrl: continueURL,
+                                                                 tenantId: tenant),
+                           as: FirebaseEmailReply.self, operation: .passwordReset, headers: Self.localeHeader(locale)).email
     }
 
     /// Sends the signed-in user an email-verification link (`sendOobCode`, `requestType:
     /// VERIFY_EMAIL` with the ID token; the address comes from the token's user).
     @discardableResult
     public func sendEmailVerification(idToken: Secret<String>, continueURL: String? = nil, locale: String? = nil) async throws -> String? {
-        let reply = try await accounts("sendOobCode", Self.body([
-            "requestType": "VERIFY_EMAIL", "idToken": .string(idToken.revealed()), "continueUrl": continueURL.map(JSONValue.string),
-            "tenantId": tenant,
-        ]), headers: Self.localeHeader(locale))
-        return reply["email"]?.stringValue
+        try await accounts("sendOobCode", FirebaseOobCodeRequest(requestType: "VERIFY_EMAIL", idToken: idToken.revealed(),
+                                                                 continueUrl: continueURL, tenantId: tenant),
+                           as: FirebaseEmailReply.self, operation: .emailVerification, headers: Self.localeHeader(locale)).email
     }
 
     /// Sends a link to `newEmail` that changes the signed-in user's email once followed
@@ -212,34 +195,25 @@ public struct FirebaseAPI: Sendable {
     @discardableResult
     public func sendVerifyAndChangeEmail(idToken: Secret<String>, newEmail: String, continueURL: String? = nil,
                                          locale: String? = nil) async throws -> String? {
-        let reply = try await accounts("sendOobCode", Self.body([
-            "requestType": "VERIFY_AND_CHANGE_EMAIL", "idToken": .string(idToken.revealed()), "newEmail": .string(newEmail),
-            "continueUrl": continueURL.map(JSONValue.string), "tenantId": tenant,
-        ]), headers: Self.localeHeader(locale))
-        return reply["email"]?.stringValue
+        try await accounts("sendOobCode", FirebaseOobCodeRequest(requestType: "VERIFY_AND_CHANGE_EMAIL", idToken: idToken.revealed(),
+                                                                 newEmail: newEmail, continueUrl: continueURL, tenantId: tenant),
+                           as: FirebaseEmailReply.self, operation: .emailVerification, headers: Self.localeHeader(locale)).email
     }
 
     /// Checks a password-reset code without using it (`resetPassword {oobCode}`).
     /// - Returns: the account's email and the code's request type.
     /// - Throws: ``AuthErrorCode/expiredActionCode``, ``AuthErrorCode/invalidActionCode``, …
     public func verifyPasswordResetCode(_ code: Secret<String>) async throws -> FirebaseActionCodeInfo {
-        let reply = try await accounts("resetPassword", Self.body(["oobCode": .string(code.revealed()), "tenantId": tenant]),
-                                       retry: .idempotent)
-        return try actionCodeInfo(reply)
+        try await accounts("resetPassword", FirebaseResetPasswordRequest(oobCode: code.revealed(), tenantId: tenant),
+                           as: FirebaseActionCodeInfo.self, operation: .passwordReset, retry: .idempotent)
     }
 
     /// Sets a new password with a password-reset code (`resetPassword {oobCode, newPassword}`).
     /// Returns no tokens: sign in again with the new password.
     public func confirmPasswordReset(code: Secret<String>, newPassword: Secret<String>) async throws -> FirebaseActionCodeInfo {
-        let reply = try await accounts("resetPassword", Self.body([
-            "oobCode": .string(code.revealed()), "newPassword": .string(newPassword.revealed()), "tenantId": tenant,
-        ]), retry: .never)
-        return try actionCodeInfo(reply)
-    }
-
-    private func actionCodeInfo(_ reply: [String: JSONValue]) throws -> FirebaseActionCodeInfo {
-        FirebaseActionCodeInfo(email: try FirebaseReply.string("email", in: reply, provider: provider, what: "accounts:resetPassword"),
-                               requestType: reply["requestType"]?.stringValue, newEmail: reply["newEmail"]?.stringValue)
+        try await accounts("resetPassword", FirebaseResetPasswordRequest(oobCode: code.revealed(), newPassword: newPassword.revealed(),
+                                                                         tenantId: tenant),
+                           as: FirebaseActionCodeInfo.self, operation: .passwordReset, retry: .never)
     }
 
     // MARK: - Account changes (AuthHubFirebase docs, FirebaseEndpoints: “Account update”)
@@ -247,72 +221,66 @@ public struct FirebaseAPI: Sendable {
     /// Applies an email-verification (or email-change) code: `accounts:update {oobCode}`.
     @discardableResult
     public func applyActionCode(_ code: Secret<String>) async throws -> FirebaseAccountUpdate {
-        try FirebaseAccountUpdate.read(try await accounts("update", Self.body(["oobCode": .string(code.revealed()), "tenantId": tenant]),
-                                                          retry: .never),
-                                       provider: provider)
+        try await accounts("update", FirebaseAccountUpdateRequest(oobCode: code.revealed(), tenantId: tenant),
+                           as: FirebaseAccountUpdate.self, operation: .emailVerification, retry: .never)
     }
 
     /// Changes the signed-in user's password: `accounts:update {idToken, password, returnSecureToken}`.
     /// The reply's new tokens (``FirebaseAccountUpdate/tokens``) replace the old ones, whose
     /// refresh token no longer works.
     public func updatePassword(idToken: Secret<String>, newPassword: Secret<String>) async throws -> FirebaseAccountUpdate {
-        try FirebaseAccountUpdate.read(try await accounts("update", Self.body([
-            "idToken": .string(idToken.revealed()), "password": .string(newPassword.revealed()), "returnSecureToken": .bool(true),
-            "tenantId": tenant,
-        ]), retry: .never), provider: provider)
+        try await accounts("update", FirebaseAccountUpdateRequest(idToken: idToken.revealed(), password: newPassword.revealed(),
+                                                                  returnSecureToken: true, tenantId: tenant),
+                           as: FirebaseAccountUpdate.self, operation: .management, retry: .never)
     }
 
     /// Changes the signed-in user's email: `accounts:update {idToken, email, returnSecureToken}`
     /// (new tokens in the reply).
     public func updateEmail(idToken: Secret<String>, newEmail: String) async throws -> FirebaseAccountUpdate {
-        try FirebaseAccountUpdate.read(try await accounts("update", Self.body([
-            "idToken": .string(idToken.revealed()), "email": .string(newEmail), "returnSecureToken": .bool(true),
-            "tenantId": tenant,
-        ]), retry: .never), provider: provider)
+        try await accounts("update", FirebaseAccountUpdateRequest(idToken: idToken.revealed(), email: newEmail,
+                                                                  returnSecureToken: true, tenantId: tenant),
+                           as: FirebaseAccountUpdate.self, operation: .management, retry: .never)
     }
 
     /// Changes the display name and photo URL: set values are sent as `displayName`/`photoUrl`,
     /// removed ones in `deleteAttribute` (`DISPLAY_NAME`, `PHOTO_URL`).
     public func updateProfile(idToken: Secret<String>, displayName: FirebaseProfileChange = .unchanged,
                               photoURL: FirebaseProfileChange = .unchanged) async throws -> FirebaseAccountUpdate {
-        var body: [String: JSONValue] = ["idToken": .string(idToken.revealed()), "returnSecureToken": .bool(true)]
-        var deleted: [JSONValue] = []
+        var body = FirebaseAccountUpdateRequest(idToken: idToken.revealed(), returnSecureToken: true, tenantId: tenant)
+        var deleted: [String] = []
         switch displayName {
         case .unchanged: break
-        case .set(let value): body["displayName"] = .string(value)
+        case .set(let value): body.displayName = value
         case .remove: deleted.append("DISPLAY_NAME")
         }
         switch photoURL {
         case .unchanged: break
-        case .set(let value): body["photoUrl"] = .string(value)
+        case .set(let value): body.photoUrl = value
         case .remove: deleted.append("PHOTO_URL")
         }
-        if !deleted.isEmpty { body["deleteAttribute"] = .array(deleted) }
-        if let tenant { body["tenantId"] = tenant }
-        return try FirebaseAccountUpdate.read(try await accounts("update", body), provider: provider)
+        if !deleted.isEmpty { body.deleteAttribute = deleted }
+        return try await accounts("update", body, as: FirebaseAccountUpdate.self, operation: .management)
     }
 
     // MARK: - Lookup and delete (AuthHubFirebase docs, FirebaseEndpoints: “Lookup” and “Delete”)
 
     /// The signed-in user (`accounts:lookup {idToken}`, `users[0]`).
     /// - Throws: ``AuthErrorCode/userNotFound`` when the reply lists no user;
-    ///   ``AuthErrorCode/invalidRequest`` when `users` is not a list of objects.
+    ///   ``AuthErrorCode/invalidRequest`` when `users` is not a list of objects (naming the field).
     public func lookup(idToken: Secret<String>) async throws -> FirebaseUser {
-        let reply = try await accounts("lookup", ["idToken": .string(idToken.revealed())], retry: .idempotent)
-        if let users = reply["users"], users != .null, users.arrayValue?.allSatisfy({ $0.objectValue != nil }) != true {
-            throw AuthError(.invalidRequest, message: "The accounts:lookup reply from '\(provider)' has users that are not a list of objects.",
-                            provider: provider)
-        }
-        guard let first = reply["users"]?.arrayValue?.first?.objectValue else {
+        let reply = try await accounts("lookup", FirebaseIDTokenRequest(idToken: idToken.revealed()), as: FirebaseLookupReply.self,
+                                       operation: .userInfo, retry: .idempotent)
+        guard let first = reply.users?.first else {
             throw AuthError(.userNotFound, message: "The account no longer exists.", provider: provider,
                             providerCode: "USER_NOT_FOUND", details: ["iosCode": "17011"])
         }
-        return try FirebaseUser(json: first, provider: provider)
+        return first
     }
 
     /// Deletes the signed-in user (`accounts:delete {idToken}`).
     public func deleteAccount(idToken: Secret<String>) async throws {
-        _ = try await accounts("delete", ["idToken": .string(idToken.revealed())], retry: .never)
+        _ = try await accounts("delete", FirebaseIDTokenRequest(idToken: idToken.revealed()), as: FirebaseEmptyReply.self,
+                               operation: .accountDeletion, retry: .never)
     }
 
     // MARK: - Second factors (Identity Platform v2)
@@ -323,10 +291,8 @@ public struct FirebaseAPI: Sendable {
     /// - Throws: ``AuthErrorCode/emailNotVerified`` (`UNVERIFIED_EMAIL`),
     ///   ``AuthErrorCode/conflict`` (`SECOND_FACTOR_LIMIT_EXCEEDED`), ID-token errors, …
     public func startTOTPEnrollment(idToken: Secret<String>) async throws -> FirebaseTOTPSessionInfo {
-        let reply = try await accountsV2("mfaEnrollment:start", Self.body([
-            "idToken": .string(idToken.revealed()), "totpEnrollmentInfo": .object([:]), "tenantId": tenant,
-        ]))
-        return try FirebaseTOTPSessionInfo.read(reply, provider: provider)
+        try await accountsV2("mfaEnrollment:start", FirebaseTOTPEnrollmentStartRequest(idToken: idToken.revealed(), tenantId: tenant),
+                             as: FirebaseTOTPEnrollmentStartReply.self).totpSessionInfo
     }
 
     /// Finishes a TOTP enrollment with a code from the authenticator: `POST
@@ -337,22 +303,19 @@ public struct FirebaseAPI: Sendable {
     ///   (`SESSION_EXPIRED`, `INVALID_SESSION_INFO`), …
     public func finalizeTOTPEnrollment(idToken: Secret<String>, sessionInfo: Secret<String>, code: Secret<String>,
                                        displayName: String? = nil) async throws -> FirebaseMFATokens {
-        let reply = try await accountsV2("mfaEnrollment:finalize", Self.body([
-            "idToken": .string(idToken.revealed()), "displayName": displayName.map(JSONValue.string),
-            "totpVerificationInfo": .object(["sessionInfo": .string(sessionInfo.revealed()), "verificationCode": .string(code.revealed())]),
-            "tenantId": tenant,
-        ]))
-        return try FirebaseMFATokens.read(reply, provider: provider, what: "mfaEnrollment:finalize")
+        try await accountsV2("mfaEnrollment:finalize", FirebaseTOTPEnrollmentFinalizeRequest(
+            idToken: idToken.revealed(), displayName: displayName,
+            totpVerificationInfo: FirebaseTOTPVerificationInfo(sessionInfo: sessionInfo.revealed(), verificationCode: code.revealed()),
+            tenantId: tenant), as: FirebaseMFATokens.self)
     }
 
     /// Removes a second factor: `POST v2/accounts/mfaEnrollment:withdraw {idToken, mfaEnrollmentId,
     /// tenantId?}` (firebase-js-sdk `withdrawMfa`).
     /// - Throws: `MFA_ENROLLMENT_NOT_FOUND` → ``AuthErrorCode/invalidRequest``, …
     public func withdrawMFA(idToken: Secret<String>, enrollmentID: String) async throws -> FirebaseMFATokens {
-        let reply = try await accountsV2("mfaEnrollment:withdraw", Self.body([
-            "idToken": .string(idToken.revealed()), "mfaEnrollmentId": .string(enrollmentID), "tenantId": tenant,
-        ]))
-        return try FirebaseMFATokens.read(reply, provider: provider, what: "mfaEnrollment:withdraw")
+        try await accountsV2("mfaEnrollment:withdraw", FirebaseMFAWithdrawRequest(idToken: idToken.revealed(), mfaEnrollmentId: enrollmentID,
+                                                                                   tenantId: tenant),
+                             as: FirebaseMFATokens.self)
     }
 
     /// Finishes a sign-in that needs a second factor with a TOTP code: `POST
@@ -362,10 +325,9 @@ public struct FirebaseAPI: Sendable {
     /// - Throws: ``AuthErrorCode/invalidMFACode`` (`INVALID_CODE`), ``AuthErrorCode/sessionExpired``
     ///   (`INVALID_MFA_PENDING_CREDENTIAL`), ``AuthErrorCode/invalidRequest`` (`MFA_ENROLLMENT_NOT_FOUND`), …
     public func finalizeTOTPSignIn(pendingCredential: Secret<String>, enrollmentID: String, code: Secret<String>) async throws -> FirebaseMFATokens {
-        let reply = try await accountsV2("mfaSignIn:finalize", Self.body([
-            "mfaPendingCredential": .string(pendingCredential.revealed()), "mfaEnrollmentId": .string(enrollmentID),
-            "totpVerificationInfo": .object(["verificationCode": .string(code.revealed())]), "tenantId": tenant,
-        ]))
-        return try FirebaseMFATokens.read(reply, provider: provider, what: "mfaSignIn:finalize")
+        try await accountsV2("mfaSignIn:finalize", FirebaseTOTPSignInFinalizeRequest(
+            mfaPendingCredential: pendingCredential.revealed(), mfaEnrollmentId: enrollmentID,
+            totpVerificationInfo: FirebaseTOTPVerificationInfo(verificationCode: code.revealed()), tenantId: tenant),
+                             as: FirebaseMFATokens.self)
     }
 }

@@ -96,7 +96,7 @@ public actor FirebasePublicKeyCache {
         let clock = self.clock
         let defaultMaxAge = self.defaultMaxAge
         let task = Task { () async throws -> KeySet in
-            let response = try await api.send(APIRequest(.get, source.url, retry: .idempotent))
+            let response = try await api.send(APIRequest(.get, source.url, retry: .idempotent, operation: .keys))
             let maxAge = Self.maxAge(response.headers["Cache-Control"]) ?? defaultMaxAge
             return try await Self.parse(response.body, source: source, expiresAt: clock.now.addingTimeInterval(maxAge))
         }
@@ -129,23 +129,26 @@ public actor FirebasePublicKeyCache {
 
     /// Parses a key document of `source`'s format.
     static func parse(_ data: Data, source: Source, expiresAt: Date) async throws -> KeySet {
-        guard let object = (try? JSONValue.parse(data))?.objectValue else {
-            throw AuthError(.invalidRequest, message: "The Firebase public key document is not a JSON object.")
+        func notAnObject(_ error: any Error) -> AuthError {
+            AuthError(.invalidRequest, message: "The Firebase public key document is not a JSON object.", underlying: error,
+                      details: ["operation": AuthOperation.keys.rawValue])
         }
         var keys: [(String, Insecure.RSA.PublicKey)] = []
         switch source {
         case .jwks:
-            for key in object["keys"]?.arrayValue ?? [] {
-                guard key["kty"]?.stringValue == "RSA", let kid = key["kid"]?.stringValue, !kid.isEmpty,
-                      let n = key["n"]?.stringValue, let e = key["e"]?.stringValue,
-                      key["use"]?.stringValue.map({ $0 == "sig" }) ?? true,
-                      key["alg"]?.stringValue.map({ $0 == "RS256" }) ?? true,
+            let set: FirebaseJSONWebKeySet
+            do { set = try JSONDecoder().decode(FirebaseJSONWebKeySet.self, from: data) } catch { throw notAnObject(error) }
+            for key in set.keys {
+                guard key.kty == "RSA", let kid = key.kid, !kid.isEmpty, let n = key.n, let e = key.e,
+                      key.use.map({ $0 == "sig" }) ?? true, key.alg.map({ $0 == "RS256" }) ?? true,
                       let publicKey = try? Insecure.RSA.PublicKey(modulus: n, exponent: e) else { continue }
                 keys.append((kid, publicKey))
             }
         case .x509:
-            for (kid, value) in object where !kid.isEmpty {
-                guard let pem = value.stringValue, let publicKey = try? Insecure.RSA.PublicKey(certificatePEM: pem) else { continue }
+            let map: FirebaseCertificateMap
+            do { map = try JSONDecoder().decode(FirebaseCertificateMap.self, from: data) } catch { throw notAnObject(error) }
+            for (kid, pem) in map.certificates.sorted(by: { $0.key < $1.key }) where !kid.isEmpty {
+                guard let publicKey = try? Insecure.RSA.PublicKey(certificatePEM: pem) else { continue }
                 keys.append((kid, publicKey))
             }
         }

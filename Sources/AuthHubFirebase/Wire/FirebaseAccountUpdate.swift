@@ -3,7 +3,7 @@ import Foundation
 
 /// The reply of `accounts:update` (<doc:FirebaseEndpoints>: “Account update”): the account after the change and, when the change
 /// bumped `validSince` (password or email change), new tokens that replace the old ones.
-public struct FirebaseAccountUpdate: Sendable {
+public struct FirebaseAccountUpdate: Sendable, Codable {
     /// The uid (`localId`).
     public var uid: String?
     /// The email address (`email`).
@@ -31,12 +31,31 @@ public struct FirebaseAccountUpdate: Sendable {
         self.tokens = tokens
     }
 
-    static func read(_ object: [String: JSONValue], provider: String) throws -> FirebaseAccountUpdate {
-        FirebaseAccountUpdate(
-            uid: object["localId"]?.firebaseString, email: object["email"]?.stringValue,
-            emailVerified: object["emailVerified"]?.firebaseBool, displayName: object["displayName"]?.stringValue,
-            photoURL: object["photoUrl"]?.stringValue,
-            providers: object["providerUserInfo"]?.arrayValue?.map(FirebaseUserProviderInfo.init(json:)) ?? [],
-            tokens: try FirebaseTokenResponse.read(object, provider: provider, what: "account update"))
+    enum CodingKeys: String, CodingKey {
+        case uid = "localId", email, emailVerified, displayName, photoURL = "photoUrl", providers = "providerUserInfo", idToken
+    }
+
+    /// Reads an `accounts:update` reply: the account fields tolerantly; when it carries an
+    /// `idToken`, the whole token triple (see ``FirebaseTokenResponse/init(from:)``) is required.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let hasTokens = c.contains(.idToken) && (try? c.decodeNil(forKey: .idToken)) == false
+        let tokens = hasTokens ? try FirebaseTokenResponse(from: decoder) : nil
+        self.init(uid: c.firebaseString(.uid), email: c.looseString(.email), emailVerified: c.firebaseBool(.emailVerified),
+                  displayName: c.looseString(.displayName), photoURL: c.looseString(.photoURL),
+                  providers: ((try? c.decodeIfPresent([FirebaseUserProviderInfo].self, forKey: .providers)) ?? nil) ?? [],
+                  tokens: tokens)
+    }
+
+    /// Writes the reply's fields, the tokens (when any) beside them.
+    public func encode(to encoder: any Encoder) throws {
+        try tokens?.encode(to: encoder)
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeIfPresent(uid, forKey: .uid)
+        try c.encodeIfPresent(email, forKey: .email)
+        try c.encodeIfPresent(emailVerified, forKey: .emailVerified)
+        try c.encodeIfPresent(displayName, forKey: .displayName)
+        try c.encodeIfPresent(photoURL, forKey: .photoURL)
+        if !providers.isEmpty { try c.encode(providers, forKey: .providers) }
     }
 }

@@ -2,7 +2,7 @@ import AuthHub
 import Foundation
 
 /// One enrolled second factor (`mfaInfo[]` of a sign-in that needs MFA, or of a user).
-public struct FirebaseMFAEnrollment: Sendable, Hashable {
+public struct FirebaseMFAEnrollment: Sendable, Hashable, Codable {
     /// `mfaEnrollmentId`.
     public var enrollmentID: String
     /// `displayName`, if set.
@@ -23,11 +23,24 @@ public struct FirebaseMFAEnrollment: Sendable, Hashable {
         self.enrolledAt = enrolledAt
     }
 
+    enum CodingKeys: String, CodingKey { case enrollmentID = "mfaEnrollmentId", displayName, phoneInfo, totpInfo, enrolledAt }
+
     /// Reads one `mfaInfo` entry (tolerant: every member optional).
-    init(json: JSONValue) {
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
         let factor: String
-        if json["phoneInfo"] != nil { factor = "phone" } else if json["totpInfo"] != nil { factor = "totp" } else { factor = "unknown" }
-        self.init(enrollmentID: json["mfaEnrollmentId"]?.firebaseString ?? "", displayName: json["displayName"]?.stringValue,
-                  factor: factor, phoneInfo: json["phoneInfo"]?.stringValue, enrolledAt: json["enrolledAt"]?.firebaseString)
+        if c.contains(.phoneInfo) { factor = "phone" } else if c.contains(.totpInfo) { factor = "totp" } else { factor = "unknown" }
+        self.init(enrollmentID: c.firebaseString(.enrollmentID) ?? "", displayName: c.looseString(.displayName),
+                  factor: factor, phoneInfo: c.looseString(.phoneInfo), enrolledAt: c.firebaseString(.enrolledAt))
+    }
+
+    /// Writes the entry (`totpInfo: {}` for a TOTP factor).
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        if !enrollmentID.isEmpty { try c.encode(enrollmentID, forKey: .enrollmentID) }
+        try c.encodeIfPresent(displayName, forKey: .displayName)
+        try c.encodeIfPresent(phoneInfo, forKey: .phoneInfo)
+        if factor == "totp" { try c.encode([String: String](), forKey: .totpInfo) }
+        try c.encodeIfPresent(enrolledAt, forKey: .enrolledAt)
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 /// (firebase-js-sdk `FinalizeMfaResponse`): `{idToken, refreshToken}`. No `localId` or
 /// `expiresIn` are part of it: the uid comes from the verified ID token, and the lifetime is
 /// `expiresIn` when a reply carries one, else Firebase's one hour.
-public struct FirebaseMFATokens: Sendable {
+public struct FirebaseMFATokens: Sendable, Codable {
     /// The new ID token.
     public var idToken: Secret<String>
     /// The new refresh token.
@@ -20,11 +20,27 @@ public struct FirebaseMFATokens: Sendable {
         self.expiresIn = expiresIn
     }
 
+    enum CodingKeys: String, CodingKey { case idToken, refreshToken, expiresIn }
+
     /// Reads a reply.
-    /// - Throws: ``AuthErrorCode/invalidRequest`` when `idToken` or `refreshToken` is missing.
-    static func read(_ reply: [String: JSONValue], provider: String, what: String) throws -> FirebaseMFATokens {
-        FirebaseMFATokens(idToken: Secret(try FirebaseReply.string("idToken", in: reply, provider: provider, what: what)),
-                          refreshToken: Secret(try FirebaseReply.string("refreshToken", in: reply, provider: provider, what: what)),
-                          expiresIn: reply["expiresIn"]?.firebaseNumber ?? FirebaseTokenResponse.defaultLifetime)
+    /// - Throws: a decoding error naming `idToken` or `refreshToken` when either is missing or
+    ///   empty, or `expiresIn` when it is present but not a positive number of seconds.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        idToken = Secret(try c.requiredToken(.idToken))
+        refreshToken = Secret(try c.requiredToken(.refreshToken))
+        if c.contains(.expiresIn), try !c.decodeNil(forKey: .expiresIn) {
+            expiresIn = try c.requiredLifetime(.expiresIn)
+        } else {
+            expiresIn = FirebaseTokenResponse.defaultLifetime
+        }
+    }
+
+    /// Writes the reply's fields.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(idToken, forKey: .idToken)
+        try c.encode(refreshToken, forKey: .refreshToken)
+        try c.encode(FirebaseTokenResponse.wireSeconds(expiresIn), forKey: .expiresIn)
     }
 }

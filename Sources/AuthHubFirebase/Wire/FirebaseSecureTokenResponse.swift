@@ -4,7 +4,7 @@ import Foundation
 /// The Secure Token service's refresh reply (<doc:FirebaseEndpoints>: “Secure Token refresh”), in snake_case: `id_token` (equal to the
 /// deprecated `access_token`), `refresh_token` (may be unchanged), `expires_in` as a STRING of
 /// seconds, `token_type`, `user_id`, `project_id` (the numeric project number).
-public struct FirebaseSecureTokenResponse: Sendable {
+public struct FirebaseSecureTokenResponse: Sendable, Codable {
     /// The new Firebase ID token (`id_token`, else `access_token`).
     public var idToken: Secret<String>
     /// The refresh token to store from now on; nil when the reply has none (keep the old one).
@@ -29,17 +29,33 @@ public struct FirebaseSecureTokenResponse: Sendable {
         self.projectNumber = projectNumber
     }
 
-    /// Reads a reply object; camelCase names are accepted too (the emulator's and the iOS SDK's).
-    static func read(_ object: [String: JSONValue], provider: String) throws -> FirebaseSecureTokenResponse {
-        func member(_ snake: String, _ camel: String) -> JSONValue? { object[snake] ?? object[camel] }
-        guard let id = (member("id_token", "idToken") ?? member("access_token", "accessToken"))?.stringValue, !id.isEmpty else {
-            throw AuthError(.invalidRequest, message: "The token refresh reply from '\(provider)' has no id_token.", provider: provider)
+    /// Reads a reply; camelCase names are accepted too (the emulator's and the iOS SDK's).
+    /// `id_token` (else `access_token`) is required and non-empty; `expires_in`, when sent, must be
+    /// a positive number of seconds (else Firebase's one hour is assumed); the rest is optional.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: FirebaseWireKey.self)
+        func key(_ snake: String, _ camel: String) -> FirebaseWireKey? {
+            [FirebaseWireKey(snake), FirebaseWireKey(camel)].first { c.contains($0) && (try? c.decodeNil(forKey: $0)) == false }
         }
-        let refresh = member("refresh_token", "refreshToken")?.stringValue
-        return FirebaseSecureTokenResponse(
-            idToken: Secret(id), refreshToken: refresh.flatMap { $0.isEmpty ? nil : Secret($0) },
-            expiresIn: member("expires_in", "expiresIn")?.firebaseNumber ?? FirebaseTokenResponse.defaultLifetime,
-            tokenType: member("token_type", "tokenType")?.stringValue ?? "Bearer",
-            userID: member("user_id", "userId")?.firebaseString, projectNumber: member("project_id", "projectId")?.firebaseString)
+        guard let idKey = key("id_token", "idToken") ?? key("access_token", "accessToken") else {
+            throw DecodingError.keyNotFound(FirebaseWireKey("id_token"), .init(codingPath: c.codingPath, debugDescription: "missing"))
+        }
+        idToken = Secret(try c.requiredToken(idKey))
+        refreshToken = key("refresh_token", "refreshToken").flatMap { c.looseString($0) }.flatMap { $0.isEmpty ? nil : Secret($0) }
+        expiresIn = try key("expires_in", "expiresIn").map { try c.requiredLifetime($0) } ?? FirebaseTokenResponse.defaultLifetime
+        tokenType = key("token_type", "tokenType").flatMap { c.looseString($0) } ?? "Bearer"
+        userID = key("user_id", "userId").flatMap { c.firebaseString($0) }
+        projectNumber = key("project_id", "projectId").flatMap { c.firebaseString($0) }
+    }
+
+    /// Writes the reply in the Secure Token service's snake_case.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: FirebaseWireKey.self)
+        try c.encode(idToken, forKey: FirebaseWireKey("id_token"))
+        try c.encodeIfPresent(refreshToken, forKey: FirebaseWireKey("refresh_token"))
+        try c.encode(FirebaseTokenResponse.wireSeconds(expiresIn), forKey: FirebaseWireKey("expires_in"))
+        try c.encode(tokenType, forKey: FirebaseWireKey("token_type"))
+        try c.encodeIfPresent(userID, forKey: FirebaseWireKey("user_id"))
+        try c.encodeIfPresent(projectNumber, forKey: FirebaseWireKey("project_id"))
     }
 }

@@ -9,7 +9,7 @@ import Foundation
 /// Every value is range-checked when read: the secret is 1 to 1,024 base32 characters, the code
 /// length 6 to 8 digits (what authenticator apps and RFC 4226 allow), the period 1 to 3,600
 /// seconds, `sessionInfo` 1 to 4,096 characters.
-public struct FirebaseTOTPSessionInfo: Sendable {
+public struct FirebaseTOTPSessionInfo: Sendable, Codable {
     /// `sharedSecretKey`: the new secret, base32 (as the SDKs put it into the `otpauth://` URI).
     public var sharedSecretKey: Secret<String>
     /// `verificationCodeLength`: digits per code (6 in practice).
@@ -34,25 +34,34 @@ public struct FirebaseTOTPSessionInfo: Sendable {
         self.finalizeEnrollmentTime = finalizeEnrollmentTime
     }
 
-    /// Reads `totpSessionInfo` of a reply.
-    /// - Throws: ``AuthErrorCode/invalidRequest`` naming the member that is missing or out of range (never its value).
-    static func read(_ reply: [String: JSONValue], provider: String) throws -> FirebaseTOTPSessionInfo {
-        let what = "mfaEnrollment:start"
-        func bad(_ member: String) -> AuthError {
-            AuthError(.invalidRequest, message: "The \(what) reply from '\(provider)' has no valid totpSessionInfo.\(member).", provider: provider)
+    enum CodingKeys: String, CodingKey {
+        case sharedSecretKey, verificationCodeLength, hashingAlgorithm, periodSec, sessionInfo, finalizeEnrollmentTime
+    }
+
+    /// Reads `totpSessionInfo`.
+    /// - Throws: a decoding error naming the member that is missing or out of range (never its value).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        func invalid(_ key: CodingKeys) -> DecodingError {
+            DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "out of range")
         }
-        guard let info = reply["totpSessionInfo"]?.objectValue else { throw bad("") }
-        guard let secret = info["sharedSecretKey"]?.stringValue, (1...1_024).contains(secret.count) else { throw bad("sharedSecretKey") }
-        guard let digits = info["verificationCodeLength"]?.firebaseNumber, (6...8).contains(digits), digits.rounded() == digits else {
-            throw bad("verificationCodeLength")
+        func whole(_ key: CodingKeys, _ range: ClosedRange<Double>) throws -> Int {
+            guard let value = try c.firebaseNumber(key) else {
+                throw DecodingError.keyNotFound(key, .init(codingPath: c.codingPath, debugDescription: "missing"))
+            }
+            guard range.contains(value), value.rounded() == value else { throw invalid(key) }
+            return Int(value)
         }
-        guard let algorithm = info["hashingAlgorithm"]?.stringValue, (1...32).contains(algorithm.count) else { throw bad("hashingAlgorithm") }
-        guard let period = info["periodSec"]?.firebaseNumber, (1...3_600).contains(period), period.rounded() == period else {
-            throw bad("periodSec")
-        }
-        guard let session = info["sessionInfo"]?.stringValue, (1...4_096).contains(session.count) else { throw bad("sessionInfo") }
-        let deadline = info["finalizeEnrollmentTime"]?.firebaseString.flatMap { $0.count <= 64 ? $0 : nil }
-        return FirebaseTOTPSessionInfo(sharedSecretKey: Secret(secret), verificationCodeLength: Int(digits), hashingAlgorithm: algorithm,
-                                       periodSec: Int(period), sessionInfo: Secret(session), finalizeEnrollmentTime: deadline)
+        let secret = try c.decode(String.self, forKey: .sharedSecretKey)
+        guard (1...1_024).contains(secret.count) else { throw invalid(.sharedSecretKey) }
+        let digits = try whole(.verificationCodeLength, 6...8)
+        let algorithm = try c.decode(String.self, forKey: .hashingAlgorithm)
+        guard (1...32).contains(algorithm.count) else { throw invalid(.hashingAlgorithm) }
+        let period = try whole(.periodSec, 1...3_600)
+        let session = try c.decode(String.self, forKey: .sessionInfo)
+        guard (1...4_096).contains(session.count) else { throw invalid(.sessionInfo) }
+        let deadline = c.firebaseString(.finalizeEnrollmentTime).flatMap { $0.count <= 64 ? $0 : nil }
+        self.init(sharedSecretKey: Secret(secret), verificationCodeLength: digits, hashingAlgorithm: algorithm,
+                  periodSec: period, sessionInfo: Secret(session), finalizeEnrollmentTime: deadline)
     }
 }

@@ -2,7 +2,7 @@ import AuthHub
 import Foundation
 
 /// One linked sign-in method of a user (`providerUserInfo[]`, <doc:FirebaseEndpoints>: “Lookup”).
-public struct FirebaseUserProviderInfo: Sendable, Hashable {
+public struct FirebaseUserProviderInfo: Sendable, Hashable, Codable {
     /// `providerId`: `password`, `google.com`, `phone`, …
     public var providerID: String
     /// `rawId`: the user's id at that provider.
@@ -33,11 +33,17 @@ public struct FirebaseUserProviderInfo: Sendable, Hashable {
         self.screenName = screenName
     }
 
+    enum CodingKeys: String, CodingKey {
+        case providerID = "providerId", rawID = "rawId", federatedID = "federatedId", email, displayName, photoURL = "photoUrl"
+        case phoneNumber, screenName
+    }
+
     /// Reads one entry (tolerant: every member but `providerId` optional; an entry without it is `unknown`).
-    init(json: JSONValue) {
-        self.init(providerID: json["providerId"]?.stringValue ?? "unknown", rawID: json["rawId"]?.firebaseString,
-                  federatedID: json["federatedId"]?.firebaseString, email: json["email"]?.stringValue,
-                  displayName: json["displayName"]?.stringValue, photoURL: json["photoUrl"]?.stringValue,
-                  phoneNumber: json["phoneNumber"]?.stringValue, screenName: json["screenName"]?.stringValue)
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(providerID: c.looseString(.providerID) ?? "unknown", rawID: c.firebaseString(.rawID),
+                  federatedID: c.firebaseString(.federatedID), email: c.looseString(.email),
+                  displayName: c.looseString(.displayName), photoURL: c.looseString(.photoURL),
+                  phoneNumber: c.looseString(.phoneNumber), screenName: c.looseString(.screenName))
     }
 }

@@ -56,42 +56,49 @@ public struct OpenfortAPI: Sendable {
         return headers
     }
 
-    /// Sends a request under the auth prefix (or `path` as is when it starts with `iam/`) and
-    /// parses the reply (an empty body reads as `null`).
-    /// Sends a request and parses its JSON reply; an empty body reads as `null` unless `emptyIsNull`
-    /// is false (then it is an error: for get-session, `null` means "no session" and must be said).
-    func send(_ method: HTTPMethod, _ path: String, body: [String: JSONValue?]? = nil, query: [(String, String)] = [],
-              bearer: Secret<String>? = nil, retry: APIRequest.RetryMode = .automatic, emptyIsNull: Bool = true,
-              operation: AuthOperation = .other) async throws -> JSONValue {
+    /// The request for `path` under the auth prefix (or as is when it starts with `iam/`), with a
+    /// JSON body when one is given, the per-call headers and the operation.
+    private func makeRequest(_ method: HTTPMethod, _ path: String, body: (any Encodable & Sendable)?, query: [(String, String)],
+                             bearer: Secret<String>?, retry: APIRequest.RetryMode, operation: AuthOperation) throws -> APIRequest {
         let fullPath = path.hasPrefix("iam/") ? path : Self.authPrefix + path
-        let request: APIRequest
-        if let body {
-            request = try APIRequest.json(method, fullPath, JSONValue.object(body.compactMapValues { $0 }), query: query,
-                                          headers: headers(bearer), retry: retry, operation: operation)
-        } else {
-            request = APIRequest(method, fullPath, query: query, headers: headers(bearer), retry: retry, operation: operation)
+        guard let body else {
+            return APIRequest(method, fullPath, query: query, headers: headers(bearer), retry: retry, operation: operation)
         }
-        let reply = try await (bearer == nil ? client : sessionClient).send(request)
-        if reply.body.isEmpty || reply.body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
-            guard emptyIsNull else {
-                throw AuthError(.invalidRequest, message: "The reply from '\(provider)' to \(path) is empty.", provider: provider,
-                                statusCode: reply.status)
-            }
-            return .null
-        }
-        do {
-            return try JSONValue.parse(reply.body)
-        } catch {
-            throw AuthError(.invalidRequest, message: "The reply from '\(provider)' to \(path) is not JSON.", provider: provider,
-                            statusCode: reply.status, underlying: error)
-        }
+        return try APIRequest.json(method, fullPath, body, query: query, headers: headers(bearer), retry: retry, operation: operation)
     }
 
-    private func auth(_ json: JSONValue, _ what: String) throws -> OpenfortAuthResponse {
-        try OpenfortAuthResponse(json: json, provider: provider)
+    /// Sends a request under the auth prefix (or `path` as is when it starts with `iam/`) and
+    /// decodes the reply into `reply` through the client.
+    /// - Parameter emptyIsNull: whether an empty body reads as no reply (nil) — for calls whose
+    ///   reply AuthHub does not need; when false an empty body is an error naming the operation.
+    func send<Reply: Decodable>(_ method: HTTPMethod, _ path: String, body: (any Encodable & Sendable)? = nil,
+                                query: [(String, String)] = [], bearer: Secret<String>? = nil,
+                                retry: APIRequest.RetryMode = .automatic, emptyIsNull: Bool = true,
+                                operation: AuthOperation, as reply: Reply.Type) async throws -> Reply? {
+        let request = try makeRequest(method, path, body: body, query: query, bearer: bearer, retry: retry, operation: operation)
+        let chosen = bearer == nil ? client : sessionClient
+        let response = try await chosen.send(request)
+        if emptyIsNull, response.body.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return nil }
+        return try chosen.decode(Reply?.self, from: response, operation: operation)
     }
 
-    private static func string(_ s: String?) -> JSONValue? { s.map(JSONValue.string) }
+    /// Sends a request whose reply is required: an empty or `null` body is an error naming the operation.
+    func sendRequired<Reply: Decodable>(_ method: HTTPMethod, _ path: String, body: (any Encodable & Sendable)? = nil,
+                                        query: [(String, String)] = [], bearer: Secret<String>? = nil,
+                                        retry: APIRequest.RetryMode = .automatic, operation: AuthOperation,
+                                        as reply: Reply.Type) async throws -> Reply {
+        let request = try makeRequest(method, path, body: body, query: query, bearer: bearer, retry: retry, operation: operation)
+        return try await (bearer == nil ? client : sessionClient).send(request, as: reply)
+    }
+
+    /// The operation a code of `type` serves.
+    private static func operation(_ type: EmailOTPType) -> AuthOperation {
+        switch type {
+        case .signIn: .signIn
+        case .emailVerification: .emailVerification
+        case .forgetPassword: .passwordReset
+        }
+    }
 
     // MARK: - Email and password
 
@@ -103,22 +110,21 @@ public struct OpenfortAPI: Sendable {
     /// - Returns: the reply; its ``OpenfortAuthResponse/token`` is nil when verification is required.
     public func signUp(email: String, password: Secret<String>, name: String? = nil, callbackURL: String? = nil,
                        image: String? = nil, bearer: Secret<String>? = nil) async throws -> OpenfortAuthResponse {
-        try auth(await send(.post, "sign-up/email", body: [
-            "email": .string(email), "password": .string(password.revealed()), "name": .string(name ?? email),
-            "callbackURL": Self.string(callbackURL), "image": Self.string(image),
-        ], bearer: bearer, retry: .never), "sign-up")
+        try await sendRequired(.post, "sign-up/email", body: OpenfortEmailSignUpRequest(
+            email: email, password: password.revealed(), name: name ?? email, callbackURL: callbackURL, image: image),
+                               bearer: bearer, retry: .never, operation: .signUp, as: OpenfortAuthResponse.self)
     }
 
     /// Signs in with email and password: `POST /sign-in/email`.
     public func signIn(email: String, password: Secret<String>, callbackURL: String? = nil) async throws -> OpenfortAuthResponse {
-        try auth(await send(.post, "sign-in/email", body: [
-            "email": .string(email), "password": .string(password.revealed()), "callbackURL": Self.string(callbackURL),
-        ], retry: .never), "sign-in")
+        try await sendRequired(.post, "sign-in/email", body: OpenfortEmailSignInRequest(email: email, password: password.revealed(),
+                                                                                        callbackURL: callbackURL),
+                               retry: .never, operation: .signIn, as: OpenfortAuthResponse.self)
     }
 
     /// Creates a guest user and session: `POST /sign-in/anonymous` (no body).
     public func signInAnonymously() async throws -> OpenfortAuthResponse {
-        try auth(await send(.post, "sign-in/anonymous", retry: .never), "guest sign-in")
+        try await sendRequired(.post, "sign-in/anonymous", retry: .never, operation: .signIn, as: OpenfortAuthResponse.self)
     }
 
     // MARK: - Email OTP
@@ -137,29 +143,29 @@ public struct OpenfortAPI: Sendable {
     /// - Returns: the reply's `success`.
     @discardableResult
     public func sendEmailOTP(email: String, type: EmailOTPType) async throws -> Bool {
-        try await send(.post, "email-otp/send-verification-otp", body: ["email": .string(email), "type": .string(type.rawValue)])["success"]?
-            .boolValue ?? true
+        try await send(.post, "email-otp/send-verification-otp", body: OpenfortEmailOTPRequest(email: email, type: type.rawValue),
+                       operation: Self.operation(type), as: OpenfortAcknowledgement.self)?.success ?? true
     }
 
     /// Signs in with an emailed code: `POST /sign-in/email-otp {email, otp}`.
     /// - Parameter bearer: a guest's session token, to upgrade that guest.
     public func signInWithEmailOTP(email: String, otp: Secret<String>, bearer: Secret<String>? = nil) async throws -> OpenfortAuthResponse {
-        try auth(await send(.post, "sign-in/email-otp", body: ["email": .string(email), "otp": .string(otp.revealed())],
-                            bearer: bearer, retry: .never), "email OTP sign-in")
+        try await sendRequired(.post, "sign-in/email-otp", body: OpenfortEmailOTPRequest(email: email, otp: otp.revealed()),
+                               bearer: bearer, retry: .never, operation: .signIn, as: OpenfortAuthResponse.self)
     }
 
     /// Verifies an email with an emailed code: `POST /email-otp/verify-email {email, otp}`.
     /// - Returns: the reply (a token when the server signs the user in).
     public func verifyEmailOTP(email: String, otp: Secret<String>, bearer: Secret<String>? = nil) async throws -> OpenfortAuthResponse {
-        try auth(await send(.post, "email-otp/verify-email", body: ["email": .string(email), "otp": .string(otp.revealed())],
-                            bearer: bearer, retry: .never), "email OTP verification")
+        try await sendRequired(.post, "email-otp/verify-email", body: OpenfortEmailOTPRequest(email: email, otp: otp.revealed()),
+                               bearer: bearer, retry: .never, operation: .emailVerification, as: OpenfortAuthResponse.self)
     }
 
     /// Checks a code without using it: `POST /email-otp/check-verification-otp {email, type, otp}`.
     public func checkEmailOTP(email: String, type: EmailOTPType, otp: Secret<String>) async throws -> Bool {
-        try await send(.post, "email-otp/check-verification-otp", body: [
-            "email": .string(email), "type": .string(type.rawValue), "otp": .string(otp.revealed()),
-        ], retry: .never)["success"]?.boolValue ?? false
+        try await send(.post, "email-otp/check-verification-otp",
+                       body: OpenfortEmailOTPRequest(email: email, type: type.rawValue, otp: otp.revealed()),
+                       retry: .never, operation: Self.operation(type), as: OpenfortAcknowledgement.self)?.success ?? false
     }
 
     // MARK: - Social
@@ -173,23 +179,18 @@ public struct OpenfortAPI: Sendable {
     public func startOAuth(provider socialProvider: String, callbackURL: String, scopes: [String]? = nil,
                            errorCallbackURL: String? = nil, newUserCallbackURL: String? = nil, loginHint: String? = nil,
                            bearer: Secret<String>? = nil) async throws -> URL {
-        let reply = try await send(.post, "sign-in/social", body: [
-            "provider": .string(socialProvider), "callbackURL": .string(callbackURL), "disableRedirect": .bool(true),
-            "scopes": scopes.map { .array($0.map(JSONValue.string)) }, "errorCallbackURL": Self.string(errorCallbackURL),
-            "newUserCallbackURL": Self.string(newUserCallbackURL), "loginHint": Self.string(loginHint),
-        ], bearer: bearer)
-        return try url(reply, "sign-in/social")
+        try await sendRequired(.post, "sign-in/social", body: OpenfortSocialSignInRequest(
+            provider: socialProvider, callbackURL: callbackURL, disableRedirect: true, scopes: scopes, errorCallbackURL: errorCallbackURL,
+            newUserCallbackURL: newUserCallbackURL, loginHint: loginHint),
+                               bearer: bearer, operation: .signIn, as: OpenfortRedirectReply.self).url
     }
 
     /// Signs in with an ID token from Apple or Google: `POST /sign-in/social {provider, idToken: {token, nonce?, accessToken?}}`.
     public func signInWithIDToken(provider socialProvider: String, token: Secret<String>, nonce: String? = nil,
                                   accessToken: Secret<String>? = nil) async throws -> OpenfortAuthResponse {
-        let idToken: [String: JSONValue?] = [
-            "token": .string(token.revealed()), "nonce": Self.string(nonce), "accessToken": accessToken.map { .string($0.revealed()) },
-        ]
-        return try auth(await send(.post, "sign-in/social", body: [
-            "provider": .string(socialProvider), "idToken": .object(idToken.compactMapValues { $0 }),
-        ], retry: .never), "ID-token sign-in")
+        let idToken = OpenfortIDTokenCredential(token: token.revealed(), nonce: nonce, accessToken: accessToken?.revealed())
+        return try await sendRequired(.post, "sign-in/social", body: OpenfortSocialSignInRequest(provider: socialProvider, idToken: idToken),
+                                      retry: .never, operation: .signIn, as: OpenfortAuthResponse.self)
     }
 
     /// Links a social account to the signed-in user: `POST /link-social {provider, callbackURL, …}` with the session token.
@@ -197,32 +198,24 @@ public struct OpenfortAPI: Sendable {
     public func linkSocial(provider socialProvider: String, callbackURL: String, scopes: [String]? = nil,
                            errorCallbackURL: String? = nil, idToken: Secret<String>? = nil,
                            bearer: Secret<String>) async throws -> (url: URL?, status: Bool?) {
-        let reply = try await send(.post, "link-social", body: [
-            "provider": .string(socialProvider), "callbackURL": .string(callbackURL), "disableRedirect": .bool(true),
-            "scopes": scopes.map { .array($0.map(JSONValue.string)) }, "errorCallbackURL": Self.string(errorCallbackURL),
-            "idToken": idToken.map { .object(["token": .string($0.revealed())]) },
-        ], bearer: bearer)
-        return (reply["url"]?.stringValue.flatMap(URL.init(string:)), reply["status"]?.boolValue)
+        let reply = try await send(.post, "link-social", body: OpenfortLinkSocialRequest(
+            provider: socialProvider, callbackURL: callbackURL, scopes: scopes, errorCallbackURL: errorCallbackURL,
+            idToken: idToken.map { OpenfortIDTokenCredential(token: $0.revealed()) }),
+                                   bearer: bearer, operation: .management, as: OpenfortLinkSocialReply.self)
+        return (reply?.url, reply?.status)
     }
 
     /// Unlinks an account: `POST /unlink-account {providerId, accountId?}` with the session token.
     /// - Returns: the reply's `status`.
     @discardableResult
     public func unlinkAccount(providerID: String, accountID: String? = nil, bearer: Secret<String>) async throws -> Bool {
-        try await send(.post, "unlink-account", body: ["providerId": .string(providerID), "accountId": Self.string(accountID)],
-                       bearer: bearer)["status"]?.boolValue ?? true
+        try await send(.post, "unlink-account", body: OpenfortUnlinkAccountRequest(providerId: providerID, accountId: accountID),
+                       bearer: bearer, operation: .management, as: OpenfortAcknowledgement.self)?.status ?? true
     }
 
     /// The accounts linked to the signed-in user: `GET /list-accounts`.
     public func listAccounts(bearer: Secret<String>) async throws -> [OpenfortLinkedAccount] {
-        (try await send(.get, "list-accounts", bearer: bearer).arrayValue ?? []).compactMap(\.objectValue).map(OpenfortLinkedAccount.init(json:))
-    }
-
-    private func url(_ reply: JSONValue, _ what: String) throws -> URL {
-        guard let string = reply["url"]?.stringValue, let url = URL(string: string), url.scheme != nil else {
-            throw AuthError(.invalidRequest, message: "The \(what) reply from '\(provider)' has no URL.", provider: provider)
-        }
-        return url
+        try await send(.get, "list-accounts", bearer: bearer, operation: .management, as: [OpenfortLinkedAccount].self) ?? []
     }
 
     // MARK: - Email verification and password reset
@@ -230,8 +223,8 @@ public struct OpenfortAPI: Sendable {
     /// Sends a verification link: `POST /send-verification-email {email, callbackURL?}`.
     @discardableResult
     public func sendVerificationEmail(email: String, callbackURL: String? = nil) async throws -> Bool {
-        try await send(.post, "send-verification-email", body: ["email": .string(email), "callbackURL": Self.string(callbackURL)])["status"]?
-            .boolValue ?? true
+        try await send(.post, "send-verification-email", body: OpenfortEmailLinkRequest(email: email, callbackURL: callbackURL),
+                       operation: .emailVerification, as: OpenfortAcknowledgement.self)?.status ?? true
     }
 
     /// Verifies an email with the link's token: `GET /verify-email?token=…[&callbackURL=…]`.
@@ -240,61 +233,68 @@ public struct OpenfortAPI: Sendable {
     public func verifyEmail(token: Secret<String>, callbackURL: String? = nil, bearer: Secret<String>? = nil) async throws -> OpenfortUser? {
         var query = [("token", token.revealed())]
         if let callbackURL { query.append(("callbackURL", callbackURL)) }
-        let reply = try await send(.get, "verify-email", query: query, bearer: bearer, retry: .never)
-        return try reply["user"]?.objectValue.map { try OpenfortUser(json: $0, provider: provider) }
+        return try await send(.get, "verify-email", query: query, bearer: bearer, retry: .never, operation: .emailVerification,
+                              as: OpenfortVerifyEmailReply.self)?.user
     }
 
     /// Sends a password-reset link: `POST /request-password-reset {email, redirectTo?}`.
     @discardableResult
     public func requestPasswordReset(email: String, redirectTo: String? = nil) async throws -> Bool {
-        try await send(.post, "request-password-reset", body: ["email": .string(email), "redirectTo": Self.string(redirectTo)])["status"]?
-            .boolValue ?? true
+        try await send(.post, "request-password-reset", body: OpenfortEmailLinkRequest(email: email, redirectTo: redirectTo),
+                       operation: .passwordReset, as: OpenfortAcknowledgement.self)?.status ?? true
     }
 
     /// Sets a new password with the reset link's token: `POST /reset-password {newPassword, token}`.
     public func resetPassword(token: Secret<String>, newPassword: Secret<String>) async throws {
-        _ = try await send(.post, "reset-password", body: ["newPassword": .string(newPassword.revealed()), "token": .string(token.revealed())],
-                           retry: .never)
+        _ = try await send(.post, "reset-password", body: OpenfortResetPasswordRequest(newPassword: newPassword.revealed(), token: token.revealed()),
+                           retry: .never, operation: .passwordReset, as: OpenfortAcknowledgement.self)
     }
 
     /// Sends a password-reset code: `POST /forget-password/email-otp {email}`.
     @discardableResult
     public func requestPasswordResetOTP(email: String) async throws -> Bool {
-        try await send(.post, "forget-password/email-otp", body: ["email": .string(email)])["success"]?.boolValue ?? true
+        try await send(.post, "forget-password/email-otp", body: OpenfortEmailLinkRequest(email: email), operation: .passwordReset,
+                       as: OpenfortAcknowledgement.self)?.success ?? true
     }
 
     /// Sets a new password with an emailed code: `POST /email-otp/reset-password {email, otp, password}`.
     public func resetPassword(email: String, otp: Secret<String>, newPassword: Secret<String>) async throws {
-        _ = try await send(.post, "email-otp/reset-password", body: [
-            "email": .string(email), "otp": .string(otp.revealed()), "password": .string(newPassword.revealed()),
-        ], retry: .never)
+        _ = try await send(.post, "email-otp/reset-password",
+                           body: OpenfortEmailOTPRequest(email: email, otp: otp.revealed(), password: newPassword.revealed()),
+                           retry: .never, operation: .passwordReset, as: OpenfortAcknowledgement.self)
     }
 
     /// Changes (or adds) the signed-in user's email: `POST /change-email {newEmail, callbackURL?}`.
     /// - Returns: the reply's `message` (`Email updated` or `Verification email sent`).
     @discardableResult
     public func changeEmail(newEmail: String, callbackURL: String? = nil, bearer: Secret<String>) async throws -> String? {
-        try await send(.post, "change-email", body: ["newEmail": .string(newEmail), "callbackURL": Self.string(callbackURL)],
-                       bearer: bearer)["message"]?.stringValue
+        try await send(.post, "change-email", body: OpenfortChangeEmailRequest(newEmail: newEmail, callbackURL: callbackURL),
+                       bearer: bearer, operation: .management, as: OpenfortAcknowledgement.self)?.message
     }
 
     // MARK: - Session
 
     /// Validates (and extends) a session: `GET /get-session?disableCookieCache=true`.
-    /// - Returns: nil when the server answers `null` (no valid session).
-    /// - Throws: ``AuthErrorCode/sessionExpired`` for a 401; transient errors as they are.
+    /// - Returns: nil when the server answers `null` (no valid session), or an object that names
+    ///   neither a session nor a user.
+    /// - Throws: ``AuthErrorCode/refreshTokenInvalid`` for a 401 (mapped with the `refresh`
+    ///   operation); ``AuthErrorCode/invalidRequest`` naming the field for a reply of the wrong
+    ///   shape, or for an empty body; transient errors as they are.
     public func getSession(bearer: Secret<String>) async throws -> OpenfortSessionInfo? {
-        try OpenfortSessionInfo.read(await send(.get, "get-session", query: [("disableCookieCache", "true")], bearer: bearer,
-                                                emptyIsNull: false, operation: .refresh), provider: provider)
+        let info = try await sendRequired(.get, "get-session", query: [("disableCookieCache", "true")], bearer: bearer,
+                                          operation: .refresh, as: OpenfortSessionInfo?.self)
+        guard let info, !info.isEmpty else { return nil }
+        return info
     }
 
     /// Ends the session at the server: `POST /sign-out {}`.
     public func signOut(bearer: Secret<String>) async throws {
-        _ = try await send(.post, "sign-out", body: [:], bearer: bearer, retry: .never)
+        _ = try await send(.post, "sign-out", body: OpenfortEmptyBody(), bearer: bearer, retry: .never, operation: .signOut,
+                           as: OpenfortAcknowledgement.self)
     }
 
     /// The current user with linked accounts: `GET /iam/v2/me`.
     public func me(bearer: Secret<String>) async throws -> OpenfortAuthUser {
-        try OpenfortAuthUser(json: await send(.get, Self.mePath, bearer: bearer), provider: provider)
+        try await sendRequired(.get, Self.mePath, bearer: bearer, operation: .userInfo, as: OpenfortAuthUser.self)
     }
 }

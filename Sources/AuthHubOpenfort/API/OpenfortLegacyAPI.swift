@@ -26,114 +26,122 @@ public struct OpenfortLegacyAPI: Sendable {
                            defaultHeaders: ["Authorization": "Bearer \(configuration.publishableKey)"])
     }
 
-    func send(_ method: HTTPMethod, _ path: String, body: [String: JSONValue?]?, query: [(String, String)] = [],
-              playerToken: Secret<String>? = nil, retry: APIRequest.RetryMode = .automatic,
-              operation: AuthOperation = .other) async throws -> JSONValue {
+    /// Sends a request under the v1 prefix and decodes its reply; an empty body reads as nil.
+    func send<Reply: Decodable>(_ method: HTTPMethod, _ path: String, body: (any Encodable & Sendable)?, query: [(String, String)] = [],
+                                playerToken: Secret<String>? = nil, retry: APIRequest.RetryMode = .automatic,
+                                operation: AuthOperation, as reply: Reply.Type) async throws -> Reply? {
+        let request = try makeRequest(method, path, body: body, query: query, playerToken: playerToken, retry: retry, operation: operation)
+        let response = try await client.send(request)
+        if response.body.isEmpty { return nil }
+        return try client.decode(Reply?.self, from: response, operation: operation)
+    }
+
+    /// Sends a request whose reply is required (an empty or `null` body is an error naming the operation).
+    func sendRequired<Reply: Decodable>(_ method: HTTPMethod, _ path: String, body: (any Encodable & Sendable)?,
+                                        playerToken: Secret<String>? = nil, retry: APIRequest.RetryMode = .automatic,
+                                        operation: AuthOperation, as reply: Reply.Type) async throws -> Reply {
+        let request = try makeRequest(method, path, body: body, query: [], playerToken: playerToken, retry: retry, operation: operation)
+        return try await client.send(request, as: reply)
+    }
+
+    /// The request for `path` under the v1 prefix: a JSON body when one is given, a new
+    /// `x-request-id`, `x-player-token` when given.
+    private func makeRequest(_ method: HTTPMethod, _ path: String, body: (any Encodable & Sendable)?, query: [(String, String)],
+                             playerToken: Secret<String>?, retry: APIRequest.RetryMode, operation: AuthOperation) throws -> APIRequest {
         var headers: HTTPHeaders = ["x-request-id": OpenfortRequestID.make(random)]
         if let playerToken { headers["x-player-token"] = playerToken.revealed() }
-        let request: APIRequest
-        if let body {
-            request = try APIRequest.json(method, Self.prefix + path, JSONValue.object(body.compactMapValues { $0 }), query: query,
-                                          headers: headers, retry: retry, operation: operation)
-        } else {
-            request = APIRequest(method, Self.prefix + path, query: query, headers: headers, retry: retry, operation: operation)
+        guard let body else {
+            return APIRequest(method, Self.prefix + path, query: query, headers: headers, retry: retry, operation: operation)
         }
-        let reply = try await client.send(request)
-        if reply.body.isEmpty { return .null }
-        do {
-            return try JSONValue.parse(reply.body)
-        } catch {
-            throw AuthError(.invalidRequest, message: "The reply from '\(provider)' to \(path) is not JSON.", provider: provider,
-                            statusCode: reply.status, underlying: error)
-        }
+        return try APIRequest.json(method, Self.prefix + path, body, query: query, headers: headers, retry: retry, operation: operation)
     }
 
     // MARK: - Calls
 
     /// `POST /iam/v1/password/signup {email, password, name?}` → tokens, or nil for `{action: "verify_email"}`.
     public func signUp(email: String, password: Secret<String>, name: String? = nil) async throws -> OpenfortLegacyAuthResponse? {
-        try OpenfortLegacyAuthResponse.read(await send(.post, "password/signup", body: [
-            "email": .string(email), "password": .string(password.revealed()), "name": name.map(JSONValue.string),
-        ], retry: .never), provider: provider)
+        try await sendRequired(.post, "password/signup", body: OpenfortLegacyPasswordRequest(email: email, password: password.revealed(),
+                                                                                             name: name),
+                               retry: .never, operation: .signUp, as: OpenfortLegacyAuthReply.self).response
     }
 
     /// `POST /iam/v1/password/login {email, password}` → tokens, or nil for `{action: "verify_email"}`.
     public func logIn(email: String, password: Secret<String>) async throws -> OpenfortLegacyAuthResponse? {
-        try OpenfortLegacyAuthResponse.read(await send(.post, "password/login", body: [
-            "email": .string(email), "password": .string(password.revealed()),
-        ], retry: .never), provider: provider)
+        try await sendRequired(.post, "password/login", body: OpenfortLegacyPasswordRequest(email: email, password: password.revealed()),
+                               retry: .never, operation: .signIn, as: OpenfortLegacyAuthReply.self).response
     }
 
     /// `POST /iam/v1/guest {}`.
     public func guest() async throws -> OpenfortLegacyAuthResponse {
-        try required(await send(.post, "guest", body: [:], retry: .never), "guest")
+        try required(await sendRequired(.post, "guest", body: OpenfortEmptyBody(), retry: .never, operation: .signIn,
+                                        as: OpenfortLegacyAuthReply.self))
     }
 
     /// `POST /iam/v1/sessions {refreshToken}` → new tokens.
     public func refresh(refreshToken: Secret<String>, force: Bool = false) async throws -> OpenfortLegacyAuthResponse {
-        try required(await send(.post, "sessions", body: [
-            "refreshToken": .string(refreshToken.revealed()), "forceRefresh": force ? .bool(true) : nil,
-        ], retry: .never, operation: .refresh), "refresh")
+        try required(await sendRequired(.post, "sessions", body: OpenfortLegacyRefreshRequest(refreshToken: refreshToken.revealed(),
+                                                                                               forceRefresh: force ? true : nil),
+                                        retry: .never, operation: .refresh, as: OpenfortLegacyAuthReply.self))
     }
 
     /// `POST /iam/v1/sessions/logout {refreshToken}` with `x-player-token`.
     public func logOut(accessToken: Secret<String>, refreshToken: Secret<String>) async throws {
-        _ = try await send(.post, "sessions/logout", body: ["refreshToken": .string(refreshToken.revealed())], playerToken: accessToken,
-                           retry: .never)
+        _ = try await send(.post, "sessions/logout", body: OpenfortLegacyRefreshRequest(refreshToken: refreshToken.revealed()),
+                           playerToken: accessToken, retry: .never, operation: .signOut, as: OpenfortAcknowledgement.self)
     }
 
     /// `GET /iam/v1/me` with `x-player-token` → the player object.
     public func me(accessToken: Secret<String>) async throws -> [String: JSONValue] {
-        guard let player = try await send(.get, "me", body: nil, playerToken: accessToken).objectValue, player["id"]?.stringValue != nil else {
-            throw AuthError(.invalidRequest, message: "The /iam/v1/me reply from '\(provider)' has no player id.", provider: provider)
-        }
-        return player
+        try await player(accessToken: accessToken).raw
+    }
+
+    /// `GET /iam/v1/me` read as a user (id, createdAt, linkedAccounts; the player kept in ``OpenfortAuthUser/raw``).
+    func player(accessToken: Secret<String>) async throws -> OpenfortAuthUser {
+        try await sendRequired(.get, "me", body: nil, playerToken: accessToken, operation: .userInfo, as: OpenfortAuthUser.self)
     }
 
     /// `POST /iam/v1/oauth/init {provider, options: {redirectTo}}` (or `init_link` with `x-player-token`) → the URL to open.
     public func initOAuth(provider socialProvider: String, redirectTo: String, link accessToken: Secret<String>? = nil) async throws -> URL {
-        let reply = try await send(.post, accessToken == nil ? "oauth/init" : "oauth/init_link", body: [
-            "provider": .string(socialProvider), "options": .object(["redirectTo": .string(redirectTo)]),
-        ], playerToken: accessToken)
-        guard let string = reply["url"]?.stringValue, let url = URL(string: string), url.scheme != nil else {
-            throw AuthError(.invalidRequest, message: "The oauth/init reply from '\(provider)' has no URL.", provider: provider)
-        }
-        return url
+        try await sendRequired(.post, accessToken == nil ? "oauth/init" : "oauth/init_link",
+                               body: OpenfortLegacyOAuthInitRequest(provider: socialProvider, options: .init(redirectTo: redirectTo)),
+                               playerToken: accessToken, operation: accessToken == nil ? .signIn : .management,
+                               as: OpenfortRedirectReply.self).url
     }
 
     /// `POST /iam/v1/oauth/login_id_token {provider, token}`.
     public func logInWithIDToken(provider socialProvider: String, token: Secret<String>) async throws -> OpenfortLegacyAuthResponse {
-        try required(await send(.post, "oauth/login_id_token", body: [
-            "provider": .string(socialProvider), "token": .string(token.revealed()),
-        ], retry: .never), "ID-token login")
+        try required(await sendRequired(.post, "oauth/login_id_token",
+                                        body: OpenfortLegacyIDTokenRequest(provider: socialProvider, token: token.revealed()),
+                                        retry: .never, operation: .signIn, as: OpenfortLegacyAuthReply.self))
     }
 
     /// `POST /iam/v1/password/request_email_verification {email, redirectUrl}`.
     public func requestEmailVerification(email: String, redirectURL: String?) async throws {
-        _ = try await send(.post, "password/request_email_verification", body: [
-            "email": .string(email), "redirectUrl": redirectURL.map(JSONValue.string),
-        ])
+        _ = try await send(.post, "password/request_email_verification", body: OpenfortLegacyEmailRequest(email: email, redirectUrl: redirectURL),
+                           operation: .emailVerification, as: OpenfortAcknowledgement.self)
     }
 
     /// `POST /iam/v1/password/verify_email {email, token}` (the `state` of the link as token).
     public func verifyEmail(email: String, token: Secret<String>) async throws {
-        _ = try await send(.post, "password/verify_email", body: ["email": .string(email), "token": .string(token.revealed())], retry: .never)
+        _ = try await send(.post, "password/verify_email", body: OpenfortLegacyVerifyEmailRequest(email: email, token: token.revealed()),
+                           retry: .never, operation: .emailVerification, as: OpenfortAcknowledgement.self)
     }
 
     /// `POST /iam/v1/password/request_reset {email, redirectUrl}`.
     public func requestReset(email: String, redirectURL: String?) async throws {
-        _ = try await send(.post, "password/request_reset", body: ["email": .string(email), "redirectUrl": redirectURL.map(JSONValue.string)])
+        _ = try await send(.post, "password/request_reset", body: OpenfortLegacyEmailRequest(email: email, redirectUrl: redirectURL),
+                           operation: .passwordReset, as: OpenfortAcknowledgement.self)
     }
 
     /// `POST /iam/v1/password/reset {email, password, state}`.
     public func reset(email: String, password: Secret<String>, state: Secret<String>) async throws {
-        _ = try await send(.post, "password/reset", body: [
-            "email": .string(email), "password": .string(password.revealed()), "state": .string(state.revealed()),
-        ], retry: .never)
+        _ = try await send(.post, "password/reset", body: OpenfortLegacyResetRequest(email: email, password: password.revealed(),
+                                                                                      state: state.revealed()),
+                           retry: .never, operation: .passwordReset, as: OpenfortAcknowledgement.self)
     }
 
-    private func required(_ json: JSONValue, _ what: String) throws -> OpenfortLegacyAuthResponse {
-        guard let response = try OpenfortLegacyAuthResponse.read(json, provider: provider) else {
+    private func required(_ reply: OpenfortLegacyAuthReply) throws -> OpenfortLegacyAuthResponse {
+        guard let response = reply.response else {
             throw AuthError(.verificationRequired, message: "The email must be verified first.", provider: provider, providerCode: "verify_email")
         }
         return response

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// A `null` token on sign-up means the email must be verified before a session exists (the SDK's
 /// `{ action: "verify_email" }`).
-public struct OpenfortAuthResponse: Sendable {
+public struct OpenfortAuthResponse: Sendable, Codable {
     /// The session token, when the reply carries one.
     public var token: Secret<String>?
     /// The user, when the reply carries one.
@@ -18,21 +18,22 @@ public struct OpenfortAuthResponse: Sendable {
         self.user = user
     }
 
+    enum CodingKeys: String, CodingKey { case token, user }
+
     /// Reads a reply object. Every such reply carries the user (openfort-js reads `user.id` from each);
-    /// `token` is a string or `null`.
-    /// - Throws: ``AuthErrorCode/invalidRequest`` when the body is not an object, `token` is neither a
-    ///   string nor `null`, or `user` is missing, not an object, or has no id.
-    public init(json: JSONValue, provider: String) throws {
-        func malformed(_ what: String) -> AuthError {
-            AuthError(.invalidRequest, message: "The reply from '\(provider)' \(what).", provider: provider)
-        }
-        guard let object = json.objectValue else { throw malformed("is not a JSON object") }
-        switch object["token"] {
-        case nil, .null?: token = nil
-        case .string(let text)?: token = text.isEmpty ? nil : Secret(text)
-        default: throw malformed("has a token that is not a string")
-        }
-        guard let user = object["user"]?.objectValue else { throw malformed("has no user object") }
-        self.user = try OpenfortUser(json: user, provider: provider)
+    /// `token` is a string or `null` (an empty string reads as no token).
+    /// - Throws: a decoding error naming `token` when it is neither a string nor `null`, or `user`
+    ///   (or `user.id`) when the user is missing, not an object, or has no id.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        token = try c.decodeIfPresent(String.self, forKey: .token).flatMap { $0.isEmpty ? nil : Secret($0) }
+        user = try c.decode(OpenfortUser.self, forKey: .user)
+    }
+
+    /// Writes the reply (`token: null` when there is none).
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        if let token { try c.encode(token, forKey: .token) } else { try c.encodeNil(forKey: .token) }
+        try c.encodeIfPresent(user, forKey: .user)
     }
 }

@@ -2,7 +2,7 @@ import AuthHub
 import Foundation
 
 /// The current user as `GET /iam/v2/me` returns them (<doc:OpenfortEndpoints>: “Object shapes”, `AuthUserResponse`).
-public struct OpenfortAuthUser: Sendable, Hashable {
+public struct OpenfortAuthUser: Sendable, Hashable, Codable {
     /// The user id.
     public var id: String
     /// The email address, if any.
@@ -24,22 +24,34 @@ public struct OpenfortAuthUser: Sendable, Hashable {
     /// Every member, as sent.
     public var raw: [String: JSONValue]
 
+    enum CodingKeys: String, CodingKey {
+        case id, email, name, emailVerified, phoneNumber, phoneNumberVerified, isAnonymous, createdAt, linkedAccounts
+    }
+
     /// Reads the reply.
-    /// - Throws: ``AuthErrorCode/invalidRequest`` when it is not an object with an `id`.
-    public init(json: JSONValue, provider: String) throws {
-        guard let object = json.objectValue, let id = object["id"]?.stringValue, !id.isEmpty else {
-            throw AuthError(.invalidRequest, message: "The /iam/v2/me reply from '\(provider)' has no user id.", provider: provider)
-        }
-        self.id = id
-        email = object["email"]?.stringValue
-        name = object["name"]?.stringValue
-        emailVerified = object["emailVerified"]?.boolValue ?? false
-        phoneNumber = object["phoneNumber"]?.stringValue
-        phoneNumberVerified = object["phoneNumberVerified"]?.boolValue ?? false
-        isAnonymous = object["isAnonymous"]?.boolValue ?? false
-        createdAt = object["createdAt"].flatMap(OpenfortDate.read)
-        linkedAccounts = (object["linkedAccounts"]?.arrayValue ?? []).compactMap(\.objectValue).map(OpenfortLinkedAccount.init(json:))
-        raw = object
+    /// - Throws: a decoding error naming `id` when it is missing, not a string or empty.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.requiredString(.id)
+        email = c.looseString(.email)
+        name = c.looseString(.name)
+        emailVerified = c.looseBool(.emailVerified) ?? false
+        phoneNumber = c.looseString(.phoneNumber)
+        phoneNumberVerified = c.looseBool(.phoneNumberVerified) ?? false
+        isAnonymous = c.looseBool(.isAnonymous) ?? false
+        createdAt = c.looseDate(.createdAt)
+        // Entries that are not objects are skipped, as before typed decoding.
+        linkedAccounts = ((try? c.decodeIfPresent([OpenfortLossy<OpenfortLinkedAccount>].self, forKey: .linkedAccounts)) ?? nil)?
+            .compactMap(\.value) ?? []
+        // Open by nature: the user object grows with Openfort's API; every member is kept as a claim.
+        raw = try KeyedDecodingContainer<CodingKeys>.openObject(decoder)
+    }
+
+    /// Writes the user as it was read (``raw``).
+    public func encode(to encoder: any Encoder) throws {
+        var raw = raw
+        raw["id"] = .string(id)
+        try raw.encode(to: encoder)
     }
 
     /// The user as a core ``UserInfo``.

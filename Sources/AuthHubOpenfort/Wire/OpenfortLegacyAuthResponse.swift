@@ -2,7 +2,7 @@ import AuthHub
 import Foundation
 
 /// The v1 `AuthResponse` (<doc:OpenfortEndpoints>: “Legacy v1”): `{ "player": {...}, "token": "<access JWT>", "refreshToken": "…" }`.
-public struct OpenfortLegacyAuthResponse: Sendable {
+public struct OpenfortLegacyAuthResponse: Sendable, Codable {
     /// The player id (`player.id`, `pla_…`).
     public var playerID: String
     /// The player object, as sent.
@@ -12,15 +12,37 @@ public struct OpenfortLegacyAuthResponse: Sendable {
     /// The refresh token.
     public var refreshToken: Secret<String>?
 
-    /// Reads a reply; `{ "action": "verify_email" }` gives nil.
-    /// - Throws: ``AuthErrorCode/invalidRequest`` when there is neither an action nor a token and player.
-    public static func read(_ json: JSONValue, provider: String) throws -> OpenfortLegacyAuthResponse? {
-        if json["action"]?.stringValue == "verify_email" { return nil }
-        guard let token = json["token"]?.stringValue, !token.isEmpty, let player = json["player"]?.objectValue,
-              let id = player["id"]?.stringValue else {
-            throw AuthError(.invalidRequest, message: "The v1 reply from '\(provider)' has no token or player.", provider: provider)
-        }
-        return OpenfortLegacyAuthResponse(playerID: id, player: player, token: Secret(token),
-                                          refreshToken: json["refreshToken"]?.stringValue.map(Secret.init))
+    /// Creates a response from values.
+    public init(playerID: String, player: [String: JSONValue], token: Secret<String>, refreshToken: Secret<String>?) {
+        self.playerID = playerID
+        self.player = player
+        self.token = token
+        self.refreshToken = refreshToken
+    }
+
+    enum CodingKeys: String, CodingKey { case player, token, refreshToken }
+    enum PlayerKeys: String, CodingKey { case id }
+
+    /// Reads a reply with tokens (``OpenfortLegacyAuthReply`` tells it from `{action: "verify_email"}`).
+    /// - Throws: a decoding error naming `token` (missing, not a string, empty), `player` (missing,
+    ///   not an object) or `player.id`.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        token = Secret(try c.requiredString(.token))
+        let ids = try c.nestedContainer(keyedBy: PlayerKeys.self, forKey: .player)
+        playerID = try ids.decode(String.self, forKey: .id)
+        // The player object is open: its members (linked accounts, metadata) are kept as claims.
+        player = try c.decode([String: JSONValue].self, forKey: .player)
+        refreshToken = c.looseString(.refreshToken).map(Secret.init)
+    }
+
+    /// Writes the reply (`player` as read, with its id).
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        var player = player
+        player["id"] = .string(playerID)
+        try c.encode(player, forKey: .player)
+        try c.encode(token, forKey: .token)
+        try c.encodeIfPresent(refreshToken, forKey: .refreshToken)
     }
 }

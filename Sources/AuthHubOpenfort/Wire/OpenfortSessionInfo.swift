@@ -2,7 +2,7 @@ import AuthHub
 import Foundation
 
 /// The reply of `GET /iam/v2/auth/get-session` (<doc:OpenfortEndpoints>: “Object shapes” and “Sessions”): the server's session and its user.
-public struct OpenfortSessionInfo: Sendable {
+public struct OpenfortSessionInfo: Sendable, Codable {
     /// The session id.
     public var id: String?
     /// The session token; may differ from the one sent (better-auth rotates on update).
@@ -23,46 +23,51 @@ public struct OpenfortSessionInfo: Sendable {
         self.user = user
     }
 
-    /// Reads a reply; `null` (no session) gives nil.
-    /// - Throws: ``AuthErrorCode/invalidRequest`` for anything but an object or `null`.
-    public static func read(_ json: JSONValue, provider: String) throws -> OpenfortSessionInfo? {
-        if case .null = json { return nil }
-        guard let object = json.objectValue else {
-            throw AuthError(.invalidRequest, message: "The get-session reply from '\(provider)' is not a JSON object.", provider: provider)
+    /// Whether the reply named neither a session nor a user (`{}`, or both `null`): no session.
+    var isEmpty: Bool { id == nil && token == nil && userID == nil && expiresAt == nil && user == nil }
+
+    enum CodingKeys: String, CodingKey { case session, user }
+    enum SessionKeys: String, CodingKey { case id, token, userID = "userId", expiresAt }
+
+    /// Reads a reply object (`null`, no session, is decoded as an Optional by the caller).
+    /// Absent or null members are "not there"; present ones must have their type (a reply of the
+    /// wrong shape is an error, never a session kept or ended by accident).
+    /// - Throws: a decoding error naming `session` or `user` when either is not an object,
+    ///   `session.token` when it is not a string, `session.expiresAt` when it is not a date between
+    ///   1970 and 9999, `user.id` when the user has none.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let user = try c.decodeIfPresent(OpenfortUser.self, forKey: .user)
+        guard c.contains(.session), try !c.decodeNil(forKey: .session) else {
+            self.init(userID: user?.id, user: user)
+            return
         }
-        func malformed(_ what: String) -> AuthError {
-            AuthError(.invalidRequest, message: "The get-session reply from '\(provider)' \(what).", provider: provider)
-        }
-        // Absent or null members are "not there"; present ones must have their type (a reply of the
-        // wrong shape is an error, never a session kept or ended by accident).
-        func member(_ name: String, in object: [String: JSONValue]) throws -> [String: JSONValue]? {
-            switch object[name] {
-            case nil, .null?: return nil
-            case .object(let members)?: return members
-            default: throw malformed("has a \(name) that is not an object")
+        let session = try c.nestedContainer(keyedBy: SessionKeys.self, forKey: .session)
+        let token = try session.decodeIfPresent(String.self, forKey: .token).flatMap { $0.isEmpty ? nil : Secret($0) }
+        var expiresAt: Date?
+        if session.contains(.expiresAt), try !session.decodeNil(forKey: .expiresAt) {
+            if let number = try? session.decode(Double.self, forKey: .expiresAt) {
+                expiresAt = OpenfortDate.epoch(number)
+            } else if let text = try? session.decode(String.self, forKey: .expiresAt) {
+                expiresAt = OpenfortDate.read(text)
+            }
+            guard expiresAt != nil else {
+                throw DecodingError.dataCorruptedError(forKey: .expiresAt, in: session,
+                                                       debugDescription: "not a date between 1970 and 9999")
             }
         }
-        let session = try member("session", in: object)
-        let userObject = try member("user", in: object)
-        if session == nil, userObject == nil { return nil }
-        let user = try userObject.map { try OpenfortUser(json: $0, provider: provider) }
-        let fields = session ?? [:]
-        var token: Secret<String>?
-        switch fields["token"] {
-        case nil, .null?: token = nil
-        case .string(let text)?: token = text.isEmpty ? nil : Secret(text)
-        default: throw malformed("has a session token that is not a string")
-        }
-        var expiresAt: Date?
-        if let raw = fields["expiresAt"], raw != .null {
-            guard let date = OpenfortDate.read(raw) else { throw malformed("has a session expiry that is not a date between 1970 and 9999") }
-            expiresAt = date
-        }
-        return OpenfortSessionInfo(
-            id: fields["id"]?.stringValue,
-            token: token,
-            userID: fields["userId"]?.stringValue ?? user?.id,
-            expiresAt: expiresAt,
-            user: user)
+        self.init(id: session.looseString(.id), token: token, userID: session.looseString(.userID) ?? user?.id,
+                  expiresAt: expiresAt, user: user)
+    }
+
+    /// Writes the reply as `{session: {id, token, userId, expiresAt}, user}`.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        var session = c.nestedContainer(keyedBy: SessionKeys.self, forKey: .session)
+        try session.encodeIfPresent(id, forKey: .id)
+        try session.encodeIfPresent(token, forKey: .token)
+        try session.encodeIfPresent(userID, forKey: .userID)
+        try session.encodeIfPresent(expiresAt.map(OpenfortDate.string), forKey: .expiresAt)
+        try c.encodeIfPresent(user, forKey: .user)
     }
 }

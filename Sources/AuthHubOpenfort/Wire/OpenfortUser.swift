@@ -5,7 +5,7 @@ import Foundation
 /// and get-session replies.
 ///
 /// Read tolerantly: only `id` is required; unknown members are kept in ``raw``.
-public struct OpenfortUser: Sendable, Hashable {
+public struct OpenfortUser: Sendable, Hashable, Codable {
     /// The user id.
     public var id: String
     /// The email address (anonymous users get a generated one; see ``isAnonymous``).
@@ -23,20 +23,28 @@ public struct OpenfortUser: Sendable, Hashable {
     /// Every member of the reply, as sent.
     public var raw: [String: JSONValue]
 
+    enum CodingKeys: String, CodingKey { case id, email, name, image, emailVerified, isAnonymous, phoneNumber }
+
     /// Reads a `user` object.
-    /// - Throws: ``AuthErrorCode/invalidRequest`` when it has no `id`.
-    public init(json: [String: JSONValue], provider: String) throws {
-        guard let id = json["id"]?.stringValue, !id.isEmpty else {
-            throw AuthError(.invalidRequest, message: "The reply from '\(provider)' has a user without an id.", provider: provider)
-        }
-        self.id = id
-        email = json["email"]?.stringValue
-        name = json["name"]?.stringValue
-        image = json["image"]?.stringValue
-        emailVerified = json["emailVerified"]?.boolValue ?? false
-        isAnonymous = json["isAnonymous"]?.boolValue ?? false
-        phoneNumber = json["phoneNumber"]?.stringValue
-        raw = json
+    /// - Throws: a decoding error naming `id` when it is missing, not a string or empty.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.requiredString(.id)
+        email = c.looseString(.email)
+        name = c.looseString(.name)
+        image = c.looseString(.image)
+        emailVerified = c.looseBool(.emailVerified) ?? false
+        isAnonymous = c.looseBool(.isAnonymous) ?? false
+        phoneNumber = c.looseString(.phoneNumber)
+        // Open by nature: better-auth plugins add members to the user, kept as claims.
+        raw = try KeyedDecodingContainer<CodingKeys>.openObject(decoder)
+    }
+
+    /// Writes the user as it was read (``raw``).
+    public func encode(to encoder: any Encoder) throws {
+        var raw = raw
+        raw["id"] = .string(id)
+        try raw.encode(to: encoder)
     }
 
     /// The user as a core ``UserInfo`` (every member as a claim).

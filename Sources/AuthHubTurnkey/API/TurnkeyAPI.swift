@@ -40,51 +40,82 @@ public struct TurnkeyAPI: Sendable {
                   errorMapper: TurnkeyErrorMapper(context: errorContext))
     }
 
-    private func parse(_ response: HTTPResponse, _ what: String) throws -> JSONValue {
-        do {
-            return try JSONValue.parse(response.body)
-        } catch {
-            throw AuthError(.invalidRequest, message: "The reply from '\(providerID)' to \(what) is not JSON.", provider: providerID,
-                            statusCode: response.status, underlying: error)
+    /// The operation a request made in `errorContext` serves (a renewal is `refresh`, a passkey
+    /// login `signIn`, a call with the session key `userInfo`-like session work).
+    static func operation(_ errorContext: TurnkeyErrorMapper.Context) -> AuthOperation {
+        switch errorContext {
+        case .refresh: .refresh
+        case .passkeyLogin: .signIn
+        case .session, .request: .other
         }
     }
 
     // MARK: - Sending stamped requests
+
+    /// Sends a signed request (its exact bytes, its one stamp header, `Content-Type: application/json`)
+    /// and returns the 2xx reply.
+    private func sendSigned(_ request: TurnkeySignedRequest, errorContext: TurnkeyErrorMapper.Context, retry: APIRequest.RetryMode,
+                            operation: AuthOperation) async throws -> (APIClient, HTTPResponse) {
+        let api = APIRequest(.post, request.path, headers: [request.stamp.name: request.stamp.value],
+                             body: .json(Data(request.body)), retry: retry, operation: operation)
+        let apiClient = client(errorContext)
+        return (apiClient, try await apiClient.send(api))
+    }
+
+    /// Sends a signed request and decodes its reply into a wire model.
+    func send<Reply: Decodable>(_ request: TurnkeySignedRequest, as reply: Reply.Type, errorContext: TurnkeyErrorMapper.Context,
+                                retry: APIRequest.RetryMode, operation: AuthOperation) async throws -> Reply {
+        let (client, response) = try await sendSigned(request, errorContext: errorContext, retry: retry, operation: operation)
+        return try client.decode(reply, from: response, operation: operation)
+    }
 
     /// Sends a signed request: its exact bytes, its one stamp header, `Content-Type: application/json`.
     /// - Parameters:
     ///   - request: the signed request.
     ///   - errorContext: what the request is, for error mapping.
     ///   - retry: the client's retry mode (queries are read-only and may be retried).
-    /// - Returns: the JSON reply.
+    /// - Returns: the JSON reply — open, as this is how callers send requests of their own to
+    ///   endpoints AuthHub does not model.
     public func send(_ request: TurnkeySignedRequest, errorContext: TurnkeyErrorMapper.Context = .request,
                      retry: APIRequest.RetryMode = .automatic) async throws -> JSONValue {
-        let api = APIRequest(.post, request.path, headers: [request.stamp.name: request.stamp.value],
-                             body: .json(Data(request.body)), retry: retry)
-        return try parse(try await client(errorContext).send(api), request.path)
+        try await send(request, as: JSONValue.self, errorContext: errorContext, retry: retry, operation: Self.operation(errorContext))
     }
 
     /// Serialises `body` once, stamps it with `stamper` and posts it to `path` (relative to the base URL).
+    /// - Returns: the JSON reply, open (a caller's own request to an endpoint AuthHub does not model).
     public func post(path: String, body: JSONValue, stamper: any TurnkeyStamper,
                      errorContext: TurnkeyErrorMapper.Context = .request) async throws -> JSONValue {
         try await send(try await TurnkeySignedRequest.sign(path: path, body: body, with: stamper), errorContext: errorContext)
     }
 
+    /// A query: `POST /public/v1/query/<name>` (read-only; retried like an idempotent request),
+    /// its reply decoded into `reply`.
+    func query<Body: Encodable & Sendable, Reply: Decodable>(_ name: String, body: Body, as reply: Reply.Type, stamper: any TurnkeyStamper,
+                                                             errorContext: TurnkeyErrorMapper.Context = .request,
+                                                             operation: AuthOperation) async throws -> Reply {
+        let signed = try await TurnkeySignedRequest.sign(path: Self.queryPrefix + name, body: body, with: stamper)
+        return try await send(signed, as: reply, errorContext: errorContext, retry: .idempotent, operation: operation)
+    }
+
     /// A query: `POST /public/v1/query/<name>` (read-only; retried like an idempotent request).
+    /// - Returns: the JSON reply, open (a query AuthHub does not model).
     public func query(_ name: String, body: JSONValue, stamper: any TurnkeyStamper,
                       errorContext: TurnkeyErrorMapper.Context = .request) async throws -> JSONValue {
-        let signed = try await TurnkeySignedRequest.sign(path: Self.queryPrefix + name, body: body, with: stamper)
-        return try await send(signed, errorContext: errorContext, retry: .idempotent)
+        try await query(name, body: body, as: JSONValue.self, stamper: stamper, errorContext: errorContext,
+                        operation: Self.operation(errorContext))
     }
 
     /// The activity envelope `{type, timestampMs, organizationId, parameters}` with `timestampMs`
     /// the context clock's time in milliseconds, as a string.
-    public func activityBody(type: String, organizationId: String, parameters: [String: JSONValue]) -> JSONValue {
+    public func activityBody(type: String, organizationId: String, parameters: [String: JSONValue]) -> TurnkeyActivityRequest<[String: JSONValue]> {
+        activityRequest(type: type, organizationId: organizationId, parameters: parameters)
+    }
+
+    /// The typed activity envelope (see ``activityBody(type:organizationId:parameters:)``).
+    func activityRequest<Parameters: Encodable & Sendable>(type: String, organizationId: String,
+                                                           parameters: Parameters) -> TurnkeyActivityRequest<Parameters> {
         let milliseconds = Int64((context.clock.now.timeIntervalSince1970 * 1000).rounded(.down))
-        return .object([
-            "type": .string(type), "timestampMs": .string(String(milliseconds)),
-            "organizationId": .string(organizationId), "parameters": .object(parameters),
-        ])
+        return TurnkeyActivityRequest(type: type, timestampMs: String(milliseconds), organizationId: organizationId, parameters: parameters)
     }
 
     /// Submits an activity (`POST /public/v1/submit/<name>`), polls it until terminal and returns it
@@ -97,9 +128,29 @@ public struct TurnkeyAPI: Sendable {
     ///   or CONSENSUS_NEEDED; ``AuthErrorCode/timeout`` when still pending after the configured polls.
     public func submit(_ name: String, type: String, organizationId: String, parameters: [String: JSONValue],
                        stamper: any TurnkeyStamper, errorContext: TurnkeyErrorMapper.Context = .request) async throws -> TurnkeyActivity {
-        let body = activityBody(type: type, organizationId: organizationId, parameters: parameters)
+        try await submitted(name, type: type, organizationId: organizationId, parameters: parameters, stamper: stamper,
+                            errorContext: errorContext, operation: Self.operation(errorContext)).activity
+    }
+
+    /// Submits an activity and decodes the typed result of its completed reply.
+    func submit<Parameters: Encodable & Sendable, Result: TurnkeyActivityResult>(
+        _ name: String, type: String, organizationId: String, parameters: Parameters, result: Result.Type,
+        stamper: any TurnkeyStamper, errorContext: TurnkeyErrorMapper.Context, operation: AuthOperation
+    ) async throws -> (activity: TurnkeyActivity, result: Result) {
+        let (activity, client, response) = try await submitted(name, type: type, organizationId: organizationId, parameters: parameters,
+                                                               stamper: stamper, errorContext: errorContext, operation: operation)
+        return (activity, try client.decode(TurnkeyActivityResultReply<Result>.self, from: response, operation: operation).result)
+    }
+
+    /// Submits, polls until terminal, fails unless COMPLETED; returns the activity and its last reply.
+    private func submitted<Parameters: Encodable & Sendable>(
+        _ name: String, type: String, organizationId: String, parameters: Parameters, stamper: any TurnkeyStamper,
+        errorContext: TurnkeyErrorMapper.Context, operation: AuthOperation
+    ) async throws -> (activity: TurnkeyActivity, client: APIClient, response: HTTPResponse) {
+        let body = activityRequest(type: type, organizationId: organizationId, parameters: parameters)
         let signed = try await TurnkeySignedRequest.sign(path: Self.submitPrefix + name, body: body, with: stamper)
-        var activity = try TurnkeyActivity(reply: try await send(signed, errorContext: errorContext, retry: .automatic), provider: providerID)
+        var (client, response) = try await sendSigned(signed, errorContext: errorContext, retry: .automatic, operation: operation)
+        var activity = try client.decode(TurnkeyActivityReply.self, from: response, operation: operation).activity
         var polls = 0
         while !activity.isTerminal {
             guard polls < max(0, configuration.activityPollAttempts) else {
@@ -109,10 +160,14 @@ public struct TurnkeyAPI: Sendable {
             }
             try await context.clock.sleep(for: .milliseconds(max(1, configuration.activityPollIntervalMilliseconds)))
             polls += 1
-            activity = try await getActivity(organizationId: activity.organizationId ?? organizationId, activityId: activity.id,
-                                             stamper: stamper, errorContext: errorContext)
+            let poll = try await TurnkeySignedRequest.sign(path: Self.queryPrefix + "get_activity",
+                                                           body: TurnkeyGetActivityQuery(organizationId: activity.organizationId ?? organizationId,
+                                                                                         activityId: activity.id),
+                                                           with: stamper)
+            (client, response) = try await sendSigned(poll, errorContext: errorContext, retry: .idempotent, operation: operation)
+            activity = try client.decode(TurnkeyActivityReply.self, from: response, operation: operation).activity
         }
-        return try completed(activity, errorContext)
+        return (try completed(activity, errorContext), client, response)
     }
 
     /// Fails unless the terminal activity COMPLETED.
@@ -136,9 +191,9 @@ public struct TurnkeyAPI: Sendable {
     /// `POST /public/v1/query/get_activity {organizationId, activityId}`.
     public func getActivity(organizationId: String, activityId: String, stamper: any TurnkeyStamper,
                             errorContext: TurnkeyErrorMapper.Context = .request) async throws -> TurnkeyActivity {
-        try TurnkeyActivity(reply: try await query("get_activity", body: [
-            "organizationId": .string(organizationId), "activityId": .string(activityId),
-        ], stamper: stamper, errorContext: errorContext), provider: providerID)
+        try await query("get_activity", body: TurnkeyGetActivityQuery(organizationId: organizationId, activityId: activityId),
+                        as: TurnkeyActivityReply.self, stamper: stamper, errorContext: errorContext,
+                        operation: Self.operation(errorContext)).activity
     }
 
     // MARK: - Endpoints
@@ -151,9 +206,8 @@ public struct TurnkeyAPI: Sendable {
     public func lookupSubOrganizations(email: String) async throws -> [String] {
         var base = configuration.proxyURL.absoluteString
         if !base.hasSuffix("/") { base += "/" }
-        let request = APIRequest(.get, base + Self.lookupPath, query: [("filterType", "EMAIL"), ("filterValue", email)])
-        let reply = try parse(try await client(.request, baseURL: configuration.proxyURL).send(request), Self.lookupPath)
-        let ids = reply["organizationIds"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        let request = APIRequest(.get, base + Self.lookupPath, query: [("filterType", "EMAIL"), ("filterValue", email)], operation: .signIn)
+        let ids = try await client(.request, baseURL: configuration.proxyURL).send(request, as: TurnkeyOrganizationIDs.self).organizationIds
         guard !ids.isEmpty else {
             throw AuthError(.userNotFound, message: "No Turnkey account is registered for this email.", provider: providerID)
         }
@@ -176,25 +230,16 @@ public struct TurnkeyAPI: Sendable {
                                       registration: PasskeyRegistration) async throws -> String {
         var base = configuration.proxyURL.absoluteString
         if !base.hasSuffix("/") { base += "/" }
-        let body: JSONValue = [
-            "email": .string(email),
-            "passkey": [
-                "name": .string(passkeyName), "challenge": .string(Base64URL.encode(challenge)),
-                "attestation": [
-                    "credentialId": .string(Base64URL.encode(registration.credentialID)),
-                    "clientDataJson": .string(Base64URL.encode(registration.clientDataJSON)),
-                    "attestationObject": .string(Base64URL.encode(registration.attestationObject)),
-                    "transports": .array(registration.transports.map { .string(Self.transportName($0)) }),
-                ],
-            ],
-        ]
-        let request = try APIRequest.json(.post, base + Self.createSubOrganizationPath, body, retry: .never)
-        let reply = try parse(try await client(.request, baseURL: configuration.proxyURL).send(request), Self.createSubOrganizationPath)
-        guard let id = reply["subOrganizationId"]?.stringValue, !id.isEmpty, id.count <= 128 else {
-            throw AuthError(.invalidRequest, message: "The \(Self.createSubOrganizationPath) reply of '\(providerID)' has no subOrganizationId.",
-                            provider: providerID)
-        }
-        return id
+        let body = TurnkeyCreateSubOrganizationRequest(
+            email: email,
+            passkey: .init(name: passkeyName, challenge: Base64URL.encode(challenge), attestation: .init(
+                credentialId: Base64URL.encode(registration.credentialID),
+                clientDataJson: Base64URL.encode(registration.clientDataJSON),
+                attestationObject: Base64URL.encode(registration.attestationObject),
+                transports: registration.transports.map(Self.transportName))))
+        let request = try APIRequest.json(.post, base + Self.createSubOrganizationPath, body, retry: .never, operation: .signUp)
+        return try await client(.request, baseURL: configuration.proxyURL)
+            .send(request, as: TurnkeyCreateSubOrganizationReply.self).subOrganizationId
     }
 
     /// Turnkey's name of a WebAuthn transport (`internal` → `AUTHENTICATOR_TRANSPORT_INTERNAL`).
@@ -209,18 +254,16 @@ public struct TurnkeyAPI: Sendable {
     /// - Returns: `organizationIds` (empty when none match).
     public func listSubOrganizations(filterType: String, filterValue: String, organizationId: String? = nil,
                                      stamper: any TurnkeyStamper) async throws -> [String] {
-        let reply = try await query("list_suborgs", body: [
-            "organizationId": .string(organizationId ?? configuration.organizationId),
-            "filterType": .string(filterType), "filterValue": .string(filterValue),
-        ], stamper: stamper)
-        return reply["organizationIds"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        try await query("list_suborgs", body: TurnkeyListSubOrganizationsQuery(organizationId: organizationId ?? configuration.organizationId,
+                                                                               filterType: filterType, filterValue: filterValue),
+                        as: TurnkeyOrganizationIDs.self, stamper: stamper, operation: .management).organizationIds
     }
 
     /// `whoami {organizationId}` (<doc:TurnkeyProtocol>: “whoami”).
     public func whoami(organizationId: String, stamper: any TurnkeyStamper,
                        errorContext: TurnkeyErrorMapper.Context = .request) async throws -> TurnkeyWhoami {
-        try TurnkeyWhoami(reply: try await query("whoami", body: ["organizationId": .string(organizationId)], stamper: stamper,
-                                                 errorContext: errorContext), provider: providerID)
+        try await query("whoami", body: TurnkeyOrganizationQuery(organizationId: organizationId), as: TurnkeyWhoami.self, stamper: stamper,
+                        errorContext: errorContext, operation: errorContext == .refresh ? .refresh : .userInfo)
     }
 
     /// `stamp_login` (<doc:TurnkeyProtocol>: “stamp_login”): registers `publicKey` as a session key and returns the session JWT.
@@ -229,14 +272,12 @@ public struct TurnkeyAPI: Sendable {
     ///   - expirationSeconds: the session lifetime (sent as a string).
     public func stampLogin(organizationId: String, publicKey: String, expirationSeconds: Int, invalidateExisting: Bool? = nil,
                            stamper: any TurnkeyStamper, errorContext: TurnkeyErrorMapper.Context = .passkeyLogin) async throws -> Secret<String> {
-        var parameters: [String: JSONValue] = ["publicKey": .string(publicKey), "expirationSeconds": .string(String(expirationSeconds))]
-        if let invalidateExisting { parameters["invalidateExisting"] = .bool(invalidateExisting) }
-        let activity = try await submit("stamp_login", type: "ACTIVITY_TYPE_STAMP_LOGIN", organizationId: organizationId,
-                                        parameters: parameters, stamper: stamper, errorContext: errorContext)
-        guard let session = try activity.result("stampLoginResult", provider: providerID)["session"]?.stringValue, !session.isEmpty else {
-            throw AuthError(.invalidRequest, message: "The stamp_login result has no session.", provider: providerID)
-        }
-        return Secret(session)
+        let parameters = TurnkeyStampLoginParameters(publicKey: publicKey, expirationSeconds: String(expirationSeconds),
+                                                     invalidateExisting: invalidateExisting)
+        let reply = try await submit("stamp_login", type: "ACTIVITY_TYPE_STAMP_LOGIN", organizationId: organizationId,
+                                     parameters: parameters, result: TurnkeyStampLoginResult.self, stamper: stamper,
+                                     errorContext: errorContext, operation: errorContext == .refresh ? .refresh : .signIn)
+        return Secret(reply.result.session)
     }
 
     /// `create_read_write_session` V2 (<doc:TurnkeyProtocol>: “create_read_write_session”): a new API key for the user, encrypted to
@@ -244,25 +285,22 @@ public struct TurnkeyAPI: Sendable {
     public func createReadWriteSession(organizationId: String, targetPrivateKey: P256.KeyAgreement.PrivateKey, userId: String? = nil,
                                        apiKeyName: String? = nil, expirationSeconds: Int? = nil, stamper: any TurnkeyStamper,
                                        errorContext: TurnkeyErrorMapper.Context = .request) async throws -> TurnkeyReadWriteSession {
-        var parameters: [String: JSONValue] = ["targetPublicKey": .string(TurnkeyKeys.uncompressedHex(targetPrivateKey.publicKey))]
-        if let userId { parameters["userId"] = .string(userId) }
-        if let apiKeyName { parameters["apiKeyName"] = .string(apiKeyName) }
-        if let expirationSeconds { parameters["expirationSeconds"] = .string(String(expirationSeconds)) }
-        let activity = try await submit("create_read_write_session", type: "ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2",
-                                        organizationId: organizationId, parameters: parameters, stamper: stamper, errorContext: errorContext)
-        let result = try activity.result("createReadWriteSessionResultV2", "createReadWriteSessionResult", provider: providerID)
-        guard let bundle = result["credentialBundle"]?.stringValue, let apiKeyId = result["apiKeyId"]?.stringValue else {
-            throw AuthError(.invalidRequest, message: "The create_read_write_session result lacks credentialBundle or apiKeyId.",
-                            provider: providerID)
-        }
+        let parameters = TurnkeyCreateReadWriteSessionParameters(
+            targetPublicKey: TurnkeyKeys.uncompressedHex(targetPrivateKey.publicKey), userId: userId, apiKeyName: apiKeyName,
+            expirationSeconds: expirationSeconds.map { String($0) })
+        let result = try await submit("create_read_write_session", type: "ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2",
+                                      organizationId: organizationId, parameters: parameters, result: TurnkeyReadWriteSessionResult.self,
+                                      stamper: stamper, errorContext: errorContext, operation: .tokenExchange).result
+        let bundle = result.credentialBundle
+        let apiKeyId = result.apiKeyId
         let key: P256.Signing.PrivateKey
         do { key = try TurnkeyCredentialBundle.decrypt(bundle, receiverPrivateKey: targetPrivateKey) } catch let error as AuthError {
             throw error.with(provider: providerID)
         }
-        return TurnkeyReadWriteSession(organizationId: result["organizationId"]?.stringValue ?? organizationId,
-                                       organizationName: result["organizationName"]?.stringValue,
-                                       userId: result["userId"]?.stringValue ?? userId ?? "",
-                                       username: result["username"]?.stringValue, apiKeyId: apiKeyId,
+        return TurnkeyReadWriteSession(organizationId: result.organizationId ?? organizationId,
+                                       organizationName: result.organizationName,
+                                       userId: result.userId ?? userId ?? "",
+                                       username: result.username, apiKeyId: apiKeyId,
                                        stamper: TurnkeyAPIKeyStamper(privateKey: key))
     }
 }

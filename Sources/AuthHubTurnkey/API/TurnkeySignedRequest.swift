@@ -27,6 +27,12 @@ public struct TurnkeySignedRequest: Sendable {
         try await sign(path: path, bodyBytes: try serialise(body), with: stamper)
     }
 
+    /// Encodes a typed body once (compact JSON, sorted keys) and stamps those bytes.
+    /// - Throws: ``AuthErrorCode/invalidRequest`` if the body cannot be encoded, or the stamper's error.
+    public static func sign<Body: Encodable>(path: String, body: Body, with stamper: any TurnkeyStamper) async throws -> TurnkeySignedRequest {
+        try await sign(path: path, bodyBytes: try serialise(body), with: stamper)
+    }
+
     /// Stamps already-serialised body bytes.
     /// - Throws: the stamper's error.
     public static func sign(path: String, bodyBytes: [UInt8], with stamper: any TurnkeyStamper) async throws -> TurnkeySignedRequest {
@@ -36,6 +42,15 @@ public struct TurnkeySignedRequest: Sendable {
 
     /// The body as compact JSON with sorted keys and unescaped slashes.
     public static func serialise(_ body: JSONValue) throws -> [UInt8] {
+        try encode(body)
+    }
+
+    /// A typed body as compact JSON with sorted keys and unescaped slashes.
+    public static func serialise<Body: Encodable>(_ body: Body) throws -> [UInt8] {
+        try encode(body)
+    }
+
+    private static func encode<Body: Encodable>(_ body: Body) throws -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         do {

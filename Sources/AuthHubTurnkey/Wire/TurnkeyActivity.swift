@@ -3,7 +3,7 @@ import Foundation
 
 /// A Turnkey activity as returned by `/public/v1/submit/*` and `get_activity` (<doc:TurnkeyProtocol>: “Activities”):
 /// the members AuthHub reads.
-public struct TurnkeyActivity: Sendable, Hashable {
+public struct TurnkeyActivity: Sendable, Hashable, Codable {
     /// `ACTIVITY_STATUS_COMPLETED`.
     public static let completed = "ACTIVITY_STATUS_COMPLETED"
     /// `ACTIVITY_STATUS_FAILED`.
@@ -23,9 +23,11 @@ public struct TurnkeyActivity: Sendable, Hashable {
     public var status: String
     /// `ACTIVITY_TYPE_…`.
     public var type: String?
-    /// `result`, keyed by result name (e.g. `stampLoginResult`).
+    /// `result`, keyed by result name (e.g. `stampLoginResult`). Open: each activity type has its
+    /// own result, read by name (AuthHub decodes the ones it uses into typed results).
     public var result: [String: JSONValue]
-    /// `failure` `{code, message, details}` of a failed activity.
+    /// `failure` `{code, message, details}` of a failed activity: an error body, open as the
+    /// error mapper reads it.
     public var failure: JSONValue?
 
     /// Whether the status is terminal.
@@ -42,15 +44,17 @@ public struct TurnkeyActivity: Sendable, Hashable {
         self.failure = failure
     }
 
-    /// Reads the `activity` member of a reply.
-    /// - Throws: ``AuthErrorCode/invalidRequest`` when the reply has no activity with an id and status.
-    public init(reply: JSONValue, provider: String) throws {
-        guard let activity = reply["activity"]?.objectValue,
-              let id = activity["id"]?.stringValue, let status = activity["status"]?.stringValue else {
-            throw AuthError(.invalidRequest, message: "The reply from '\(provider)' has no activity with an id and a status.", provider: provider)
-        }
-        self.init(id: id, organizationId: activity["organizationId"]?.stringValue, status: status, type: activity["type"]?.stringValue,
-                  result: activity["result"]?.objectValue ?? [:], failure: activity["failure"])
+    enum CodingKeys: String, CodingKey { case id, organizationId, status, type, result, failure }
+
+    /// Reads an activity: `id` and `status` are required strings; a `result` that is not an object reads as empty.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(id: try c.decode(String.self, forKey: .id),
+                  organizationId: (try? c.decodeIfPresent(String.self, forKey: .organizationId)) ?? nil,
+                  status: try c.decode(String.self, forKey: .status),
+                  type: (try? c.decodeIfPresent(String.self, forKey: .type)) ?? nil,
+                  result: ((try? c.decodeIfPresent([String: JSONValue].self, forKey: .result)) ?? nil) ?? [:],
+                  failure: try c.decodeIfPresent(JSONValue.self, forKey: .failure))
     }
 
     /// The first of `keys` present in ``result``.

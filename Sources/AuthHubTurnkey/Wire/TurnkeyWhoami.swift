@@ -19,14 +19,4 @@ public struct TurnkeyWhoami: Sendable, Hashable, Codable {
         self.userId = userId
         self.username = username
     }
-
-    /// Reads a reply.
-    /// - Throws: ``AuthErrorCode/invalidRequest`` when `organizationId` or `userId` is missing.
-    public init(reply: JSONValue, provider: String) throws {
-        guard let organization = reply["organizationId"]?.stringValue, let user = reply["userId"]?.stringValue else {
-            throw AuthError(.invalidRequest, message: "The whoami reply from '\(provider)' lacks organizationId or userId.", provider: provider)
-        }
-        self.init(organizationId: organization, organizationName: reply["organizationName"]?.stringValue, userId: user,
-                  username: reply["username"]?.stringValue)
-    }
 }
