@@ -67,6 +67,16 @@ public actor SessionManager {
         self.sink = eventSink
     }
 
+    /// The provider as its concrete type, for wrappers built over this manager (`FirebaseAuth`, …).
+    /// - Throws: ``AuthErrorCode/invalidConfiguration`` naming both types when it is another type.
+    public nonisolated func provider<P: AuthProvider>(as type: P.Type) throws -> P {
+        guard let typed = provider as? P else {
+            throw AuthError(.invalidConfiguration, message: "Provider '\(key.provider)' is of type '\(provider.type)', not \(P.self).",
+                            provider: key.provider)
+        }
+        return typed
+    }
+
     // MARK: Queries
 
     /// True when a session is stored and its access token is valid for at least `minTTL` seconds.

@@ -51,11 +51,7 @@ public actor Auth0CredentialsManager {
     /// its store, refresh lock and clock are used for the API credentials too.
     /// - Throws: ``AuthErrorCode/invalidConfiguration`` when the manager's provider is not an ``Auth0Provider``.
     public init(manager: SessionManager, maxRetries: Int = 0) throws {
-        guard let provider = manager.provider as? Auth0Provider else {
-            throw AuthError(.invalidConfiguration,
-                            message: "Provider '\(manager.key.provider)' is of type '\(manager.provider.type)', not auth0.",
-                            provider: manager.key.provider)
-        }
+        let provider = try manager.provider(as: Auth0Provider.self)
         self.key = manager.key
         self.provider = provider
         self.store = manager.sessionStore

@@ -46,11 +46,7 @@ public actor FirebaseAuth {
     /// Creates the object over an existing session manager (the hub's: ``AuthHub/manager(provider:account:)``).
     /// - Throws: ``AuthErrorCode/invalidConfiguration`` when the manager's provider is not a ``FirebaseProvider``.
     public init(manager: SessionManager, refreshWindow: TimeInterval = FirebaseProvider.tokenRefreshWindow) throws {
-        guard let provider = manager.provider as? FirebaseProvider else {
-            throw AuthError(.invalidConfiguration,
-                            message: "Provider '\(manager.key.provider)' is of type '\(manager.provider.type)', not firebase.",
-                            provider: manager.key.provider)
-        }
+        let provider = try manager.provider(as: FirebaseProvider.self)
         self.key = manager.key
         self.provider = provider
         self.refreshWindow = refreshWindow

@@ -36,11 +36,7 @@ public actor OpenfortAuth {
     /// Creates the client over an existing session manager (the hub's: ``AuthHub/manager(provider:account:)``).
     /// - Throws: ``AuthErrorCode/invalidConfiguration`` when the manager's provider is not an ``OpenfortProvider``.
     public init(manager: SessionManager) throws {
-        guard let provider = manager.provider as? OpenfortProvider else {
-            throw AuthError(.invalidConfiguration,
-                            message: "Provider '\(manager.key.provider)' is of type '\(manager.provider.type)', not openfort.",
-                            provider: manager.key.provider)
-        }
+        let provider = try manager.provider(as: OpenfortProvider.self)
         self.key = manager.key
         self.provider = provider
         self.sessions = manager
