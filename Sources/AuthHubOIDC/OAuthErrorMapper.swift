@@ -18,13 +18,13 @@ public struct OAuthErrorMapper: ErrorMapper {
     /// invalid, expired, revoked or issued to another client) maps to
     /// ``AuthErrorCode/refreshTokenInvalid``, not retryable; elsewhere it is
     /// ``AuthErrorCode/invalidCredentials``.
-    public func map(_ response: HTTPResponse, provider: String, operation: AuthOperation) -> AuthError {
+    public func map(_ response: HTTPReply, provider: String, operation: AuthOperation) -> AuthError {
         guard let body = OAuthErrorBody.decode(response), let code = body.error ?? body.code else {
             return StatusErrorMapper().map(response, provider: provider, operation: operation)
         }
         let description = body.description ?? body.errorDescription ?? body.message
         let error = Self.error(code, description: description, statusCode: response.status)
-            .with(provider: provider, retryAfter: response.headers.retryAfter())
+            .with(provider: provider, retryAfter: response.headerFields.retryAfter())
         if operation == .refresh, code == "invalid_grant" {
             return error.with(code: .refreshTokenInvalid, isRetryable: false)
         }

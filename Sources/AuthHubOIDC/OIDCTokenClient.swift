@@ -77,17 +77,17 @@ public struct OIDCTokenClient: Sendable {
 
     private func send(_ body: OIDCTokenRequest, retry: APIRequest.RetryMode,
                       operation: AuthOperation) async throws -> OIDCTokenResponse {
-        var headers: HTTPHeaders = [:]
+        var headers: HTTPFields = [:]
         if let clientSecret {
             let credentials = FormEncoding.escape(clientId) + ":" + FormEncoding.escape(clientSecret.revealed())
-            headers["Authorization"] = "Basic " + Data(credentials.utf8).base64EncodedString()
+            headers[.authorization] = "Basic " + Data(credentials.utf8).base64EncodedString()
         }
         let request: APIRequest
         switch bodyEncoding {
         case .form:
-            request = APIRequest(.post, tokenEndpoint, headers: headers, body: .form(body.fields), retry: retry, operation: operation)
+            request = APIRequest(.post, tokenEndpoint, headerFields: headers, body: .form(body.fields), retry: retry, operation: operation)
         case .json:
-            request = try APIRequest.json(.post, tokenEndpoint, body, headers: headers, retry: retry, operation: operation)
+            request = try APIRequest.json(.post, tokenEndpoint, body, headerFields: headers, retry: retry, operation: operation)
         }
         let reply = try await api.send(request, as: OIDCTokenReply.self)
         do {
@@ -139,7 +139,7 @@ public struct OIDCTokenResponse: Sendable, CustomStringConvertible {
     /// - Throws: ``AuthErrorCode/invalidRequest`` naming the field when the body is not a JSON object,
     ///   lacks `access_token`, or `expires_in` is neither a number nor a numeric string, or is
     ///   negative, zero or not finite (a huge one is clamped: ``SessionTimeLimits``).
-    public init(_ response: HTTPResponse, now: Date, provider: String? = nil) throws {
+    public init(_ response: HTTPReply, now: Date, provider: String? = nil) throws {
         let reply: OIDCTokenReply
         do {
             reply = try JSONDecoder().decode(OIDCTokenReply.self, from: response.body)

@@ -62,7 +62,7 @@ private struct TokenReply: Decodable {
 
 /// OAuth 2.0 error replies: `invalid_grant` on a refresh means the refresh token is no longer valid.
 private struct OAuthErrorMapper: ErrorMapper {
-    func map(_ response: HTTPResponse, provider: String, operation: AuthOperation) -> AuthError {
+    func map(_ response: HTTPReply, provider: String, operation: AuthOperation) -> AuthError {
         let error = StatusErrorMapper().map(response, provider: provider, operation: operation)
         guard operation == .refresh, error.providerCode == "invalid_grant" else { return error }
         return error.with(code: .refreshTokenInvalid, isRetryable: false)

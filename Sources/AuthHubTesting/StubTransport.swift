@@ -1,5 +1,6 @@
 import AuthHub
 import Foundation
+import HTTPTypes
 
 /// An ``HTTPTransport`` for unit tests: answers from registered stubs, records every request, and
 /// fails (with a ``StubTransport/UnmatchedRequest`` error and a recorded failure) on any request no
@@ -10,42 +11,59 @@ import Foundation
 /// transport.on(.post, "/oauth/token") { _ in .json(200, ["access_token": "a", "expires_in": 3600]) }
 /// ```
 public final class StubTransport: HTTPTransport, Sendable {
+    /// A request as the stub received it: the head, the body, the deadline and the full URL.
+    public struct Request: Sendable {
+        /// The request head (swift-http-types).
+        public var head: HTTPRequest
+        /// The body, if any.
+        public var body: Data?
+        /// The deadline the sender gave.
+        public var timeout: Duration?
+        /// The request's URL (from the head's scheme, authority and path).
+        public var url: URL
+
+        /// The method.
+        public var method: HTTPRequest.Method { head.method }
+        /// The header fields.
+        public var headerFields: HTTPFields { head.headerFields }
+    }
+
     /// A request that matched no stub.
     public struct UnmatchedRequest: Error, CustomStringConvertible, Sendable {
-        public var method: HTTPMethod
+        public var method: HTTPRequest.Method
         public var url: URL
         public var description: String { "StubTransport: no stub for \(method) \(url.path)" }
     }
 
     /// A stubbed reply or failure.
     public enum Reply: Sendable {
-        case response(HTTPResponse)
+        case response(HTTPReply)
         case failure(TransportError)
 
         /// A JSON reply.
-        public static func json(_ status: Int, _ body: JSONValue, headers: HTTPHeaders = [:]) -> Reply {
-            var h = headers
-            h["Content-Type"] = "application/json"
+        public static func json(_ status: Int, _ body: JSONValue, headerFields: HTTPFields = [:]) -> Reply {
+            var fields = headerFields
+            fields[.contentType] = "application/json"
             let data = (try? JSONEncoder().encode(body)) ?? Data()
-            return .response(HTTPResponse(status: status, headers: h, body: data))
+            return .response(HTTPReply(status: status, headerFields: fields, body: data))
         }
 
         /// A reply with a raw body.
-        public static func raw(_ status: Int, _ body: String, headers: HTTPHeaders = [:]) -> Reply {
-            .response(HTTPResponse(status: status, headers: headers, body: Data(body.utf8)))
+        public static func raw(_ status: Int, _ body: String, headerFields: HTTPFields = [:]) -> Reply {
+            .response(HTTPReply(status: status, headerFields: headerFields, body: Data(body.utf8)))
         }
     }
 
     private struct Stub: Sendable {
-        var method: HTTPMethod?
+        var method: HTTPRequest.Method?
         var path: String?
-        var predicate: (@Sendable (HTTPRequest) -> Bool)?
+        var predicate: (@Sendable (Request) -> Bool)?
         var remaining: Int?
-        var handler: @Sendable (HTTPRequest) async throws -> Reply
+        var handler: @Sendable (Request) async throws -> Reply
     }
 
     private let stubs = Mutex<[Stub]>([])
-    private let recorded = Mutex<[HTTPRequest]>([])
+    private let recorded = Mutex<[Request]>([])
     private let unmatched = Mutex<[UnmatchedRequest]>([])
 
     public init() {}
@@ -55,25 +73,27 @@ public final class StubTransport: HTTPTransport, Sendable {
     ///   - times: how many requests this stub answers; nil for any number.
     ///   - first: try this stub before those registered earlier (stubs are otherwise tried in
     ///     registration order), to override a general stub for some requests.
-    public func on(_ method: HTTPMethod? = nil, _ path: String? = nil, times: Int? = nil, first: Bool = false,
-                   where predicate: (@Sendable (HTTPRequest) -> Bool)? = nil,
-                   reply handler: @escaping @Sendable (HTTPRequest) async throws -> Reply) {
+    public func on(_ method: HTTPRequest.Method? = nil, _ path: String? = nil, times: Int? = nil, first: Bool = false,
+                   where predicate: (@Sendable (Request) -> Bool)? = nil,
+                   reply handler: @escaping @Sendable (Request) async throws -> Reply) {
         let stub = Stub(method: method, path: path, predicate: predicate, remaining: times, handler: handler)
         stubs.withLock { first ? $0.insert(stub, at: 0) : $0.append(stub) }
     }
 
     /// Every request sent, in order.
-    public var requests: [HTTPRequest] { recorded.withLock { $0 } }
+    public var requests: [Request] { recorded.withLock { $0 } }
 
     /// Requests no stub matched.
     public var unmatchedRequests: [UnmatchedRequest] { unmatched.withLock { $0 } }
 
     /// Requests sent to a path.
-    public func requests(to path: String) -> [HTTPRequest] { requests.filter { $0.url.path == path } }
+    public func requests(to path: String) -> [Request] { requests.filter { $0.url.path == path } }
 
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    public func send(_ head: HTTPRequest, body: Data?, timeout: Duration?) async throws -> HTTPReply {
+        guard let url = head.url else { throw TransportError(.other, "StubTransport: the request has no absolute URL") }
+        let request = Request(head: head, body: body, timeout: timeout, url: url)
         recorded.withLock { $0.append(request) }
-        let handler: (@Sendable (HTTPRequest) async throws -> Reply)? = stubs.withLock { stubs in
+        let handler: (@Sendable (Request) async throws -> Reply)? = stubs.withLock { stubs in
             for i in stubs.indices {
                 let s = stubs[i]
                 if let m = s.method, m != request.method { continue }
@@ -99,7 +119,7 @@ public final class StubTransport: HTTPTransport, Sendable {
     }
 }
 
-extension HTTPRequest {
+extension StubTransport.Request {
     /// The body parsed as JSON (nil when absent or not JSON).
     public var jsonBody: JSONValue? { body.flatMap { try? JSONValue.parse($0) } }
     /// The body parsed as a form, as a dictionary (last value wins).

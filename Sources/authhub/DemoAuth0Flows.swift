@@ -116,9 +116,7 @@ enum DemoAuth0Flows {
             let orgEmail = "org+" + email
             try await seed(orgEmail, extra: [:], emulator: emulator, transport: browser)
             let name = "demo-" + UUID().uuidString.prefix(8).lowercased()
-            let created = try await browser.send(HTTPRequest(
-                method: .post, url: emulator.url("/auth0/__emulator/organizations"), headers: ["Content-Type": "application/json"],
-                body: try JSONEncoder().encode(JSONValue.object(["name": .string(name), "members": [.string(orgEmail)]]))))
+            let created = try await browser.send(.post, emulator.url("/auth0/__emulator/organizations"), headerFields: [.contentType: "application/json"], body: try JSONEncoder().encode(JSONValue.object(["name": .string(name), "members": [.string(orgEmail)]])))
             let organization: String = try ((try? JSONValue.parse(created.body))?["id"]?.stringValue).orThrow("the organization was not created")
             let session = try await hub.signInWithBrowser(provider: "auth0", account: "org", options: BrowserSignInOptions(organization: organization),
                                                           timeout: .seconds(30)) { url in
@@ -133,19 +131,19 @@ enum DemoAuth0Flows {
             try await seed(ssoEmail, extra: [:], emulator: emulator, transport: browser)
             let cookie = Mutex<String?>(nil)
             _ = try await hub.signInWithBrowser(provider: "auth0", account: "sso", timeout: .seconds(30)) { url in
-                let authorize = try await browser.send(HTTPRequest(method: .get, url: url, headers: ["X-AuthHub-Emulator-User": ssoEmail]))
-                cookie.withLock { $0 = authorize.headers["Set-Cookie"]?.split(separator: ";").first.map(String.init) }
-                let location = try authorize.headers["Location"].flatMap(URL.init(string:)).orThrow("/authorize did not redirect")
-                Task.detached { _ = try? await browser.send(HTTPRequest(method: .get, url: location)) }
+                let authorize = try await browser.send(.get, url, headerFields: [HTTPField.Name.constant("X-AuthHub-Emulator-User"): ssoEmail])
+                cookie.withLock { $0 = authorize.headerFields["Set-Cookie"]?.split(separator: ";").first.map(String.init) }
+                let location = try authorize.headerFields["Location"].flatMap(URL.init(string:)).orThrow("/authorize did not redirect")
+                Task.detached { _ = try? await browser.send(.get, location) }
             }
             let browserCookie = try cookie.withLock { $0 }.orThrow("no browser session cookie")
             let authorize = try auth0.webAuth.start(redirectURI: "http://127.0.0.1:9/callback").url
-            let silent = try await browser.send(HTTPRequest(method: .get, url: authorize, headers: ["Cookie": browserCookie]))
+            let silent = try await browser.send(.get, authorize, headerFields: [.cookie: browserCookie])
             guard silent.status == 302 else { throw DemoFailure("the browser session did not sign in silently") }
             let result = try await hub.signOut(provider: "auth0", account: "sso", browser: BrowserSignOut(federated: true))
             let logout = try result.browserSignOutURL.orThrow("no logout URL")
-            _ = try await browser.send(HTTPRequest(method: .get, url: logout, headers: ["Cookie": browserCookie]))
-            let again = try await browser.send(HTTPRequest(method: .get, url: authorize, headers: ["Cookie": browserCookie]))
+            _ = try await browser.send(.get, logout, headerFields: [.cookie: browserCookie])
+            let again = try await browser.send(.get, authorize, headerFields: [.cookie: browserCookie])
             guard again.status == 200 else { throw DemoFailure("after the federated logout the browser session still signs in") }
         }
         await report.record(provider: "auth0", flow: "token (renewed when it expires within min-ttl)") {
@@ -183,20 +181,18 @@ enum DemoAuth0Flows {
     }
 
     static func actAsBrowser(_ url: URL, user: String, browser: any HTTPTransport) async throws {
-        let authorize = try await browser.send(HTTPRequest(method: .get, url: url, headers: ["X-AuthHub-Emulator-User": user]))
-        guard authorize.status == 302, let location = authorize.headers["Location"].flatMap(URL.init(string:)) else {
+        let authorize = try await browser.send(.get, url, headerFields: [HTTPField.Name.constant("X-AuthHub-Emulator-User"): user])
+        guard authorize.status == 302, let location = authorize.headerFields["Location"].flatMap(URL.init(string:)) else {
             throw DemoFailure("/authorize answered HTTP \(authorize.status) without a redirect")
         }
-        Task.detached { _ = try? await browser.send(HTTPRequest(method: .get, url: location)) }
+        Task.detached { _ = try? await browser.send(.get, location) }
     }
 
     /// Creates a user through the emulator's `POST /auth0/__emulator/users` hook.
     static func seed(_ email: String, extra: [String: JSONValue], emulator: RunningEmulator, transport: any HTTPTransport) async throws {
         var body: [String: JSONValue] = ["email": .string(email), "password": .string(password)]
         body.merge(extra) { _, new in new }
-        let reply = try await transport.send(HTTPRequest(method: .post, url: emulator.url("/auth0/__emulator/users"),
-                                                         headers: ["Content-Type": "application/json"],
-                                                         body: try JSONEncoder().encode(JSONValue.object(body))))
+        let reply = try await transport.send(.post, emulator.url("/auth0/__emulator/users"), headerFields: [.contentType: "application/json"], body: try JSONEncoder().encode(JSONValue.object(body)))
         guard reply.status == 201 else { throw DemoFailure("seeding a user answered HTTP \(reply.status)") }
     }
 }

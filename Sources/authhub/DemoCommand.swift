@@ -98,7 +98,7 @@ struct DemoCommand: AsyncParsableCommand {
 
     /// GETs a URL and parses a 200 JSON reply.
     static func getJSON(_ url: URL, transport: any HTTPTransport) async throws -> JSONValue {
-        let response = try await transport.send(HTTPRequest(method: .get, url: url))
+        let response = try await transport.send(.get, url)
         guard response.status == 200 else { throw DemoFailure("\(url.path) answered HTTP \(response.status)") }
         return try JSONValue.parse(response.body)
     }

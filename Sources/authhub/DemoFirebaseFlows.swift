@@ -40,10 +40,8 @@ enum DemoFirebaseFlows {
             let mfaEmail = "mfa+" + email
             let mfaAuth = FirebaseAuth(provider: firebase, store: hub.store, account: "firebase-mfa")
             // A verified address first: Firebase enrolls second factors only for those.
-            let seeded = try await transport.send(HTTPRequest(
-                method: .post, url: emulator.url("/emulator/v1/projects/authhub-dev/accounts"), headers: ["Content-Type": "application/json"],
-                body: try JSONEncoder().encode(JSONValue.object(["email": .string(mfaEmail), "password": .string(password.revealed()),
-                                                                 "emailVerified": true]))))
+            let seeded = try await transport.send(.post, emulator.url("/emulator/v1/projects/authhub-dev/accounts"), headerFields: [.contentType: "application/json"], body: try JSONEncoder().encode(JSONValue.object(["email": .string(mfaEmail), "password": .string(password.revealed()),
+                                                                 "emailVerified": true])))
             guard seeded.status == 200 else { throw DemoFailure("seeding a verified user answered HTTP \(seeded.status)") }
             try await mfaAuth.signIn(email: mfaEmail, password: password)
             let challenge = try await mfaAuth.startTOTPEnrollment()

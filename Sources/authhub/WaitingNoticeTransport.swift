@@ -27,14 +27,15 @@ struct WaitingNoticeTransport: HTTPTransport {
     /// Whether the notices would reach a person: standard error is a terminal.
     static var isTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let host = request.url.host.map { host in request.url.port.map { "\(host):\($0)" } ?? host } ?? "the provider"
+    func send(_ request: HTTPRequest, body: Data?, timeout: Duration?) async throws -> HTTPReply {
+        // The authority is `host` or `host:port`: never a path or query, which may hold codes.
+        let host = request.authority ?? "the provider"
         let write = self.write, delay = self.delay
         let notice = Task {
             try await Task.sleep(for: delay)
             write("Waiting for \(host)…")
         }
         defer { notice.cancel() }
-        return try await inner.send(request)
+        return try await inner.send(request, body: body, timeout: timeout)
     }
 }

@@ -25,7 +25,7 @@ import Testing
 
     private func lastBody(_ path: String) throws -> [String: JSONValue] {
         let request = try #require(transport.requests(to: path).last)
-        #expect(request.headers["Content-Type"]?.hasPrefix("application/json") == true)
+        #expect(request.headerFields["Content-Type"]?.hasPrefix("application/json") == true)
         return try #require(request.jsonBody?.objectValue)
     }
 
@@ -42,7 +42,7 @@ import Testing
         #expect(credentials.expiresAt == clock.now.addingTimeInterval(86400))
         let request = try #require(transport.requests.last)
         #expect(request.method == .post && request.url.absoluteString == "https://tenant.eu.auth0.com/oauth/token")
-        let telemetry = try #require(request.headers["Auth0-Client"])
+        let telemetry = try #require(request.headerFields["Auth0-Client"])
         let decoded = try JSONValue.parse(try #require(Base64URL.decode(telemetry)))
         #expect(decoded["name"] == "AuthHub" && decoded["env"]?["swift"] != nil)
         #expect(!telemetry.contains("="))
@@ -60,11 +60,11 @@ import Testing
     @Test func callerParametersAndHeadersWinThenOpenIDIsEnsured() async throws {
         stubToken()
         _ = try await api.login(usernameOrEmail: "ada", password: Secret("pw"), options: .init(
-            parameters: ["scope": "read:things", "device": "cli", "client_id": "override"], headers: ["X-Tenant": "t1", "Auth0-Client": "mine"]))
+            parameters: ["scope": "read:things", "device": "cli", "client_id": "override"], headerFields: [HTTPField.Name.constant("X-Tenant"): "t1", HTTPField.Name.constant("Auth0-Client"): "mine"]))
         let body = try lastBody("/oauth/token")
         #expect(body["scope"] == "openid read:things" && body["device"] == "cli" && body["client_id"] == "override")
         let request = try #require(transport.requests.last)
-        #expect(request.headers["X-Tenant"] == "t1" && request.headers["Auth0-Client"] == "mine")
+        #expect(request.headerFields["X-Tenant"] == "t1" && request.headerFields["Auth0-Client"] == "mine")
     }
 
     @Test func telemetryCanBeDisabledOrWrapped() async throws {
@@ -72,7 +72,7 @@ import Testing
         let quiet = Auth0AuthenticationAPI(providerID: "auth0", clientID: "c", baseURL: base,
                                            context: ProviderContext(transport: transport, clock: clock), telemetry: nil)
         _ = try await quiet.login(usernameOrEmail: "a", password: Secret("p"))
-        #expect(transport.requests.last?.headers["Auth0-Client"] == nil)
+        #expect(transport.requests.last?.headerFields["Auth0-Client"] == nil)
         let wrapped = Auth0Telemetry(wrappingLibrary: "MyKit", version: "2.0")
         let json = try JSONValue.parse(try #require(Base64URL.decode(wrapped.value)))
         #expect(json["name"] == "MyKit" && json["version"] == "2.0" && json["env"]?["core"] == .string(Auth0Telemetry.library.version))
@@ -120,7 +120,7 @@ import Testing
         transport.on(.get, "/userinfo", times: 1) { _ in .json(200, ["sub": "auth0|1", "email": "ada@example.com", "email_verified": true]) }
         let info = try await api.userInfo(accessToken: Secret("at"), tokenType: "DPoP")
         #expect(info.id == "auth0|1" && info.email == "ada@example.com" && info.emailVerified == true)
-        #expect(transport.requests.last?.headers["Authorization"] == "DPoP at")
+        #expect(transport.requests.last?.headerFields["Authorization"] == "DPoP at")
         transport.on(.get, "/userinfo") { _ in .json(200, ["email": "x"]) }
         await #expect(throws: AuthError(.invalidRequest)) { try await api.userInfo(accessToken: Secret("at")) }
     }
@@ -207,7 +207,7 @@ import Testing
         }
         let list = try await api.listAuthenticators(mfaToken: Secret("mfa"), factorsAllowed: ["otp"])
         #expect(list.map(\.id) == ["totp|1"])
-        #expect(transport.requests.last?.headers["Authorization"] == "Bearer mfa")
+        #expect(transport.requests.last?.headerFields["Authorization"] == "Bearer mfa")
         await #expect(throws: AuthError(.invalidRequest)) { try await api.listAuthenticators(mfaToken: Secret("mfa"), factorsAllowed: []) }
         #expect(transport.requests(to: "/mfa/authenticators").count == 1)
 
@@ -223,7 +223,7 @@ import Testing
         }
         let enrollment = try await api.enroll(mfaToken: Secret("mfa"), .otp)
         #expect(try lastBody("/mfa/associate") == ["authenticator_types": ["otp"]])
-        #expect(transport.requests.last?.headers["Authorization"] == "Bearer mfa")
+        #expect(transport.requests.last?.headerFields["Authorization"] == "Bearer mfa")
         #expect(enrollment.secret?.revealed() == "JBSWY3DPEHPK3PXP" && enrollment.recoveryCodes.count == 1)
         for (factor, expected) in [(Auth0MFAEnrollmentRequest.sms(phoneNumber: "+1555"), ["authenticator_types": ["oob"], "oob_channels": ["sms"], "phone_number": "+1555"] as JSONValue),
                                    (.email("a@b.c"), ["authenticator_types": ["oob"], "oob_channels": ["email"], "email": "a@b.c"]),

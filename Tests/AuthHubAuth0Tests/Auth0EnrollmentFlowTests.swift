@@ -26,10 +26,10 @@ import Testing
     }
 
     /// Answers enrollment starts with `body` and a Location header for `id`, and verifies with `verify`.
-    func stubEnrollment(id: String, body: JSONValue, verify: @escaping @Sendable (HTTPRequest) -> StubTransport.Reply) {
+    func stubEnrollment(id: String, body: JSONValue, verify: @escaping @Sendable (StubTransport.Request) -> StubTransport.Reply) {
         transport.on(.post, "/me/v1/authentication-methods") { _ in
             guard case .response(var response) = StubTransport.Reply.json(201, body) else { return .raw(500, "") }
-            response.headers["Location"] = "https://tenant.auth0.com/me/v1/authentication-methods/" + id.replacingOccurrences(of: "|", with: "%7C")
+            response.head.headerFields[.location] = "https://tenant.auth0.com/me/v1/authentication-methods/" + id.replacingOccurrences(of: "|", with: "%7C")
             return .response(response)
         }
         transport.on(.post, "/me/v1/authentication-methods/\(id)/verify", reply: verify)
@@ -135,7 +135,7 @@ import Testing
         transport.on(.post, "/me/v1/authentication-methods", first: true) { _ in
             guard case .response(var response) = StubTransport.Reply.json(201, ["id": "r", "auth_session": "s4", "recovery_code": "ABCDEFGHJKLMNPQRSTUVWXYZ"])
             else { return .raw(500, "") }
-            response.headers["Location"] = "/me/v1/authentication-methods/recovery-code%7Cdev_4"
+            response.head.headerFields[.location] = "/me/v1/authentication-methods/recovery-code%7Cdev_4"
             return .response(response)
         }
         transport.on(.post, "/me/v1/authentication-methods/recovery-code|dev_4/verify") { _ in .json(200, ["id": "recovery-code|dev_4", "type": "recovery-code"]) }

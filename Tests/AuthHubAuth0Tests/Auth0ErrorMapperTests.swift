@@ -5,8 +5,8 @@ import Testing
 
 /// Every error body of spec/auth0.md §4 (and §3.7) mapped, with its §4.3 helper answerable.
 @Suite struct Auth0ErrorMapperTests {
-    private func map(_ status: Int, _ body: String, headers: HTTPHeaders = [:]) -> AuthError {
-        Auth0ErrorMapper().map(HTTPResponse(status: status, headers: headers, body: Data(body.utf8)), provider: "auth0")
+    private func map(_ status: Int, _ body: String, headerFields headers: HTTPFields = [:]) -> AuthError {
+        Auth0ErrorMapper().map(HTTPReply(status: status, headerFields: headers, body: Data(body.utf8)), provider: "auth0")
     }
 
     @Test func oauthErrorBody() {
@@ -95,7 +95,7 @@ import Testing
     }
 
     @Test func rateLimitsCarryRetryAfter() {
-        let error = map(429, #"{"error":"too_many_requests","error_description":"Slow down"}"#, headers: ["Retry-After": "7"])
+        let error = map(429, #"{"error":"too_many_requests","error_description":"Slow down"}"#, headerFields: [.retryAfter: "7"])
         #expect(error.code == .rateLimited && error.retryAfter == .seconds(7) && error.isRetryable && error.auth0.isRetryable)
     }
 

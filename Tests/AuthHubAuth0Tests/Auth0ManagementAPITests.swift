@@ -46,7 +46,7 @@ import Testing
         #expect(request.method == .get)
         #expect(request.url.absoluteString == "https://tenant.auth0.com/api/v2/users/auth0%7C64f0c0ffee")
         #expect(request.url.query == nil)
-        #expect(request.headers["Authorization"] == "Bearer mgmt-read:current_user")
+        #expect(request.headerFields["Authorization"] == "Bearer mgmt-read:current_user")
         #expect(request.body == nil || request.body?.isEmpty == true)
         #expect(scopes.withLock { $0 } == ["read:current_user"])
 
@@ -90,8 +90,8 @@ import Testing
         let request = try #require(transport.requests.last)
         #expect(request.method == .patch)
         #expect(request.url.absoluteString == "https://tenant.auth0.com/api/v2/users/auth0%7C64f0c0ffee")
-        #expect(request.headers["Authorization"] == "Bearer mgmt-update:current_user_metadata")
-        #expect(request.headers["Content-Type"]?.hasPrefix("application/json") == true)
+        #expect(request.headerFields["Authorization"] == "Bearer mgmt-update:current_user_metadata")
+        #expect(request.headerFields["Content-Type"]?.hasPrefix("application/json") == true)
         #expect(request.jsonBody == ["user_metadata": ["theme": "light", "remove_me": nil, "count": 3]])
         #expect(user.userMetadata["theme"] == "light")
         #expect(scopes.withLock { $0 } == ["update:current_user_metadata"])
@@ -110,7 +110,7 @@ import Testing
         let request = try #require(transport.requests.last)
         #expect(request.method == .post)
         #expect(request.url.absoluteString == "https://tenant.auth0.com/api/v2/users/auth0%7C64f0c0ffee/identities")
-        #expect(request.headers["Authorization"] == "Bearer mgmt-update:current_user_identities")
+        #expect(request.headerFields["Authorization"] == "Bearer mgmt-update:current_user_identities")
         #expect(request.jsonBody == ["link_with": "eyJ.secondary.token"])
         #expect(identities.map(\.provider) == ["auth0", "google-oauth2"] && identities.last?.userID == "1098")
         #expect(scopes.withLock { $0 } == ["update:current_user_identities"])
@@ -123,7 +123,7 @@ import Testing
         #expect(transport.requests.last?.jsonBody == ["provider": "google-oauth2", "user_id": "1098", "connection_id": "con_abc"])
         _ = try await api.link(userID: "auth0|64f0c0ffee", provider: "auth0", secondaryUserID: "5551")
         #expect(transport.requests.last?.jsonBody == ["provider": "auth0", "user_id": "5551"])
-        #expect(transport.requests.last?.headers["Authorization"] == "Bearer mgmt-update:users")
+        #expect(transport.requests.last?.headerFields["Authorization"] == "Bearer mgmt-update:users")
         #expect(scopes.withLock { $0 } == ["update:users", "update:users"])
     }
 
@@ -138,7 +138,7 @@ import Testing
         var request = try #require(transport.requests.last)
         #expect(request.method == .delete)
         #expect(request.url.absoluteString == "https://tenant.auth0.com/api/v2/users/auth0%7C64f0c0ffee/identities/google-oauth2/1098")
-        #expect(request.headers["Authorization"] == "Bearer mgmt-update:current_user_identities")
+        #expect(request.headerFields["Authorization"] == "Bearer mgmt-update:current_user_identities")
         #expect(request.body == nil || request.body?.isEmpty == true)
         // The bare id works the same.
         _ = try await api.unlink(userID: "auth0|64f0c0ffee", provider: "google-oauth2", secondaryUserID: "1098")
@@ -170,7 +170,7 @@ import Testing
         let exchange = try #require(transport.requests(to: "/oauth/token").last)
         #expect(exchange.jsonBody?["audience"] == "https://tenant.auth0.com/api/v2/")
         #expect(exchange.jsonBody?["scope"] == "openid read:current_user")
-        #expect(transport.requests.last?.headers["Authorization"] == "Bearer api-at openid read:current_user")
+        #expect(transport.requests.last?.headerFields["Authorization"] == "Bearer api-at openid read:current_user")
     }
 
     @Test func dPoPTokenTypeIsUsedAsTheScheme() async throws {
@@ -179,7 +179,7 @@ import Testing
             Auth0APICredentials(accessToken: Secret("dpop-at"), tokenType: "DPoP", expiresAt: .distantFuture, scope: "")
         }
         _ = try await api.user(id: "auth0|1")
-        #expect(transport.requests.last?.headers["Authorization"] == "DPoP dpop-at")
+        #expect(transport.requests.last?.headerFields["Authorization"] == "DPoP dpop-at")
     }
 
     // MARK: - Errors
@@ -215,7 +215,7 @@ import Testing
         let mapper = Auth0ManagementErrorMapper()
         for item in Self.errorCases {
             let data = (try? JSONEncoder().encode(item.body)) ?? Data()
-            let error = mapper.map(HTTPResponse(status: item.status, headers: ["Retry-After": "120"], body: data), provider: "auth0")
+            let error = mapper.map(HTTPReply(status: item.status, headerFields: [.retryAfter: "120"], body: data), provider: "auth0")
             #expect(error.code == item.code, "\(item.status) \(item.providerCode)")
             #expect(error.providerCode == item.providerCode, "\(item.status)")
             #expect(error.message == item.message, "\(item.status)")
@@ -230,7 +230,7 @@ import Testing
     @Test func errorCodeAndMessageWinOverCodeAndDescription() {
         let mapper = Auth0ManagementErrorMapper()
         func map(_ status: Int, _ body: JSONValue) -> AuthError {
-            mapper.map(HTTPResponse(status: status, headers: [:], body: (try? JSONEncoder().encode(body)) ?? Data()), provider: "auth0")
+            mapper.map(HTTPReply(status: status, headerFields: [:], body: (try? JSONEncoder().encode(body)) ?? Data()), provider: "auth0")
         }
         let both = map(404, ["statusCode": 404, "error": "Not Found", "message": "The user does not exist.", "errorCode": "inexistent_user",
                              "code": "legacy_code", "description": "legacy description"])
@@ -244,7 +244,7 @@ import Testing
         // `insufficient_scope` is recognised in `errorCode` only.
         #expect(map(403, ["error": "Forbidden", "code": "insufficient_scope"]).code == .accessDenied)
         // Not JSON at all: status alone, with the generic message.
-        let html = mapper.map(HTTPResponse(status: 401, headers: [:], body: Data("<html>nope</html>".utf8)), provider: "auth0")
+        let html = mapper.map(HTTPReply(status: 401, headerFields: [:], body: Data("<html>nope</html>".utf8)), provider: "auth0")
         #expect(html.code == .invalidToken && html.providerCode == nil && html.message == AuthError(.invalidToken).message)
     }
 
@@ -256,7 +256,7 @@ import Testing
             .json(403, Self.errorBody(403, "Forbidden", "Insufficient scope, expected any of: update:current_user_metadata", "insufficient_scope"))
         }
         transport.on(.post, "/api/v2/users/auth0|1/identities") { _ in
-            .json(429, Self.errorBody(429, "Too Many Requests", "Global limit has been reached", "too_many_requests"), headers: ["Retry-After": "120"])
+            .json(429, Self.errorBody(429, "Too Many Requests", "Global limit has been reached", "too_many_requests"), headerFields: [.retryAfter: "120"])
         }
         let api = try api
         let missing = await #expect(throws: AuthError.self) { try await api.user(id: "auth0|gone") }

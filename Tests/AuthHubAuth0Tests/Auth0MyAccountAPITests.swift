@@ -36,7 +36,7 @@ import Testing
         let api = try api
         let methods = try await api.authenticationMethods(type: "totp")
         #expect(methods.map(\.id) == ["totp|dev_1"] && methods.first?.confirmed == true && methods.first?.usage == ["secondary"])
-        #expect(transport.requests.last?.headers["Authorization"] == "Bearer me-token")
+        #expect(transport.requests.last?.headerFields["Authorization"] == "Bearer me-token")
         #expect(try await api.authenticationMethod(id: "phone|dev_2").type == "phone")
         #expect(transport.requests.last?.url.absoluteString == "https://tenant.auth0.com/me/v1/authentication-methods/phone%7Cdev_2")
         #expect(try await api.updateAuthenticationMethod(id: "phone|dev_2", name: "Work", preferredAuthenticationMethod: "voice").name == "Work")
@@ -54,7 +54,7 @@ import Testing
             var reply = StubTransport.Reply.json(201, ["id": "ignored", "auth_session": "sess-1",
                                                        "barcode_uri": "otpauth://totp/T:ada?secret=JBSWY3DPEHPK3PXP", "manual_input_code": "JBSWY3DPEHPK3PXP"])
             if case .response(var response) = reply {
-                response.headers["Location"] = "https://tenant.auth0.com/me/v1/authentication-methods/totp%7Cdev_9"
+                response.head.headerFields[.location] = "https://tenant.auth0.com/me/v1/authentication-methods/totp%7Cdev_9"
                 reply = .response(response)
             }
             return reply
@@ -83,7 +83,7 @@ import Testing
         transport.on(.post, "/me/v1/authentication-methods") { request in
             let type = request.jsonBody?["type"]?.stringValue ?? ""
             guard case .response(var response) = StubTransport.Reply.json(201, replies[type] ?? [:]) else { return .raw(500, "") }
-            response.headers["Location"] = "/me/v1/authentication-methods/\(type)%7Cdev_1"
+            response.head.headerFields[.location] = "/me/v1/authentication-methods/\(type)%7Cdev_1"
             return .response(response)
         }
         let api = try api
@@ -128,7 +128,7 @@ import Testing
     @Test func otherRefusalsKeepTheirStatusMeaning() {
         let mapper = Auth0MyAccountErrorMapper()
         func map(_ status: Int, _ body: JSONValue) -> AuthError {
-            mapper.map(HTTPResponse(status: status, headers: [:], body: (try? JSONEncoder().encode(body)) ?? Data()), provider: "auth0")
+            mapper.map(HTTPReply(status: status, headerFields: [:], body: (try? JSONEncoder().encode(body)) ?? Data()), provider: "auth0")
         }
         #expect(map(403, ["type": "t", "status": 403, "title": "Forbidden", "detail": "The user is blocked"]).code == .accessDenied)
         #expect(map(400, ["type": "t", "status": 400, "title": "Bad Request", "detail": "Invalid otp_code."]).code == .invalidMFACode)
@@ -138,6 +138,6 @@ import Testing
         let noExpected = map(403, ["type": "t", "status": 403, "title": "Forbidden", "detail": "Insufficient scope"])
         #expect(noExpected.code == .insufficientScope && noExpected.details["requiredScope"] == nil)
         // A body that is not JSON still maps by status.
-        #expect(mapper.map(HTTPResponse(status: 503, headers: [:], body: Data("<html>".utf8)), provider: "auth0").code == .providerUnavailable)
+        #expect(mapper.map(HTTPReply(status: 503, headerFields: [:], body: Data("<html>".utf8)), provider: "auth0").code == .providerUnavailable)
     }
 }

@@ -104,7 +104,7 @@ import Testing
             callback.queryItems = [URLQueryItem(name: "code", value: "loop-code"), URLQueryItem(name: "state", value: q["state"])]
             let callbackURL = callback.url!
             Task.detached {
-                let reply = try await URLSessionTransport().send(HTTPRequest(method: .get, url: callbackURL))
+                let reply = try await URLSessionTransport().send(.get, callbackURL)
                 #expect(reply.status == 200)
             }
         }, timeout: .seconds(20))

@@ -23,9 +23,7 @@ import Testing
     static func signedOut() async throws -> (RunningEmulator, URL) {
         let emulator = try await Emulator.start()
         let wire = URLSessionTransport(defaultTimeout: .seconds(10))
-        _ = try await wire.send(HTTPRequest(method: .post, url: emulator.url("/auth0/__emulator/users"),
-                                            headers: ["Content-Type": "application/json"],
-                                            body: Data(#"{"email":"new@example.com","password":"\#(password)"}"#.utf8)))
+        _ = try await wire.send(.post, emulator.url("/auth0/__emulator/users"), headerFields: [.contentType: "application/json"], body: Data(#"{"email":"new@example.com","password":"\#(password)"}"#.utf8))
         return (emulator, try AuthHubBinary.directory(withConfig: config(domain: emulator.url("/auth0").absoluteString)))
     }
 
@@ -135,20 +133,23 @@ import Testing
     }
 
     @Test func aSlowRequestSaysItIsWaitingOnce() async throws {
+        let lines = Mutex<[String]>([])
+        /// Answers only once the notice was written (or after 10 s), so a busy machine cannot make
+        /// the request finish before the notice's delay.
         struct Slow: HTTPTransport {
-            func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-                try await Task.sleep(for: .milliseconds(400))
-                return HTTPResponse(status: 200, headers: [:], body: Data())
+            let lines: Mutex<[String]>
+            func send(_ request: HTTPRequest, body: Data?, timeout: Duration?) async throws -> HTTPReply {
+                for _ in 0..<1000 where lines.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(10)) }
+                return HTTPReply(status: 200)
             }
         }
         struct Fast: HTTPTransport {
-            func send(_ request: HTTPRequest) async throws -> HTTPResponse { HTTPResponse(status: 200, headers: [:], body: Data()) }
+            func send(_ request: HTTPRequest, body: Data?, timeout: Duration?) async throws -> HTTPReply { HTTPReply(status: 200) }
         }
-        let lines = Mutex<[String]>([])
-        let request = HTTPRequest(method: .get, url: URL(string: "https://auth.example.com:8443/x?code=secret")!)
+        let url = URL(string: "https://auth.example.com:8443/x?code=secret")!
         let write: @Sendable (String) -> Void = { line in lines.withLock { $0.append(line) } }
-        _ = try await WaitingNoticeTransport(Slow(), delay: .milliseconds(100), write: write).send(request)
-        _ = try await WaitingNoticeTransport(Fast(), delay: .milliseconds(100), write: write).send(request)
+        _ = try await WaitingNoticeTransport(Slow(lines: lines), delay: .milliseconds(100), write: write).send(.get, url)
+        _ = try await WaitingNoticeTransport(Fast(), delay: .milliseconds(100), write: write).send(.get, url)
         try await Task.sleep(for: .milliseconds(300))  // a notice for the fast request would have come by now
         #expect(lines.withLock { $0 } == ["Waiting for auth.example.com:8443…"])
     }

@@ -35,7 +35,7 @@ import Glibc
         #expect(url.host == "127.0.0.1")
         #expect((url.port ?? 0) > 0)
 
-        let reply = try await URLSessionTransport().send(HTTPRequest(method: .get, url: url.appendingPathComponent("__authhub/health")))
+        let reply = try await URLSessionTransport().send(.get, url.appendingPathComponent("__authhub/health"))
         #expect(reply.status == 200)
         #expect(try JSONValue.parse(reply.body)["status"] == "ok")
 
@@ -44,7 +44,7 @@ import Glibc
         #expect(process.terminationStatus == 0)
         // The port is released.
         await #expect(throws: TransportError.self) {
-            try await URLSessionTransport(defaultTimeout: .seconds(2)).send(HTTPRequest(method: .get, url: url.appendingPathComponent("__authhub/health")))
+            try await URLSessionTransport(defaultTimeout: .seconds(2)).send(.get, url.appendingPathComponent("__authhub/health"))
         }
     }
 
@@ -97,10 +97,10 @@ import Glibc
         let (process, url, _) = try startEmulator(["--auth0-id-token-alg", "es256"])
         defer { process.terminate(); process.waitUntilExit() }
         let transport = URLSessionTransport()
-        let discovery = try await transport.send(HTTPRequest(method: .get, url: url.appendingPathComponent("auth0/.well-known/openid-configuration")))
+        let discovery = try await transport.send(.get, url.appendingPathComponent("auth0/.well-known/openid-configuration"))
         #expect(discovery.status == 200)
         #expect(try JSONValue.parse(discovery.body)["id_token_signing_alg_values_supported"] == ["ES256"])
-        let jwks = try await transport.send(HTTPRequest(method: .get, url: url.appendingPathComponent("auth0/.well-known/jwks.json")))
+        let jwks = try await transport.send(.get, url.appendingPathComponent("auth0/.well-known/jwks.json"))
         let key = try JSONValue.parse(jwks.body)["keys"]?.arrayValue?.first
         #expect(key?["kty"] == "EC")
         #expect(key?["crv"] == "P-256")

@@ -28,9 +28,7 @@ import Testing
         func seed(_ email: String, extra: [String: JSONValue] = [:]) async throws {
             var body: [String: JSONValue] = ["email": .string(email), "password": .string(LoginAgainstEmulatorTests.password)]
             body.merge(extra) { _, new in new }
-            let reply = try await wire.send(HTTPRequest(method: .post, url: emulator.url("/auth0/__emulator/users"),
-                                                        headers: ["Content-Type": "application/json"],
-                                                        body: try JSONEncoder().encode(JSONValue.object(body))))
+            let reply = try await wire.send(.post, emulator.url("/auth0/__emulator/users"), headerFields: [.contentType: "application/json"], body: try JSONEncoder().encode(JSONValue.object(body)))
             #expect(reply.status == 201)
         }
 
@@ -90,7 +88,7 @@ import Testing
         let f = try await Fixture.start()
         let running = try RunningBinary(["login", "--passwordless", "--email", "gus@example.com"], in: f.directory)
         try await running.wait { _, err in err.contains("Enter it:") }
-        let outbox = try await f.wire.send(HTTPRequest(method: .get, url: f.emulator.url("/auth0/__emulator/passwordless?email=gus%40example.com")))
+        let outbox = try await f.wire.send(.get, f.emulator.url("/auth0/__emulator/passwordless?email=gus%40example.com"))
         running.send(try #require(try JSONValue.parse(outbox.body)["code"]?.stringValue))
         #expect(await running.finish() == 0, "\(running.stderr)")
         #expect(running.stdout.contains("gus@example.com"))
@@ -113,8 +111,7 @@ import Testing
         let directory = try AuthHubBinary.directory(withConfig: config)
         defer { try? FileManager.default.removeItem(at: directory) }
         let wire = URLSessionTransport(defaultTimeout: .seconds(10), followRedirects: false)
-        _ = try await wire.send(HTTPRequest(method: .post, url: emulator.url("/auth0/__emulator/users"), headers: ["Content-Type": "application/json"],
-                                            body: Data(#"{"email":"opt@example.com","password":"correct horse battery staple"}"#.utf8)))
+        _ = try await wire.send(.post, emulator.url("/auth0/__emulator/users"), headerFields: [.contentType: "application/json"], body: Data(#"{"email":"opt@example.com","password":"correct horse battery staple"}"#.utf8))
         let running = try RunningBinary(["login", "--browser", "--no-open", "--timeout", "60", "--scope", "openid email offline_access",
                                          "--audience", "https://api.example.com/", "--login-hint", "opt@example.com", "--prompt", "login",
                                          "--max-age", "600", "--param", "ui_locales=fr"], in: directory)
@@ -125,10 +122,10 @@ import Testing
         #expect(q["redirect_uri"] == redirect)
         #expect(q["scope"] == "openid email offline_access" && q["audience"] == "https://api.example.com/")
         #expect(q["login_hint"] == "opt@example.com" && q["prompt"] == "login" && q["max_age"] == "600" && q["ui_locales"] == "fr")
-        let authorize = try await wire.send(HTTPRequest(method: .get, url: url, headers: ["X-AuthHub-Emulator-User": "opt@example.com"]))
-        let callback = try #require(authorize.headers["Location"].flatMap(URL.init(string:)))
+        let authorize = try await wire.send(.get, url, headerFields: [HTTPField.Name.constant("X-AuthHub-Emulator-User"): "opt@example.com"])
+        let callback = try #require(authorize.headerFields["Location"].flatMap(URL.init(string:)))
         #expect(callback.port == Int(port) && callback.path == "/auth/cb")
-        _ = try await wire.send(HTTPRequest(method: .get, url: callback))
+        _ = try await wire.send(.get, callback)
         #expect(await running.finish() == 0, "\(running.stderr)")
         let session = try await AuthHubBinary.runDetached(["session", "--json"], in: directory)
         #expect(session.stdout.contains("openid email offline_access"), "\(session.stdout)")
@@ -155,8 +152,7 @@ import Testing
     @Test func botDetectionContinuesInTheBrowser() async throws {
         let f = try await Fixture.start()
         try await f.seed("bot@example.com")
-        let switched = try await f.wire.send(HTTPRequest(method: .post, url: f.emulator.url("/auth0/__emulator/attack-protection"),
-                                                         headers: ["Content-Type": "application/json"], body: Data(#"{"bot_detection":true}"#.utf8)))
+        let switched = try await f.wire.send(.post, f.emulator.url("/auth0/__emulator/attack-protection"), headerFields: [.contentType: "application/json"], body: Data(#"{"bot_detection":true}"#.utf8))
         #expect(switched.status == 200)
         let running = try RunningBinary(["login", "--email", "bot@example.com", "--password-stdin", "--no-open", "--timeout", "60"],
                                         in: f.directory)
@@ -165,7 +161,7 @@ import Testing
         #expect(running.stderr.contains("wants to check that a person is signing in; continuing in the browser"), "\(running.stderr)")
         let url = try #require(running.stdout.split(separator: "\n").first.flatMap { URL(string: String($0)) })
         #expect(url.query?.contains("login_hint=bot%40example.com") == true, "\(url)")
-        let page = try await f.wire.send(HTTPRequest(method: .get, url: url))
+        let page = try await f.wire.send(.get, url)
         let html = String(decoding: page.body, as: UTF8.self)
         #expect(html.contains("I am not a robot"))
         let transaction = try #require(html.firstMatch(of: /name="transaction" value="([^"]+)"/)?.output.1).description
@@ -173,14 +169,12 @@ import Testing
             Data(fields.map { "\($0)=\($1.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }.joined(separator: "&").utf8)
         }
         let login = f.emulator.url("/auth0/u/login")
-        let noCaptcha = try await f.wire.send(HTTPRequest(method: .post, url: login, headers: ["Content-Type": "application/x-www-form-urlencoded"],
-                                                          body: form([("transaction", transaction), ("email", "bot@example.com"), ("password", Self.password)])))
+        let noCaptcha = try await f.wire.send(.post, login, headerFields: [.contentType: "application/x-www-form-urlencoded"], body: form([("transaction", transaction), ("email", "bot@example.com"), ("password", Self.password)]))
         #expect(noCaptcha.status == 400, "the checkbox is required")
-        let solved = try await f.wire.send(HTTPRequest(method: .post, url: login, headers: ["Content-Type": "application/x-www-form-urlencoded"],
-                                                       body: form([("transaction", transaction), ("email", "bot@example.com"),
-                                                                   ("password", Self.password), ("captcha", "1")])))
-        let callback = try #require(solved.headers["Location"].flatMap(URL.init(string:)), "\(solved.status)")
-        _ = try await f.wire.send(HTTPRequest(method: .get, url: callback))
+        let solved = try await f.wire.send(.post, login, headerFields: [.contentType: "application/x-www-form-urlencoded"], body: form([("transaction", transaction), ("email", "bot@example.com"),
+                                                                   ("password", Self.password), ("captcha", "1")]))
+        let callback = try #require(solved.headerFields["Location"].flatMap(URL.init(string:)), "\(solved.status)")
+        _ = try await f.wire.send(.get, callback)
         #expect(await running.finish() == 0, "\(running.stderr)")
         #expect(running.stdout.contains("Signed in.") && running.stdout.contains("bot@example.com"))
         await f.stop()
@@ -195,12 +189,12 @@ import Testing
         let login = try RunningBinary(["login", "--browser", "--no-open", "--timeout", "60"], in: f.directory)
         try await login.wait { out, _ in out.contains("http://") && out.contains("\n") }
         let authorizeURL = try #require(login.stdout.split(separator: "\n").first.flatMap { URL(string: String($0)) })
-        let first = try await f.wire.send(HTTPRequest(method: .get, url: authorizeURL, headers: ["X-AuthHub-Emulator-User": "sso@example.com"]))
-        let cookie = try #require(first.headers["Set-Cookie"]?.split(separator: ";").first.map(String.init), "the browser session cookie")
-        _ = try await f.wire.send(HTTPRequest(method: .get, url: try #require(first.headers["Location"].flatMap(URL.init(string:)))))
+        let first = try await f.wire.send(.get, authorizeURL, headerFields: [HTTPField.Name.constant("X-AuthHub-Emulator-User"): "sso@example.com"])
+        let cookie = try #require(first.headerFields["Set-Cookie"]?.split(separator: ";").first.map(String.init), "the browser session cookie")
+        _ = try await f.wire.send(.get, try #require(first.headerFields["Location"].flatMap(URL.init(string:))))
         #expect(await login.finish() == 0, "\(login.stderr)")
 
-        let silent = try await f.wire.send(HTTPRequest(method: .get, url: authorizeURL, headers: ["Cookie": cookie]))
+        let silent = try await f.wire.send(.get, authorizeURL, headerFields: [.cookie: cookie])
         #expect(silent.status == 302, "single sign-on: no credentials asked while the browser session lives")
 
         let logout = try await f.run(["logout", "--federated", "--no-open"])
@@ -210,10 +204,10 @@ import Testing
         let logoutURL = try #require(lines.first.flatMap { URL(string: $0) })
         #expect(logoutURL.path.hasSuffix("/auth0/v2/logout") && logoutURL.query?.hasPrefix("federated") == true, "\(logoutURL)")
         #expect(logoutURL.query?.contains("client_id=authhub-cli") == true)
-        let ended = try await f.wire.send(HTTPRequest(method: .get, url: logoutURL, headers: ["Cookie": cookie]))
+        let ended = try await f.wire.send(.get, logoutURL, headerFields: [.cookie: cookie])
         #expect(ended.status == 200)
 
-        let again = try await f.wire.send(HTTPRequest(method: .get, url: authorizeURL, headers: ["Cookie": cookie]))
+        let again = try await f.wire.send(.get, authorizeURL, headerFields: [.cookie: cookie])
         #expect(again.status == 200 && String(decoding: again.body, as: UTF8.self).contains("name=\"password\""),
                 "the login page asks for credentials again")
         let session = try await f.run(["session"])
@@ -228,9 +222,9 @@ import Testing
         try await running.wait { out, _ in out.contains("http://") && out.contains("\n") }
         let url = try #require(running.stdout.split(separator: "\n").first.flatMap { URL(string: String($0)) })
         #expect(url.path.hasSuffix("/auth0/authorize"))
-        let authorize = try await f.wire.send(HTTPRequest(method: .get, url: url, headers: ["X-AuthHub-Emulator-User": "dee@example.com"]))
-        let callback = try #require(authorize.headers["Location"].flatMap(URL.init(string:)))
-        let page = try await f.wire.send(HTTPRequest(method: .get, url: callback))
+        let authorize = try await f.wire.send(.get, url, headerFields: [HTTPField.Name.constant("X-AuthHub-Emulator-User"): "dee@example.com"])
+        let callback = try #require(authorize.headerFields["Location"].flatMap(URL.init(string:)))
+        let page = try await f.wire.send(.get, callback)
         #expect(page.status == 200 && String(decoding: page.body, as: UTF8.self).lowercased().contains("<html"))
         #expect(await running.finish() == 0, "\(running.stderr)")
         #expect(running.stdout.contains("Signed in.") && running.stdout.contains("dee@example.com"))

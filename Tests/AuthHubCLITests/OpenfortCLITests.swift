@@ -36,8 +36,7 @@ import Testing
         // Email OTP: the code is typed at the prompt, read here from the emulator's hook.
         let running = try RunningBinary(["login", "--passwordless", "--email", "ola@example.com"], in: directory)
         try await running.wait { _, err in err.contains("Enter it") }
-        let otp = try await URLSessionTransport(defaultTimeout: .seconds(10)).send(
-            HTTPRequest(method: .get, url: emulator.url("/openfort/__emulator/otp?email=ola@example.com")))
+        let otp = try await URLSessionTransport(defaultTimeout: .seconds(10)).send(.get, emulator.url("/openfort/__emulator/otp?email=ola@example.com"))
         running.send(try #require(try JSONValue.parse(otp.body)["otp"]?.stringValue))
         #expect(await running.finish() == 0, "\(running.stderr)")
         #expect(running.stdout.contains("Signed in."))
@@ -45,7 +44,7 @@ import Testing
         // A reset finished with the link's token, and the email verified with the link's token.
         let hook = URLSessionTransport(defaultTimeout: .seconds(10))
         func tokens(_ email: String = "ola@example.com") async throws -> JSONValue {
-            try JSONValue.parse(try await hook.send(HTTPRequest(method: .get, url: emulator.url("/openfort/__emulator/tokens?email=\(email)"))).body)
+            try JSONValue.parse(try await hook.send(.get, emulator.url("/openfort/__emulator/tokens?email=\(email)")).body)
         }
         let reset = try await run(["reset-password", "--email", "ola@example.com"])
         #expect(reset.status == 0, "\(reset.stderr)")
@@ -79,8 +78,7 @@ import Testing
         // A code sent by another process (which gives up at the prompt), then used with --code.
         let prompt = try RunningBinary(["login", "--passwordless", "--email", "ola@example.com"], in: directory)
         try await prompt.wait { _, err in err.contains("Enter it") }
-        let sent = try #require(try JSONValue.parse(try await hook.send(
-            HTTPRequest(method: .get, url: emulator.url("/openfort/__emulator/otp?email=ola@example.com"))).body)["otp"]?.stringValue)
+        let sent = try #require(try JSONValue.parse(try await hook.send(.get, emulator.url("/openfort/__emulator/otp?email=ola@example.com")).body)["otp"]?.stringValue)
         prompt.send("")  // that process gives up without using the code
         _ = await prompt.finish()
         let withCode = try await run(["login", "--passwordless", "--email", "ola@example.com", "--code", sent])

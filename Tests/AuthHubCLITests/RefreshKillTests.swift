@@ -77,14 +77,10 @@ import Glibc
         defer { try? FileManager.default.removeItem(at: directory) }
         let sessions = directory.appendingPathComponent("sessions")
         let wire = URLSessionTransport(defaultTimeout: .seconds(10))
-        let json: HTTPHeaders = ["Content-Type": "application/json"]
-        let registered = try await wire.send(HTTPRequest(
-            method: .post, url: emulator.url("/auth0/__emulator/clients"), headers: json,
-            body: Data(#"{"client_id":"authhub-kill","refresh_token_leeway":\#(leeway)}"#.utf8)))
+        let json: HTTPFields = [.contentType: "application/json"]
+        let registered = try await wire.send(.post, emulator.url("/auth0/__emulator/clients"), headerFields: json, body: Data(#"{"client_id":"authhub-kill","refresh_token_leeway":\#(leeway)}"#.utf8))
         #expect(registered.status == 201)
-        let seeded = try await wire.send(HTTPRequest(
-            method: .post, url: emulator.url("/auth0/__emulator/users"), headers: json,
-            body: Data(#"{"email":"kill@example.com","password":"\#(Self.password)"}"#.utf8)))
+        let seeded = try await wire.send(.post, emulator.url("/auth0/__emulator/users"), headerFields: json, body: Data(#"{"email":"kill@example.com","password":"\#(Self.password)"}"#.utf8))
         #expect(seeded.status == 201)
 
         // The library, in this process, is "the next command": it loads (recovering), and renews.

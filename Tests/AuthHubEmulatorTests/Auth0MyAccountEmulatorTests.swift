@@ -46,15 +46,15 @@ extension Auth0Wire {
     }
 
     /// A request with `Authorization: Bearer <token>` and an optional JSON body.
-    func call(_ method: HTTPMethod, _ path: String, token: String?, json: JSONValue? = nil) async throws -> Reply {
-        var headers: HTTPHeaders = [:]
+    func call(_ method: HTTPRequest.Method, _ path: String, token: String?, json: JSONValue? = nil) async throws -> Reply {
+        var headers: HTTPFields = [:]
         if let token { headers["Authorization"] = "Bearer \(token)" }
         var body: Data?
         if let json {
             headers["Content-Type"] = "application/json"
             body = try JSONEncoder().encode(json)
         }
-        return try await send(method, path, headers: headers, body: body)
+        return try await send(method, path, headerFields: headers, body: body)
     }
 
     /// An MFA token from a password login that must pass a second factor.
@@ -168,7 +168,7 @@ func methodId(fromLocation location: String?) -> String? {
         await emulator.stop()
 
         #expect(missing.status == 401)
-        #expect(missing.headers["Content-Type"]?.hasPrefix("application/problem+json") == true)
+        #expect(missing.headerFields["Content-Type"]?.hasPrefix("application/problem+json") == true)
         #expect(missing.json?["type"]?.stringValue != nil)
         #expect(missing.json?["status"] == 401)
         #expect(missing.json?["title"] == "Unauthorized")
@@ -228,7 +228,7 @@ func methodId(fromLocation location: String?) -> String? {
         // The Authentication API sees the same authenticator: the login now asks for it, the
         // code already used cannot be replayed, the next one signs in.
         let mfaToken = try await wire.mfaToken("totp@example.com")
-        let authenticators = try await wire.get("/auth0/mfa/authenticators", headers: ["Authorization": "Bearer \(mfaToken)"])
+        let authenticators = try await wire.get("/auth0/mfa/authenticators", headerFields: [.authorization: "Bearer \(mfaToken)"])
         let replay = try await mfaOTP(wire, token: mfaToken, otp: code)
         clock.advance(by: 30)
         let login = try await mfaOTP(wire, token: mfaToken, otp: try totp.code(at: clock.now).revealed())
@@ -246,7 +246,7 @@ func methodId(fromLocation location: String?) -> String? {
         await emulator.stop()
 
         #expect(start.status == 201)
-        let location = try #require(start.headers["Location"])
+        let location = try #require(start.headerFields["Location"])
         #expect(location.hasSuffix("/auth0/me/v1/authentication-methods/\(pathEncoded(id))"))
         #expect(location.contains("totp%7Cdev_"))
         #expect(methodId(fromLocation: location) == id)
@@ -275,7 +275,7 @@ func methodId(fromLocation location: String?) -> String? {
         #expect(second.status == 409)
         #expect(recoveryStart.status == 201)
         #expect(recoveryCode.count == 24)
-        #expect(recoveryStart.headers["Location"]?.contains("recovery-code%7Cdev_") == true)
+        #expect(recoveryStart.headerFields["Location"]?.contains("recovery-code%7Cdev_") == true)
         #expect(recoveryVerified.status == 200)
         #expect(recoveryVerified.json?["type"] == "recovery-code")
         let list = try #require(authenticators.json?.arrayValue)
@@ -335,18 +335,18 @@ func methodId(fromLocation location: String?) -> String? {
 
         // The Authentication API lists both and can challenge the email one.
         let mfaToken = try await wire.mfaToken("oob@example.com")
-        let bearer: HTTPHeaders = ["Authorization": "Bearer \(mfaToken)"]
-        let authenticators = try await wire.get("/auth0/mfa/authenticators", headers: bearer)
+        let bearer: HTTPFields = [.authorization: "Bearer \(mfaToken)"]
+        let authenticators = try await wire.get("/auth0/mfa/authenticators", headerFields: bearer)
         let challenge = try await wire.post("/auth0/mfa/challenge", json: [
             "client_id": .string(Auth0Wire.clientId), "mfa_token": .string(mfaToken), "challenge_type": "oob",
             "authenticator_id": .string(emailId),
         ])
         let deleted = try await wire.call(.delete, Self.methods + "/\(pathEncoded(emailId))", token: token)
-        let afterDelete = try await wire.get("/auth0/mfa/authenticators", headers: bearer)
+        let afterDelete = try await wire.get("/auth0/mfa/authenticators", headerFields: bearer)
         await emulator.stop()
 
         #expect(emailStart.status == 201)
-        #expect(emailStart.headers["Location"]?.contains("email%7Cdev_") == true)
+        #expect(emailStart.headerFields["Location"]?.contains("email%7Cdev_") == true)
         #expect(emailOutbox.status == 200)
         let emailMessage = try #require(emailOutbox.json?["messages"]?.arrayValue?.last)
         #expect(emailMessage["to"] == "inbox@example.com")
@@ -394,7 +394,7 @@ func methodId(fromLocation location: String?) -> String? {
         try await wire.seed("push@example.com")
         let token = try await wire.apiToken("push@example.com", audience: wire.myAccountAudience, scope: Auth0Wire.myAccountScopes)
         let start = try await wire.call(.post, Self.methods, token: token, json: ["type": "push-notification"])
-        let id = try #require(methodId(fromLocation: start.headers["Location"]))
+        let id = try #require(methodId(fromLocation: start.headerFields["Location"]))
         let session = try #require(start.json?["auth_session"]?.stringValue)
         let verifyPath = Self.methods + "/\(pathEncoded(id))/verify"
         let early = try await wire.call(.post, verifyPath, token: token, json: ["auth_session": .string(session)])
@@ -435,7 +435,7 @@ func methodId(fromLocation location: String?) -> String? {
 
         // A second passkey through My Account.
         let start = try await wire.call(.post, Self.methods, token: token, json: ["type": "passkey"])
-        let id = try #require(methodId(fromLocation: start.headers["Location"]))
+        let id = try #require(methodId(fromLocation: start.headerFields["Location"]))
         let options = try #require(start.json?["authn_params_public_key"])
         let second = try await authenticator.makeCredential(try PasskeyRegistrationOptions(json: options, origin: "https://localhost"))
         let session = try #require(start.json?["auth_session"]?.stringValue)
@@ -482,7 +482,7 @@ func methodId(fromLocation location: String?) -> String? {
         #expect(start.status == 201)
         #expect(start.json?["id"] == nil)
         #expect(id.hasPrefix("passkey|dev_"))
-        #expect(start.headers["Location"]?.contains("passkey%7Cdev_") == true)
+        #expect(start.headerFields["Location"]?.contains("passkey%7Cdev_") == true)
         #expect(options["rp"]?["id"] == "localhost")
         #expect(options["user"]?["name"] == "keys@example.com")
         #expect(options["user"]?["id"] == register["authn_params_public_key"]?["user"]?["id"])

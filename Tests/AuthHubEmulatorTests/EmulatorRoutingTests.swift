@@ -21,7 +21,7 @@ import Testing
 
     @Test func unknownPathsGetTheOwningProvidersJSON404() async throws {
         let emulator = try await Emulator.start()
-        let cases: [(HTTPMethod, String, JSONValue)] = [
+        let cases: [(HTTPRequest.Method, String, JSONValue)] = [
             (.get, "/auth0/no/such/route", Self.auth0NotFound),
             (.post, "/auth0/oauth/unknown", Self.auth0NotFound),
             (.post, "/auth0/__emulator", Self.auth0NotFound),  // known path, wrong method

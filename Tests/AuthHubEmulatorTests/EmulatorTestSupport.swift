@@ -9,17 +9,17 @@ struct EmulatorClient {
 
     /// Sends a request and parses a JSON body when there is one.
     func send(
-        _ method: HTTPMethod,
+        _ method: HTTPRequest.Method,
         _ url: URL,
         json body: JSONValue? = nil
-    ) async throws -> (response: HTTPResponse, json: JSONValue?) {
-        var headers: HTTPHeaders = [:]
+    ) async throws -> (response: HTTPReply, json: JSONValue?) {
+        var headers: HTTPFields = [:]
         var data: Data?
         if let body {
             headers["Content-Type"] = "application/json"
             data = try JSONEncoder().encode(body)
         }
-        let response = try await transport.send(HTTPRequest(method: method, url: url, headers: headers, body: data))
+        let response = try await transport.send(method, url, headerFields: headers, body: data)
         let json = response.body.isEmpty ? nil : try? JSONValue.parse(response.body)
         return (response, json)
     }

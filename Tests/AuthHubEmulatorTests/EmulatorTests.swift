@@ -18,7 +18,7 @@ import Testing
         await emulator.stop()
 
         #expect(response.status == 200)
-        #expect(response.headers["Content-Type"]?.hasPrefix("application/json") == true)
+        #expect(response.headerFields["Content-Type"]?.hasPrefix("application/json") == true)
         #expect(json == builtInHealth)
     }
 

@@ -21,16 +21,16 @@ import Testing
         transport.on(.post, "/v1/accounts:\(op)") { _ in .json(200, reply) }
     }
 
-    func only(_ op: String) throws -> HTTPRequest {
+    func only(_ op: String) throws -> StubTransport.Request {
         let requests = transport.requests.filter { $0.url.path.hasSuffix("accounts:\(op)") }
         #expect(requests.count == 1)
         return try #require(requests.first)
     }
 
-    func expectJSONPost(_ request: HTTPRequest, url: String) {
+    func expectJSONPost(_ request: StubTransport.Request, url: String) {
         #expect(request.method == .post)
         #expect(request.url.absoluteString == url)
-        #expect(request.headers["Content-Type"] == "application/json")
+        #expect(request.headerFields["Content-Type"] == "application/json")
         #expect(transport.unmatchedRequests.isEmpty)
     }
 
@@ -91,7 +91,7 @@ import Testing
         let request = try #require(transport.requests.first)
         #expect(request.method == .post)
         #expect(request.url.absoluteString == "https://securetoken.googleapis.com/v1/token?key=AIza-test-key")
-        #expect(request.headers["Content-Type"] == "application/x-www-form-urlencoded")
+        #expect(request.headerFields["Content-Type"] == "application/x-www-form-urlencoded")
         #expect(String(decoding: request.body ?? Data(), as: UTF8.self) == "grant_type=refresh_token&refresh_token=rt%2F1%2B%3D%26")
         #expect(request.formBody == ["grant_type": "refresh_token", "refresh_token": "rt/1+=&"])
         #expect(reply.refreshToken?.revealed() == "rt-2" && reply.expiresIn == 3600 && reply.userID == "uid-1")
@@ -115,10 +115,10 @@ import Testing
         #expect(sent.count == 3)
         for request in sent { expectJSONPost(request, url: Self.toolkit + "sendOobCode?key=AIza-test-key") }
         #expect(sent[0].jsonBody == ["requestType": "PASSWORD_RESET", "email": "a@example.com", "tenantId": "tenant-1"])
-        #expect(sent[0].headers["X-Firebase-Locale"] == "fr")
+        #expect(sent[0].headerFields["X-Firebase-Locale"] == "fr")
         // Both SDKs add tenantId to every sendOobCode (firebase-js-sdk `sendOobCode` → `_addTidIfNecessary`).
         #expect(sent[1].jsonBody == ["requestType": "VERIFY_EMAIL", "idToken": "id-tok", "tenantId": "tenant-1"])
-        #expect(sent[1].headers["X-Firebase-Locale"] == nil)
+        #expect(sent[1].headerFields["X-Firebase-Locale"] == nil)
         #expect(sent[2].jsonBody == ["requestType": "VERIFY_AND_CHANGE_EMAIL", "idToken": "id-tok", "newEmail": "b@example.com",
                                      "continueUrl": "https://app/x", "tenantId": "tenant-1"])
     }

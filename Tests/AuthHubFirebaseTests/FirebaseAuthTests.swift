@@ -79,7 +79,7 @@ import Testing
         #expect(try await auth.currentSession() != nil)
         transport.on(.post, "/v1/token", times: 3, first: true) { _ in .raw(503, "<html>unavailable</html>") }
         await #expect(throws: AuthError(.providerUnavailable)) { try await auth.idToken() }
-        transport.on(.post, "/v1/token", times: 3, first: true) { _ in .json(429, FB.error("TOO_MANY_ATTEMPTS_TRY_LATER", code: 429), headers: ["Retry-After": "1"]) }
+        transport.on(.post, "/v1/token", times: 3, first: true) { _ in .json(429, FB.error("TOO_MANY_ATTEMPTS_TRY_LATER", code: 429), headerFields: [.retryAfter: "1"]) }
         await #expect(throws: AuthError(.rateLimited)) { try await auth.idToken() }
         #expect(try await auth.currentSession() != nil, "network, 503 and 429 keep the session")
         stubRefresh()

@@ -7,8 +7,8 @@ import Testing
 /// not the envelope at all.
 @Suite struct FirebaseErrorMapperTests {
     private func map(_ status: Int, _ body: String, endpoint: FirebaseErrorMapper.Endpoint = .identityToolkit,
-                     headers: HTTPHeaders = [:]) -> AuthError {
-        FirebaseErrorMapper(endpoint: endpoint).map(HTTPResponse(status: status, headers: headers, body: Data(body.utf8)), provider: "firebase")
+                     headerFields headers: HTTPFields = [:]) -> AuthError {
+        FirebaseErrorMapper(endpoint: endpoint).map(HTTPReply(status: status, headerFields: headers, body: Data(body.utf8)), provider: "firebase")
     }
 
     private func envelope(_ message: String, status: String? = nil) -> String {
@@ -137,7 +137,7 @@ import Testing
         let html = map(502, "<html><body>Bad Gateway</body></html>")
         #expect(html.code == .providerUnavailable && html.providerCode == nil && html.details["body"] == "not-json" && html.isRetryable)
         #expect(!html.message.contains("<html>"))
-        let empty = map(429, "", headers: ["Retry-After": "7"])
+        let empty = map(429, "", headerFields: [.retryAfter: "7"])
         #expect(empty.code == .rateLimited && empty.retryAfter == .seconds(7) && empty.details["body"] == "empty")
         let notObject = map(400, "[1,2]")
         #expect(notObject.code == .invalidRequest && notObject.providerCode == nil)

@@ -139,7 +139,7 @@ import Testing
 
     @Test func aRotatedKeyIsFoundByTheRefetch() async throws {
         let served = Mutex("old-kid")
-        transport.on(.get, FB.jwksPath) { _ in try .json(200, FB.jwks(kid: served.withLock { $0 }), headers: ["Cache-Control": "max-age=3600"]) }
+        transport.on(.get, FB.jwksPath) { _ in try .json(200, FB.jwks(kid: served.withLock { $0 }), headerFields: [.cacheControl: "max-age=3600"]) }
         let (verifier, keys) = production()
         _ = try await verifier.verify(Secret(try await FB.signed(claims(), kid: "old-kid")))
         served.withLock { $0 = FB.kid }

@@ -28,11 +28,11 @@ import Testing
         transport.on(.post, "/v2/accounts/\(op)") { _ in .json(200, reply) }
     }
 
-    func only(_ op: String) throws -> HTTPRequest {
+    func only(_ op: String) throws -> StubTransport.Request {
         let requests = transport.requests.filter { $0.url.path.hasSuffix("accounts/\(op)") }
         #expect(requests.count == 1)
         let request = try #require(requests.first)
-        #expect(request.method == .post && request.headers["Content-Type"] == "application/json")
+        #expect(request.method == .post && request.headerFields["Content-Type"] == "application/json")
         return request
     }
 
@@ -178,7 +178,7 @@ import Testing
         ]
         for (server, code) in cases {
             let body = (try? JSONEncoder().encode(FB.error(server))) ?? Data()
-            #expect(mapper.map(HTTPResponse(status: 400, headers: [:], body: body), provider: "firebase").code == code, "\(server)")
+            #expect(mapper.map(HTTPReply(status: 400, headerFields: [:], body: body), provider: "firebase").code == code, "\(server)")
         }
     }
 }

@@ -72,8 +72,8 @@ enum FB {
 
     /// Serves Google's JWKS (and X.509 map) from a stub transport with a max-age.
     static func serveKeys(_ transport: StubTransport, maxAge: Int = 3600) {
-        transport.on(.get, jwksPath) { _ in try .json(200, jwks(), headers: ["Cache-Control": "public, max-age=\(maxAge), must-revalidate"]) }
-        transport.on(.get, x509Path) { _ in .json(200, x509Map(), headers: ["Cache-Control": "public, max-age=\(maxAge)"]) }
+        transport.on(.get, jwksPath) { _ in try .json(200, jwks(), headerFields: [.cacheControl: "public, max-age=\(maxAge), must-revalidate"]) }
+        transport.on(.get, x509Path) { _ in .json(200, x509Map(), headerFields: [.cacheControl: "public, max-age=\(maxAge)"]) }
     }
 
     static func provider(_ transport: StubTransport, _ clock: FakeClock, configuration: FirebaseConfiguration = FB.production,

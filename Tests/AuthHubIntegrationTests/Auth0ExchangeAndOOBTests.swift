@@ -9,10 +9,8 @@ import Testing
 @Suite struct Auth0ExchangeAndOOBTests {
     typealias Tenant = Auth0IntegrationTests.Tenant
 
-    func hook(_ tenant: Tenant, _ method: HTTPMethod, _ path: String, _ body: JSONValue? = nil) async throws -> JSONValue? {
-        let reply = try await tenant.wire.send(HTTPRequest(
-            method: method, url: tenant.emulator.url(path), headers: body == nil ? [:] : ["Content-Type": "application/json"],
-            body: try body.map { try JSONEncoder().encode($0) }))
+    func hook(_ tenant: Tenant, _ method: HTTPRequest.Method, _ path: String, _ body: JSONValue? = nil) async throws -> JSONValue? {
+        let reply = try await tenant.wire.send(method, tenant.emulator.url(path), headerFields: body == nil ? [:] : [.contentType: "application/json"], body: try body.map { try JSONEncoder().encode($0) })
         #expect((200...299).contains(reply.status), "\(path): \(reply.status) \(String(decoding: reply.body, as: UTF8.self))")
         return try? JSONValue.parse(reply.body)
     }

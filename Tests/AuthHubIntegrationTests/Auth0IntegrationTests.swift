@@ -12,9 +12,9 @@ final class CountingTransport: HTTPTransport {
     let inner: any HTTPTransport
     let paths = Mutex<[String]>([])
     init(_ inner: any HTTPTransport) { self.inner = inner }
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        paths.withLock { $0.append(request.url.path) }
-        return try await inner.send(request)
+    func send(_ request: HTTPRequest, body: Data?, timeout: Duration?) async throws -> HTTPReply {
+        paths.withLock { $0.append(request.url?.path ?? "") }
+        return try await inner.send(request, body: body, timeout: timeout)
     }
     func count(_ path: String) -> Int { paths.withLock { $0.filter { $0 == path }.count } }
 }
@@ -45,9 +45,7 @@ final class CountingTransport: HTTPTransport {
         func seed(_ email: String, extra: [String: JSONValue] = [:]) async throws {
             var body: [String: JSONValue] = ["email": .string(email), "password": .string(Auth0IntegrationTests.password)]
             body.merge(extra) { _, new in new }
-            let reply = try await wire.send(HTTPRequest(method: .post, url: emulator.url("/auth0/__emulator/users"),
-                                                        headers: ["Content-Type": "application/json"],
-                                                        body: try JSONEncoder().encode(JSONValue.object(body))))
+            let reply = try await wire.send(.post, emulator.url("/auth0/__emulator/users"), headerFields: [.contentType: "application/json"], body: try JSONEncoder().encode(JSONValue.object(body)))
             #expect(reply.status == 201, "\(String(decoding: reply.body, as: UTF8.self))")
         }
 
@@ -136,11 +134,11 @@ final class CountingTransport: HTTPTransport {
         let session = try await tenant.provider.webAuth.signIn(open: { url in
             // The test is the browser: Universal Login completes (emulator hook), then the 302 to
             // the loopback redirect URI is followed by hand.
-            let authorize = try await wire.send(HTTPRequest(method: .get, url: url, headers: ["X-AuthHub-Emulator-User": "dee@example.com"]))
+            let authorize = try await wire.send(.get, url, headerFields: [HTTPField.Name.constant("X-AuthHub-Emulator-User"): "dee@example.com"])
             #expect(authorize.status == 302)
-            let location = try #require(authorize.headers["Location"].flatMap(URL.init(string:)))
+            let location = try #require(authorize.headerFields["Location"].flatMap(URL.init(string:)))
             #expect(location.host == "127.0.0.1")
-            Task.detached { _ = try await wire.send(HTTPRequest(method: .get, url: location)) }
+            Task.detached { _ = try await wire.send(.get, location) }
         }, timeout: .seconds(30))
         #expect(session.claims["email"] == "dee@example.com" && session.refreshToken != nil)
         #expect(session.claims["nonce"] != nil, "the nonce was sent and checked")
@@ -154,8 +152,7 @@ final class CountingTransport: HTTPTransport {
         defer { Task { await tenant.emulator.stop() } }
         for email in ["member@example.com", "invitee@example.com", "outsider@example.com"] { try await tenant.seed(email) }
         func post(_ path: String, _ body: JSONValue) async throws -> JSONValue {
-            let reply = try await tenant.wire.send(HTTPRequest(method: .post, url: tenant.emulator.url(path), headers: ["Content-Type": "application/json"],
-                                                               body: try JSONEncoder().encode(body)))
+            let reply = try await tenant.wire.send(.post, tenant.emulator.url(path), headerFields: [.contentType: "application/json"], body: try JSONEncoder().encode(body))
             #expect(reply.status == 201, "\(String(decoding: reply.body, as: UTF8.self))")
             return try JSONValue.parse(reply.body)
         }
@@ -165,9 +162,9 @@ final class CountingTransport: HTTPTransport {
         let wire = tenant.wire
         func browserSignIn(_ user: String, _ options: Auth0WebAuth.Options) async throws -> Session {
             try await tenant.provider.webAuth.signIn(open: { url in
-                let authorize = try await wire.send(HTTPRequest(method: .get, url: url, headers: ["X-AuthHub-Emulator-User": user]))
-                let location = try #require(authorize.headers["Location"].flatMap(URL.init(string:)))
-                Task.detached { _ = try await wire.send(HTTPRequest(method: .get, url: location)) }
+                let authorize = try await wire.send(.get, url, headerFields: [HTTPField.Name.constant("X-AuthHub-Emulator-User"): user])
+                let location = try #require(authorize.headerFields["Location"].flatMap(URL.init(string:)))
+                Task.detached { _ = try await wire.send(.get, location) }
             }, timeout: .seconds(30), options: options)
         }
 
@@ -234,8 +231,7 @@ final class CountingTransport: HTTPTransport {
         defer { Task { await tenant.emulator.stop() } }
         let challenge = try await tenant.provider.startSignIn(.emailCode(email: "gus@example.com"))
         #expect(challenge.destination == "gus@example.com")
-        let outbox = try await tenant.wire.send(HTTPRequest(method: .get,
-                                                            url: tenant.emulator.url("/auth0/__emulator/passwordless?email=gus%40example.com")))
+        let outbox = try await tenant.wire.send(.get, tenant.emulator.url("/auth0/__emulator/passwordless?email=gus%40example.com"))
         let code = try #require(try JSONValue.parse(outbox.body)["code"]?.stringValue)
         let session = try await tenant.provider.signIn(.emailCode(email: "gus@example.com", code: Secret(code)))
         #expect(session.claims["email"] == "gus@example.com")

@@ -26,10 +26,8 @@ import Testing
             return Account(tenant: tenant, credentials: credentials, api: Auth0MyAccountAPI(provider: tenant.provider, credentials: credentials))
         }
 
-        func hook(_ method: HTTPMethod, _ path: String, _ body: JSONValue? = nil) async throws -> (status: Int, json: JSONValue?) {
-            let reply = try await tenant.wire.send(HTTPRequest(
-                method: method, url: tenant.emulator.url(path), headers: body == nil ? [:] : ["Content-Type": "application/json"],
-                body: try body.map { try JSONEncoder().encode($0) }))
+        func hook(_ method: HTTPRequest.Method, _ path: String, _ body: JSONValue? = nil) async throws -> (status: Int, json: JSONValue?) {
+            let reply = try await tenant.wire.send(method, tenant.emulator.url(path), headerFields: body == nil ? [:] : [.contentType: "application/json"], body: try body.map { try JSONEncoder().encode($0) })
             return (reply.status, try? JSONValue.parse(reply.body))
         }
 

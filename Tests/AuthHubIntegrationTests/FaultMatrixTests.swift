@@ -177,10 +177,8 @@ import Testing
     /// A transport with a short deadline, so "no answer" cells end in seconds.
     struct ShortDeadline: HTTPTransport {
         var inner: URLSessionTransport { FaultMatrixTests.sharedTransport }
-        func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-            var request = request
-            request.timeout = .seconds(2)
-            return try await inner.send(request)
+        func send(_ request: HTTPRequest, body: Data?, timeout: Duration?) async throws -> HTTPReply {
+            try await inner.send(request, body: body, timeout: .seconds(2))
         }
     }
 

@@ -31,7 +31,7 @@ import Testing
 
         /// The newest out-of-band code the emulator "sent" to `email` for `requestType`.
         func oobCode(_ email: String, _ requestType: String) async throws -> Secret<String> {
-            let reply = try await wire.send(HTTPRequest(method: .get, url: emulator.url("/emulator/v1/projects/authhub-dev/oobCodes")))
+            let reply = try await wire.send(.get, emulator.url("/emulator/v1/projects/authhub-dev/oobCodes"))
             let codes = try JSONValue.parse(reply.body)["oobCodes"]?.arrayValue ?? []
             let code = codes.last { $0["email"]?.stringValue == email && $0["requestType"]?.stringValue == requestType }
             return Secret(try #require(code?["oobCode"]?.stringValue, "no \(requestType) code for \(email)"))
@@ -80,9 +80,7 @@ import Testing
     @Test func everyCallOfATenantsAccountCarriesTheTenant() async throws {
         let project = try await Project.start(tenant: "tenant-a")
         defer { Task { await project.emulator.stop() } }
-        let patched = try await project.wire.send(HTTPRequest(
-            method: .patch, url: project.emulator.url("/emulator/v1/projects/authhub-dev/config"),
-            headers: ["Content-Type": "application/json"], body: Data(#"{"tenants":["tenant-a"]}"#.utf8)))
+        let patched = try await project.wire.send(.patch, project.emulator.url("/emulator/v1/projects/authhub-dev/config"), headerFields: [.contentType: "application/json"], body: Data(#"{"tenants":["tenant-a"]}"#.utf8))
         #expect(patched.status == 200)
         let provider = project.provider
         let auth = project.auth()
@@ -159,8 +157,7 @@ import Testing
 
     /// Seeds an account through the emulator's (non-Firebase) seeding hook.
     func seed(_ project: Project, _ body: JSONValue) async throws {
-        let reply = try await project.wire.send(HTTPRequest(method: .post, url: project.emulator.url("/emulator/v1/projects/authhub-dev/accounts"),
-                                                            headers: ["Content-Type": "application/json"], body: try JSONEncoder().encode(body)))
+        let reply = try await project.wire.send(.post, project.emulator.url("/emulator/v1/projects/authhub-dev/accounts"), headerFields: [.contentType: "application/json"], body: try JSONEncoder().encode(body))
         #expect((200...299).contains(reply.status), "\(String(decoding: reply.body, as: UTF8.self))")
     }
 
@@ -202,10 +199,7 @@ import Testing
         // A user disabled by an admin while signed in: the next refresh ends the session.
         let auth = project.auth()
         let session = try await auth.signUp(email: "ned@example.com", password: Self.password)
-        let update = try await project.wire.send(HTTPRequest(
-            method: .post, url: project.emulator.url("/identitytoolkit.googleapis.com/v1/accounts:update?key=admin"),
-            headers: ["Content-Type": "application/json", "Authorization": "Bearer owner"],
-            body: try JSONEncoder().encode(JSONValue.object(["localId": .string(try #require(session.userID)), "disableUser": true]))))
+        let update = try await project.wire.send(.post, project.emulator.url("/identitytoolkit.googleapis.com/v1/accounts:update?key=admin"), headerFields: [.contentType: "application/json", .authorization: "Bearer owner"], body: try JSONEncoder().encode(JSONValue.object(["localId": .string(try #require(session.userID)), "disableUser": true])))
         #expect(update.status == 200, "\(String(decoding: update.body, as: UTF8.self))")
         let ended = await #expect(throws: AuthError.self) { try await auth.idToken(forceRefresh: true) }
         #expect(ended?.providerCode == "USER_DISABLED")

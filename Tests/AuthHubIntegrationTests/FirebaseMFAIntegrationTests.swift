@@ -11,9 +11,8 @@ import Testing
     typealias Project = FirebaseIntegrationTests.Project
     static let password = FirebaseIntegrationTests.password
 
-    func post(_ project: Project, _ path: String, _ body: JSONValue = [:]) async throws -> HTTPResponse {
-        try await project.wire.send(HTTPRequest(method: .post, url: project.emulator.url(path), headers: ["Content-Type": "application/json"],
-                                                body: try JSONEncoder().encode(body)))
+    func post(_ project: Project, _ path: String, _ body: JSONValue = [:]) async throws -> HTTPReply {
+        try await project.wire.send(.post, project.emulator.url(path), headerFields: [.contentType: "application/json"], body: try JSONEncoder().encode(body))
     }
 
     @Test func enrollTOTPSignOutAndFinishTheNextSignInWithACode() async throws {

@@ -12,26 +12,24 @@ import Testing
         let emulator = try await Emulator(modules: [Auth0EmulatorModule(idTokenSigningAlgorithm: .es256)]).start()
         defer { Task { await emulator.stop() } }
         let wire = URLSessionTransport(defaultTimeout: .seconds(10), followRedirects: false)
-        let seeded = try await wire.send(HTTPRequest(
-            method: .post, url: emulator.url("/auth0/__emulator/users"), headers: ["Content-Type": "application/json"],
-            body: try JSONEncoder().encode(["email": "erin@example.com", "password": "correct horse battery staple"] as JSONValue)))
+        let seeded = try await wire.send(.post, emulator.url("/auth0/__emulator/users"), headerFields: [.contentType: "application/json"], body: try JSONEncoder().encode(["email": "erin@example.com", "password": "correct horse battery staple"] as JSONValue))
         #expect(seeded.status == 201)
 
         let provider = OIDCProvider(id: "idp", configuration: OIDCConfiguration(issuer: emulator.url("/auth0/"), clientId: "authhub-it"),
                                     context: ProviderContext(transport: URLSessionTransport(defaultTimeout: .seconds(10))))
         let metadata = try await provider.metadata()
         #expect(metadata.idTokenSigningAlgValuesSupported == ["ES256"])
-        let jwks = try JSONValue.parse(try await wire.send(HTTPRequest(method: .get, url: metadata.jwksURI)).body)
+        let jwks = try JSONValue.parse(try await wire.send(.get, metadata.jwksURI).body)
         let key = try #require(jwks["keys"]?.arrayValue?.first)
         #expect(key["kty"] == "EC" && key["crv"] == "P-256" && key["alg"] == "ES256")
 
         let session = try await provider.signInWithBrowser(timeout: .seconds(30), open: { url in
             // The test is the browser: the emulator's hook completes the login, then the 302 to the
             // loopback redirect URI is followed by hand.
-            let authorize = try await wire.send(HTTPRequest(method: .get, url: url, headers: ["X-AuthHub-Emulator-User": "erin@example.com"]))
+            let authorize = try await wire.send(.get, url, headerFields: [HTTPField.Name.constant("X-AuthHub-Emulator-User"): "erin@example.com"])
             #expect(authorize.status == 302)
-            let location = try #require(authorize.headers["Location"].flatMap(URL.init(string:)))
-            Task.detached { _ = try await wire.send(HTTPRequest(method: .get, url: location)) }
+            let location = try #require(authorize.headerFields["Location"].flatMap(URL.init(string:)))
+            Task.detached { _ = try await wire.send(.get, location) }
         })
         #expect(session.claims["email"] == "erin@example.com")
         let rawIDToken = try #require(session.idToken)

@@ -26,10 +26,8 @@ import Testing
 
         func auth() -> OpenfortAuth { OpenfortAuth(provider: provider, store: InMemorySessionStore()) }
 
-        func hook(_ method: HTTPMethod, _ path: String, _ body: JSONValue? = nil) async throws -> (status: Int, json: JSONValue?) {
-            let reply = try await wire.send(HTTPRequest(method: method, url: emulator.url(path),
-                                                        headers: body == nil ? [:] : ["Content-Type": "application/json"],
-                                                        body: try body.map { try JSONEncoder().encode($0) }))
+        func hook(_ method: HTTPRequest.Method, _ path: String, _ body: JSONValue? = nil) async throws -> (status: Int, json: JSONValue?) {
+            let reply = try await wire.send(method, emulator.url(path), headerFields: body == nil ? [:] : [.contentType: "application/json"], body: try body.map { try JSONEncoder().encode($0) })
             return (reply.status, try? JSONValue.parse(reply.body))
         }
 
@@ -150,9 +148,9 @@ import Testing
         let redirect = "myapp://auth/callback"
         // OAuth: the provider URL redirects (the emulator plays Google) to our redirect URL with the token.
         let url = try await auth.oauthURL(provider: "google", redirectURL: redirect)
-        let authorize = try await project.wire.send(HTTPRequest(method: .get, url: URL(string: url.absoluteString + "&email=gia@example.com")!))
+        let authorize = try await project.wire.send(.get, URL(string: url.absoluteString + "&email=gia@example.com")!)
         #expect(authorize.status == 302)
-        let callback = try #require(authorize.headers["Location"])
+        let callback = try #require(authorize.headerFields["Location"])
         #expect(callback.hasPrefix(redirect))
         let session = try await auth.completeOAuth(callbackURL: callback)
         #expect(try await auth.currentUser().email == "gia@example.com" && session.userID?.isEmpty == false)
@@ -160,8 +158,8 @@ import Testing
 
         // A denied consent comes back as ?error=.
         let deniedURL = try await auth.oauthURL(provider: "google", redirectURL: redirect)
-        let denied = try await project.wire.send(HTTPRequest(method: .get, url: URL(string: deniedURL.absoluteString + "&authhub_emulator_deny=1")!))
-        let deniedCallback = try #require(denied.headers["Location"])
+        let denied = try await project.wire.send(.get, URL(string: deniedURL.absoluteString + "&authhub_emulator_deny=1")!)
+        let deniedCallback = try #require(denied.headerFields["Location"])
         let refused = await #expect(throws: AuthError.self) { try await auth.completeOAuth(callbackURL: deniedCallback) }
         #expect(refused?.code == .accessDenied)
         await #expect(throws: AuthError.self) { try await auth.completeOAuth(callbackURL: "not a url at all %%") }

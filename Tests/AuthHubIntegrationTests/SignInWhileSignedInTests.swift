@@ -24,9 +24,8 @@ import Testing
                            context: ProviderContext(transport: URLSessionTransport(defaultTimeout: .seconds(10))))
     }
 
-    static func post(_ emulator: RunningEmulator, _ path: String, _ json: String) async throws -> HTTPResponse {
-        try await URLSessionTransport(defaultTimeout: .seconds(10)).send(HTTPRequest(
-            method: .post, url: emulator.url(path), headers: ["Content-Type": "application/json"], body: Data(json.utf8)))
+    static func post(_ emulator: RunningEmulator, _ path: String, _ json: String) async throws -> HTTPReply {
+        try await URLSessionTransport(defaultTimeout: .seconds(10)).send(.post, emulator.url(path), headerFields: [.contentType: "application/json"], body: Data(json.utf8))
     }
 
     @Test func aNewSignInReplacesTheStoredSessionAndRevokesIt() async throws {
@@ -62,8 +61,7 @@ import Testing
         _ = try await hub.signOut(provider: "openfort")
         let otherGuest = try await hub.signIn(.guest, provider: "openfort")
         try await openfort.requestEmailOTP(email: "otp@example.com", type: .signIn)
-        let otp = try await URLSessionTransport(defaultTimeout: .seconds(10)).send(
-            HTTPRequest(method: .get, url: emulator.url("/openfort/__emulator/otp?email=otp@example.com")))
+        let otp = try await URLSessionTransport(defaultTimeout: .seconds(10)).send(.get, emulator.url("/openfort/__emulator/otp?email=otp@example.com"))
         let code = try #require(try JSONValue.parse(otp.body)["otp"]?.stringValue)
         let viaCode = try await hub.signIn(.emailCode(email: "otp@example.com", code: Secret(code)), provider: "openfort")
         #expect(viaCode.userID == otherGuest.userID, "the emailed code upgraded the guest")

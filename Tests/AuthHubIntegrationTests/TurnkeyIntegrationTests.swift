@@ -41,17 +41,14 @@ import Testing
         }
 
         func patchConfig(_ body: JSONValue) async throws {
-            let reply = try await wire.send(HTTPRequest(method: .patch, url: emulator.url("/turnkey/__emulator/config"),
-                                                        headers: ["Content-Type": "application/json"], body: try JSONEncoder().encode(body)))
+            let reply = try await wire.send(.patch, emulator.url("/turnkey/__emulator/config"), headerFields: [.contentType: "application/json"], body: try JSONEncoder().encode(body))
             #expect(reply.status == 200)
         }
 
         /// Posts `sent` with a stamp made over `stamped` (what a client that re-encodes after signing would do).
-        func postMismatched(_ path: String, stamped: [UInt8], sent: [UInt8], stamper: any TurnkeyStamper) async throws -> HTTPResponse {
+        func postMismatched(_ path: String, stamped: [UInt8], sent: [UInt8], stamper: any TurnkeyStamper) async throws -> HTTPReply {
             let signed = try await TurnkeySignedRequest.sign(path: path, bodyBytes: stamped, with: stamper)
-            return try await wire.send(HTTPRequest(method: .post, url: emulator.url("/turnkey" + path),
-                                                   headers: ["Content-Type": "application/json", signed.stamp.name: signed.stamp.value],
-                                                   body: Data(sent)))
+            return try await wire.send(.post, emulator.url("/turnkey" + path), headerFields: [.contentType: "application/json", try #require(HTTPField.Name(signed.stamp.name)): signed.stamp.value], body: Data(sent))
         }
     }
 

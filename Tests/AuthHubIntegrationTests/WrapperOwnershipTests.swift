@@ -104,9 +104,7 @@ import Testing
     @Test func auth0CredentialsManagerSharesTheHubsSession() async throws {
         let emulator = try await Emulator.start()
         defer { Task { await emulator.stop() } }
-        _ = try await URLSessionTransport(defaultTimeout: .seconds(10)).send(HTTPRequest(
-            method: .post, url: emulator.url("/auth0/__emulator/users"), headers: ["Content-Type": "application/json"],
-            body: Data(#"{"email":"cm@example.com","password":"\#(Self.password)"}"#.utf8)))
+        _ = try await URLSessionTransport(defaultTimeout: .seconds(10)).send(.post, emulator.url("/auth0/__emulator/users"), headerFields: [.contentType: "application/json"], body: Data(#"{"email":"cm@example.com","password":"\#(Self.password)"}"#.utf8))
         let hub = try Self.hub(emulator)
         let events = Recorder(hub)
         let credentials = try Auth0CredentialsManager(hub: hub, provider: "auth0")

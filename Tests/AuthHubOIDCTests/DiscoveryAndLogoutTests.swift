@@ -34,7 +34,7 @@ import Testing
                                                            using: makeAPI(transport))
         #expect(transport.requests.count == 1)
         #expect(transport.requests.first?.method == .get)
-        #expect(transport.requests.first?.headers["Accept"] == "application/json")
+        #expect(transport.requests.first?.headerFields["Accept"] == "application/json")
         #expect(metadata.issuer == "https://idp.example.com/tenant1")
         #expect(metadata.authorizationEndpoint.absoluteString == "https://idp.example.com/tenant1/authorize")
         #expect(metadata.tokenEndpoint.absoluteString == "https://idp.example.com/tenant1/token")

@@ -24,7 +24,7 @@ extension TokenClientTests {
     @Test func expiresInIsRangeChecked() throws {
         let now = Date(timeIntervalSince1970: 1_767_225_600)
         func reply(_ expiresIn: String) throws -> OIDCTokenResponse {
-            try OIDCTokenResponse(HTTPResponse(status: 200, body: Data(#"{"access_token":"a","token_type":"Bearer","expires_in":\#(expiresIn)}"#.utf8)),
+            try OIDCTokenResponse(HTTPReply(status: 200, body: Data(#"{"access_token":"a","token_type":"Bearer","expires_in":\#(expiresIn)}"#.utf8)),
                                   now: now, provider: "oidc")
         }
         for bad in ["-1e300", "-1", "0", "\"nan\"", "\"-inf\"", "1e400"] {

@@ -8,8 +8,8 @@ import Testing
 @Suite struct LoopbackRedirectReceiverTests {
     let client = URLSessionTransport(defaultTimeout: .seconds(60), followRedirects: false)
 
-    func get(_ url: String) async throws -> HTTPResponse {
-        try await client.send(HTTPRequest(method: .get, url: try #require(URL(string: url))))
+    func get(_ url: String) async throws -> HTTPReply {
+        try await client.send(.get, try #require(URL(string: url)))
     }
 
     @Test func redirectURIUsesLoopbackIPAndAnEphemeralPort() throws {
@@ -31,7 +31,7 @@ import Testing
                                               redirectURI: receiver.redirectURI).makeTransaction(random: CountingRandom())
         let response = try await get("\(receiver.redirectURI)?code=abc%2B1&state=\(tx.state.revealed())")
         #expect(response.status == 200)
-        #expect(response.headers["Content-Type"] == "text/html; charset=utf-8")
+        #expect(response.headerFields["Content-Type"] == "text/html; charset=utf-8")
         let page = String(decoding: response.body, as: UTF8.self)
         #expect(page.contains("return to the application"))
         #expect(!page.contains("abc"))
@@ -49,7 +49,7 @@ import Testing
     @Test func postToTheCallbackIsNotAccepted() async throws {
         let receiver = try LoopbackRedirectReceiver()
         let waiting = Task { try await receiver.waitForCallback(timeout: .seconds(300), clock: FakeClock(mode: .manual)) }
-        let post = try await client.send(HTTPRequest(method: .post, url: try #require(URL(string: receiver.redirectURI + "?code=x"))))
+        let post = try await client.send(.post, try #require(URL(string: receiver.redirectURI + "?code=x")))
         #expect(post.status == 405)
         _ = try await get(receiver.redirectURI + "?code=y")
         #expect(try await waiting.value.query == "code=y")

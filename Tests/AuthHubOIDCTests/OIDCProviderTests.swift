@@ -56,7 +56,7 @@ import Testing
             #expect(q["scope"] == "openid profile email")
             #expect(redirect.hasPrefix("http://127.0.0.1:"))
             // The "browser" follows the redirect on its own, after open returns.
-            Task { _ = try await URLSessionTransport().send(HTTPRequest(method: .get, url: URL(string: "\(redirect)?code=CODE-1&state=\(state)")!)) }
+            Task { _ = try await URLSessionTransport().send(.get, URL(string: "\(redirect)?code=CODE-1&state=\(state)")!) }
         }
         #expect(session.providerID == "corp")
         #expect(session.accessToken.revealed() == "AT-1")
@@ -66,7 +66,7 @@ import Testing
         #expect(session.claims["nonce"] == nil)
         #expect(session.expiresAt == clock.now.addingTimeInterval(3600))
         let exchange = try #require(server.transport.requests(to: "/oauth/token").first)
-        #expect(exchange.headers["Content-Type"] == "application/x-www-form-urlencoded")
+        #expect(exchange.headerFields["Content-Type"] == "application/x-www-form-urlencoded")
         let form = exchange.formBody
         #expect(form["grant_type"] == "authorization_code")
         #expect(form["code"] == "CODE-1")
@@ -164,7 +164,7 @@ import Testing
         #expect(renewed.userID == "user-1")
         let request = try #require(server.transport.requests(to: "/oauth/token").first)
         #expect(request.formBody == ["client_id": "client-1", "grant_type": "refresh_token", "refresh_token": "RT-0"])
-        #expect(request.headers["Authorization"] == "Basic " + Data("client-1:s3".utf8).base64EncodedString())
+        #expect(request.headerFields["Authorization"] == "Basic " + Data("client-1:s3".utf8).base64EncodedString())
     }
 
     @Test func rejectedRefreshTokenIsRefreshTokenInvalid() async {

@@ -27,8 +27,8 @@ import Testing
         #expect(transport.requests.count == 1)
         #expect(request.method == .post)
         #expect(request.url.absoluteString == "https://idp.example.com/oauth/token")
-        #expect(request.headers["Content-Type"] == "application/json")
-        #expect(request.headers["Authorization"] == nil)
+        #expect(request.headerFields["Content-Type"] == "application/json")
+        #expect(request.headerFields["Authorization"] == nil)
         #expect(request.jsonBody == ["client_id": "client-1", "grant_type": "authorization_code", "code": "CODE",
                                      "code_verifier": "VERIFIER", "redirect_uri": .string(redirect)])
         #expect(tokens.accessToken.revealed() == "AT-XYZ")
@@ -45,7 +45,7 @@ import Testing
         stubTokens()
         _ = try await client(.form).exchange(code: Secret("CODE"), codeVerifier: Secret("VERIFIER"), redirectURI: redirect)
         let request = try #require(transport.requests.first)
-        #expect(request.headers["Content-Type"] == "application/x-www-form-urlencoded")
+        #expect(request.headerFields["Content-Type"] == "application/x-www-form-urlencoded")
         #expect(request.formBody == ["client_id": "client-1", "grant_type": "authorization_code", "code": "CODE",
                                      "code_verifier": "VERIFIER", "redirect_uri": redirect])
     }
@@ -66,7 +66,7 @@ import Testing
         stubTokens()
         _ = try await client(.form, secret: Secret("s3cr:t")).exchange(code: Secret("C"), codeVerifier: Secret("V"), redirectURI: redirect)
         let expected = "Basic " + Data("client-1:s3cr%3At".utf8).base64EncodedString()
-        #expect(transport.requests.first?.headers["Authorization"] == expected)
+        #expect(transport.requests.first?.headerFields["Authorization"] == expected)
     }
 
     @Test func expiresInAsStringAndMissingFields() async throws {

@@ -8,7 +8,7 @@ import Testing
 @Suite struct OpenfortAPITests {
     struct Endpoint: Sendable, CustomTestStringConvertible {
         var name: String
-        var method: HTTPMethod
+        var method: HTTPRequest.Method
         var path: String
         var query: [String: String] = [:]
         /// The JSON body sent; nil for no body.
@@ -175,7 +175,7 @@ import Testing
 
     @Test func getSessionNullReadsAsNoSession() async throws {
         let transport = StubTransport()
-        transport.on(.get, OF.path("get-session")) { _ in .raw(200, "null", headers: ["Content-Type": "application/json"]) }
+        transport.on(.get, OF.path("get-session")) { _ in .raw(200, "null", headerFields: [.contentType: "application/json"]) }
         #expect(try await OF.provider(transport).api.getSession(bearer: Secret("t")) == nil)
     }
 

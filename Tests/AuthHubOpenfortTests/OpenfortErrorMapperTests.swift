@@ -6,8 +6,8 @@ import Testing
 
 /// Every §6 body shape and code.
 @Suite struct OpenfortErrorMapperTests {
-    static func map(_ status: Int, _ body: String, sessionCall: Bool = false, headers: HTTPHeaders = [:]) -> AuthError {
-        OpenfortErrorMapper(sessionCall: sessionCall).map(HTTPResponse(status: status, headers: headers, body: Data(body.utf8)), provider: "openfort")
+    static func map(_ status: Int, _ body: String, sessionCall: Bool = false, headerFields headers: HTTPFields = [:]) -> AuthError {
+        OpenfortErrorMapper(sessionCall: sessionCall).map(HTTPReply(status: status, headerFields: headers, body: Data(body.utf8)), provider: "openfort")
     }
 
     struct Shape: Sendable, CustomTestStringConvertible {
@@ -106,7 +106,7 @@ import Testing
     }
 
     @Test func retryAfterAndRetryability() {
-        let limited = Self.map(429, #"{"code":"TOO_MANY_ATTEMPTS"}"#, headers: ["Retry-After": "7"])
+        let limited = Self.map(429, #"{"code":"TOO_MANY_ATTEMPTS"}"#, headerFields: [.retryAfter: "7"])
         #expect(limited.retryAfter == .seconds(7) && limited.isRetryable)
         #expect(Self.map(503, "").isRetryable)
         #expect(!Self.map(401, #"{"code":"INVALID_EMAIL_OR_PASSWORD"}"#).isRetryable)

@@ -40,7 +40,7 @@ enum OF {
     ]
 }
 
-extension HTTPRequest {
+extension StubTransport.Request {
     /// A header value by case-insensitive name.
-    func header(_ name: String) -> String? { headers[name] }
+    func header(_ name: String) -> String? { headerFields[name] }
 }

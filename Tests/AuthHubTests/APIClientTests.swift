@@ -9,7 +9,7 @@ import Testing
 
     func client(retry: RetryPolicy = RetryPolicy()) -> APIClient {
         APIClient(provider: "p", baseURL: URL(string: "https://api.example.com/base/")!, transport: transport, clock: clock,
-                  retryPolicy: retry, defaultHeaders: ["X-Client": "authhub", "Accept": "application/json"])
+                  retryPolicy: retry, defaultHeaderFields: [HTTPField.Name.constant("X-Client"): "authhub", .accept: "application/json"])
     }
 
     @Test func buildsFormBodiesWithStrictEscaping() async throws {
@@ -17,22 +17,22 @@ import Testing
         _ = try await client().send(APIRequest(.post, "oauth/token", query: [("a b", "c&d")],
                                                body: .form([("username", "a+b@example.com"), ("password", "p&ss=wörd ~.")])))
         let r = try #require(transport.requests.first)
-        #expect(r.headers["Content-Type"] == "application/x-www-form-urlencoded")
+        #expect(r.headerFields["Content-Type"] == "application/x-www-form-urlencoded")
         #expect(String(decoding: r.body ?? Data(), as: UTF8.self) == "username=a%2Bb%40example.com&password=p%26ss%3Dw%C3%B6rd%20~.")
         #expect(r.formBody["password"] == "p&ss=wörd ~.")
         #expect(r.url.absoluteString == "https://api.example.com/base/oauth/token?a%20b=c%26d")
-        #expect(r.headers["X-Client"] == "authhub")
+        #expect(r.headerFields["X-Client"] == "authhub")
     }
 
     @Test func buildsJSONBodiesAndCallerHeadersWin() async throws {
         transport.on(.put, "/base/v1/thing") { _ in .json(200, ["ok": true]) }
         struct Body: Encodable { var name: String; var count: Int }
-        let request = try APIRequest.json(.put, "/v1/thing", Body(name: "x", count: 2), headers: ["X-Client": "mine"])
+        let request = try APIRequest.json(.put, "/v1/thing", Body(name: "x", count: 2), headerFields: [HTTPField.Name.constant("X-Client"): "mine"])
         let reply = try await client().send(request, as: [String: Bool].self)
         #expect(reply == ["ok": true])
         let r = try #require(transport.requests.first)
-        #expect(r.headers["Content-Type"] == "application/json")
-        #expect(r.headers["X-Client"] == "mine")
+        #expect(r.headerFields["Content-Type"] == "application/json")
+        #expect(r.headerFields["X-Client"] == "mine")
         #expect(r.jsonBody == ["count": 2, "name": "x"])
     }
 
@@ -43,7 +43,7 @@ import Testing
     }
 
     @Test func honoursRetryAfterSecondsOn429() async throws {
-        transport.on(.post, "/base/x", times: 1) { _ in .json(429, ["error": "slow_down"], headers: ["Retry-After": "2"]) }
+        transport.on(.post, "/base/x", times: 1) { _ in .json(429, ["error": "slow_down"], headerFields: [.retryAfter: "2"]) }
         transport.on(.post, "/base/x") { _ in .json(200, [:]) }
         _ = try await client().send(APIRequest(.post, "x"))
         #expect(transport.requests.count == 2)
@@ -56,14 +56,14 @@ import Testing
         formatter.timeZone = TimeZone(identifier: "GMT")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
         let date = formatter.string(from: clock.now.addingTimeInterval(5))
-        transport.on(.get, "/base/x", times: 1) { _ in .json(503, [:], headers: ["Retry-After": date]) }
+        transport.on(.get, "/base/x", times: 1) { _ in .json(503, [:], headerFields: [.retryAfter: date]) }
         transport.on(.get, "/base/x") { _ in .json(200, [:]) }
         _ = try await client().send(APIRequest(.get, "x"))
         #expect(clock.sleeps == [.seconds(5)])
     }
 
     @Test func tooLongRetryAfterIsReturnedNotWaited() async throws {
-        transport.on(.get, "/base/x") { _ in .json(429, ["error": "rate"], headers: ["Retry-After": "120"]) }
+        transport.on(.get, "/base/x") { _ in .json(429, ["error": "rate"], headerFields: [.retryAfter: "120"]) }
         do {
             _ = try await client().send(APIRequest(.get, "x"))
             Issue.record("expected rateLimited")
@@ -142,7 +142,7 @@ import Testing
 
     @Test func errorRepliesGoThroughTheMapper() async throws {
         struct Mapper: ErrorMapper {
-            func map(_ response: HTTPResponse, provider: String, operation: AuthOperation) -> AuthError {
+            func map(_ response: HTTPReply, provider: String, operation: AuthOperation) -> AuthError {
                 AuthError(.invalidCredentials, provider: provider, providerCode: "mapped", statusCode: response.status)
             }
         }
@@ -169,11 +169,11 @@ import Testing
                                              (429, .rateLimited), (500, .providerUnavailable), (503, .providerUnavailable),
                                              (418, .unknown)]
         for (status, code) in cases {
-            let e = StatusErrorMapper().map(HTTPResponse(status: status, body: Data("<html>".utf8)), provider: "p")
+            let e = StatusErrorMapper().map(HTTPReply(status: status, body: Data("<html>".utf8)), provider: "p")
             #expect(e.code == code, "status \(status)")
             #expect(e.statusCode == status)
         }
-        let e = StatusErrorMapper().map(HTTPResponse(status: 400, body: Data(#"{"error":"invalid_grant","error_description":"Wrong."}"#.utf8)), provider: "p")
+        let e = StatusErrorMapper().map(HTTPReply(status: 400, body: Data(#"{"error":"invalid_grant","error_description":"Wrong."}"#.utf8)), provider: "p")
         #expect(e.providerCode == "invalid_grant")
         #expect(e.message == "Wrong.")
     }

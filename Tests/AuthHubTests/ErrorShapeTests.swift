@@ -57,7 +57,7 @@ import Testing
     @Test func errorMapperSeesTheOperation() async throws {
         struct Recorder: ErrorMapper {
             let seen: SeenOperations
-            func map(_ response: HTTPResponse, provider: String, operation: AuthOperation) -> AuthError {
+            func map(_ response: HTTPReply, provider: String, operation: AuthOperation) -> AuthError {
                 seen.append(operation)
                 return AuthError(operation == .refresh ? .refreshTokenInvalid : .invalidCredentials, provider: provider)
             }
@@ -80,8 +80,8 @@ import Testing
     }
 
     @Test func refreshTokenRejectionIsDecidedInTheMapper() {
-        func reply(_ status: Int, _ body: String) -> HTTPResponse {
-            HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
+        func reply(_ status: Int, _ body: String) -> HTTPReply {
+            HTTPReply(status: status, headerFields: [.contentType: "application/json"], body: Data(body.utf8))
         }
         let grant = reply(400, #"{"error":"invalid_grant","error_description":"Unknown or invalid refresh token."}"#)
         let oauth = OAuthErrorMapper()
@@ -112,7 +112,7 @@ import Testing
 
     func decodeFailure(_ body: String) async throws -> AuthError {
         let transport = StubTransport()
-        transport.on(.post, "/token") { _ in .raw(200, body, headers: ["Content-Type": "application/json"]) }
+        transport.on(.post, "/token") { _ in .raw(200, body, headerFields: [.contentType: "application/json"]) }
         let client = APIClient(provider: "acme", baseURL: URL(string: "https://idp.example.com")!, transport: transport, clock: FakeClock())
         do {
             _ = try await client.send(APIRequest(.post, "/token", operation: .refresh), as: TokenReply.self)

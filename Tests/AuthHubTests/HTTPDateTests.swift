@@ -7,7 +7,7 @@ import Testing
 @Suite struct HTTPDateTests {
     let now = Date(timeIntervalSince1970: 1_767_225_600)  // Thu, 01 Jan 2026 00:00:00 GMT
 
-    func retryAfter(_ value: String) -> Duration? { HTTPHeaders([("Retry-After", value)]).retryAfter(now: now) }
+    func retryAfter(_ value: String) -> Duration? { HTTPFields([HTTPField(name: .retryAfter, value: value)]).retryAfter(now: now) }
 
     @Test func readsIMFFixdate() {
         #expect(HTTPDate.parse("Thu, 01 Jan 2026 00:00:00 GMT") == now)
@@ -44,6 +44,6 @@ import Testing
         #expect(HTTPDate.parse("Fri, 31 Dec 9999 23:59:59 GMT") == Date(timeIntervalSince1970: 253_402_300_799))
         #expect(HTTPDate.parse("Sat, 01 Jan 0000 00:00:00 GMT") == Date(timeIntervalSince1970: -62_167_219_200))
         // The delay itself is then capped at a day (HostileHeaderAndConfigTests).
-        #expect(retryAfter("Fri, 31 Dec 9999 23:59:59 GMT") == HTTPHeaders.maxRetryAfter)
+        #expect(retryAfter("Fri, 31 Dec 9999 23:59:59 GMT") == HTTPFields.maxRetryAfter)
     }
 }

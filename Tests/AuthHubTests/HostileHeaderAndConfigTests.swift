@@ -13,15 +13,15 @@ import Darwin
 /// providers.json (no size limit, FIFOs hung the read).
 @Suite struct HostileHeaderAndConfigTests {
     private func retryAfter(_ value: String, now: Date = Date(timeIntervalSince1970: 1_767_225_600)) -> Duration? {
-        HTTPHeaders([("Retry-After", value)]).retryAfter(now: now)
+        HTTPFields([HTTPField(name: .retryAfter, value: value)]).retryAfter(now: now)
     }
 
     @Test func retryAfterSecondsAreRangeChecked() {
         #expect(retryAfter("2") == .seconds(2))
         #expect(retryAfter("0.5") == .milliseconds(500))
         // Huge values are capped to a day, never converted as they are.
-        #expect(retryAfter("1e300") == HTTPHeaders.maxRetryAfter)
-        #expect(retryAfter("9223372036854775807") == HTTPHeaders.maxRetryAfter)
+        #expect(retryAfter("1e300") == HTTPFields.maxRetryAfter)
+        #expect(retryAfter("9223372036854775807") == HTTPFields.maxRetryAfter)
         #expect(retryAfter("86401") == .seconds(86_400))
         // Negative, non-finite and garbage values are no advice at all.
         #expect(retryAfter("-1") == nil)
@@ -35,7 +35,7 @@ import Darwin
     @Test func retryAfterDatesAreRangeChecked() {
         let now = Date(timeIntervalSince1970: 1_767_225_600)  // 2026-01-01
         #expect(retryAfter("Thu, 01 Jan 2026 00:00:07 GMT", now: now) == .seconds(7))
-        #expect(retryAfter("Fri, 31 Dec 9999 23:59:59 GMT", now: now) == HTTPHeaders.maxRetryAfter)
+        #expect(retryAfter("Fri, 31 Dec 9999 23:59:59 GMT", now: now) == HTTPFields.maxRetryAfter)
         #expect(retryAfter("Thu, 01 Jan 1970 00:00:00 GMT", now: now) == .zero)
         #expect(retryAfter("Thu, 99 Foo 2026 00:00:07 GMT", now: now) == nil)
     }
@@ -45,10 +45,10 @@ import Darwin
         for status in [429, 503] {
             for value in ["1e300", "99999999999999999999", "Fri, 31 Dec 9999 23:59:59 GMT"] {
                 let transport = StubTransport()
-                transport.on(.get, "/x") { _ in .json(status, ["error": "busy"], headers: ["Retry-After": value]) }
+                transport.on(.get, "/x") { _ in .json(status, ["error": "busy"], headerFields: [.retryAfter: value]) }
                 let client = APIClient(provider: "p", baseURL: URL(string: "https://api.example.com/")!, transport: transport, clock: clock)
                 let error = try await #require(throws: AuthError.self) { try await client.send(APIRequest(.get, "x")) }
-                #expect(error.retryAfter == HTTPHeaders.maxRetryAfter)
+                #expect(error.retryAfter == HTTPFields.maxRetryAfter)
                 #expect(transport.requests.count == 1)
             }
         }
@@ -58,7 +58,7 @@ import Darwin
     @Test func aRetryAfterLongerThanTheRequestDeadlineIsNotWaitedFor() async throws {
         let clock = FakeClock()
         let transport = StubTransport()
-        transport.on(.get, "/x") { _ in .json(503, [:], headers: ["Retry-After": "20"]) }
+        transport.on(.get, "/x") { _ in .json(503, [:], headerFields: [.retryAfter: "20"]) }
         let client = APIClient(provider: "p", baseURL: URL(string: "https://api.example.com/")!, transport: transport, clock: clock,
                                retryPolicy: RetryPolicy(maxRetryAfter: .seconds(30)))
         var request = APIRequest(.get, "x")

@@ -18,7 +18,7 @@ import Testing
         let url = Redactor.url(URL(string: "https://u:pw@h.example/cb?code=abc&state=xyz&x=1#access_token=tok")!)
         for s in ["abc", "xyz", "tok", "pw"] { #expect(!url.contains(s), "\(url)") }
         #expect(url.contains("x=1"))
-        let headers = Redactor.headers(["Authorization": "Bearer t0k", "X-Stamp-WebAuthn": "s", "Content-Type": "application/json"])
+        let headers = Redactor.headers([.authorization: "Bearer t0k", HTTPField.Name.constant("X-Stamp-WebAuthn"): "s", .contentType: "application/json"])
         #expect(!headers.contains("t0k"))
         #expect(headers.contains("application/json"))
     }

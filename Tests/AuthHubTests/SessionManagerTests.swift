@@ -71,7 +71,7 @@ import Testing
     @Test(arguments: [
         StubTransport.Reply.json(503, ["error": "temporarily_unavailable"]),
         StubTransport.Reply.json(500, ["error": "server_error"]),
-        StubTransport.Reply.json(429, ["error": "too_many_requests"], headers: ["Retry-After": "1"]),
+        StubTransport.Reply.json(429, ["error": "too_many_requests"], headerFields: [.retryAfter: "1"]),
         StubTransport.Reply.failure(TransportError(.connection, "connection refused")),
         StubTransport.Reply.failure(TransportError(.timeout, "timed out")),
         StubTransport.Reply.raw(200, "{\"access_token\": \"trunc"),

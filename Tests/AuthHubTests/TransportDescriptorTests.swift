@@ -32,7 +32,7 @@ import Testing
         let before = Self.descriptors()
         for _ in 0..<50 {
             let transport = URLSessionTransport(defaultTimeout: .seconds(5))
-            _ = try await transport.send(HTTPRequest(method: .get, url: url))
+            _ = try await transport.send(.get, url)
         }
         let grown = Self.descriptors() - before
         #expect(grown < 20, "50 discarded transports left \(grown) more Unix-domain sockets open")

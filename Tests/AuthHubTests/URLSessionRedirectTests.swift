@@ -20,8 +20,7 @@ import Testing
         defer { upstream.stop() }
         let transport = URLSessionTransport(defaultTimeout: .seconds(60))
         func post(_ path: String) async throws -> JSONValue {
-            let reply = try await transport.send(HTTPRequest(method: .post, url: upstream.baseURL.appendingPathComponent(path),
-                                                             headers: ["Content-Type": "application/json"], body: Data("{}".utf8)))
+            let reply = try await transport.send(.post, upstream.baseURL.appendingPathComponent(path), headerFields: [.contentType: "application/json"], body: Data("{}".utf8))
             #expect(reply.status == 200)
             return try JSONValue.parse(reply.body)
         }
@@ -34,8 +33,7 @@ import Testing
         defer { other.stop() }
         let upstream = try ScriptedUpstream { _ in .reply(status: 302, headers: [("Location", other.baseURL.appendingPathComponent("x").absoluteString)]) }
         defer { upstream.stop() }
-        let reply = try await URLSessionTransport().send(HTTPRequest(method: .get, url: upstream.baseURL.appendingPathComponent("start"),
-                                                                      headers: ["Authorization": "Bearer secret"]))
+        let reply = try await URLSessionTransport().send(.get, upstream.baseURL.appendingPathComponent("start"), headerFields: [.authorization: "Bearer secret"])
         #expect(try JSONValue.parse(reply.body) == ["auth": false])
     }
 
@@ -43,7 +41,7 @@ import Testing
         let upstream = try ScriptedUpstream { _ in .reply(status: 302, headers: [("Location", "/again")]) }
         defer { upstream.stop() }
         let error = try await #require(throws: TransportError.self) {
-            try await URLSessionTransport().send(HTTPRequest(method: .get, url: upstream.baseURL.appendingPathComponent("again")))
+            try await URLSessionTransport().send(.get, upstream.baseURL.appendingPathComponent("again"))
         }
         #expect(error.message.contains("redirects"))
         #expect(upstream.requests.count == URLSessionTransport.maxRedirects + 1)
@@ -52,8 +50,8 @@ import Testing
     @Test func withoutFollowingTheRedirectIsReturned() async throws {
         let upstream = try ScriptedUpstream { _ in .reply(status: 302, headers: [("Location", "/elsewhere")]) }
         defer { upstream.stop() }
-        let reply = try await URLSessionTransport(followRedirects: false).send(HTTPRequest(method: .get, url: upstream.baseURL))
+        let reply = try await URLSessionTransport(followRedirects: false).send(.get, upstream.baseURL)
         #expect(reply.status == 302)
-        #expect(reply.headers["Location"] == "/elsewhere")
+        #expect(reply.headerFields["Location"] == "/elsewhere")
     }
 }

@@ -79,7 +79,7 @@ import Glibc
         let url = try #require(URL(string: "http://127.0.0.1:\(listener.port)/slow"))
         let started = ContinuousClock.now
         let error = await #expect(throws: TransportError.self) {
-            try await URLSessionTransport().send(HTTPRequest(method: .get, url: url, timeout: .milliseconds(300)))
+            try await URLSessionTransport().send(.get, url, timeout: .milliseconds(300))
         }
         #expect(error?.kind == .timeout, "\(String(describing: error))")
         #expect(ContinuousClock.now - started >= .milliseconds(250))
@@ -95,7 +95,7 @@ import Glibc
         let started = ContinuousClock.now
         let request = Task {
             if early { withUnsafeCurrentTask { $0?.cancel() } }
-            return try await URLSessionTransport().send(HTTPRequest(method: .get, url: url, timeout: .seconds(600)))
+            return try await URLSessionTransport().send(.get, url, timeout: .seconds(600))
         }
         if !early {
             try await Task.sleep(for: .milliseconds(100))

@@ -80,7 +80,7 @@ import Testing
         #expect(Redactor.isSensitive("X-Stamp"))
         #expect(Redactor.isSensitive("X-Stamp-WebAuthn"))
         #expect(Redactor.isSensitive("x-stamp-webauthn"))
-        let rendered = Redactor.headers(["X-Stamp": "eyJzZWNyZXQ", "X-Stamp-WebAuthn": "{\"signature\":\"abc\"}", "Content-Type": "application/json"])
+        let rendered = Redactor.headers([HTTPField.Name.constant("X-Stamp"): "eyJzZWNyZXQ", HTTPField.Name.constant("X-Stamp-WebAuthn"): "{\"signature\":\"abc\"}", .contentType: "application/json"])
         #expect(!rendered.contains("eyJzZWNyZXQ"))
         #expect(!rendered.contains("abc"))
         #expect(rendered.contains("application/json"))

@@ -21,9 +21,9 @@ import Testing
 
     /// Verifies the request's X-Stamp over its exact body bytes, returning the stamp.
     @discardableResult
-    static func verifyStamp(_ request: HTTPRequest) throws -> TurnkeyAPIStamp {
+    static func verifyStamp(_ request: StubTransport.Request) throws -> TurnkeyAPIStamp {
         #expect(TK.stampHeaderNames(request) == ["X-Stamp"], "exactly one stamp header")
-        let stamp = try TurnkeyAPIStamp(headerValue: try #require(request.headers["X-Stamp"]))
+        let stamp = try TurnkeyAPIStamp(headerValue: try #require(request.headerFields["X-Stamp"]))
         let key = try TurnkeyKeys.signingPublicKey(hex: stamp.publicKey)
         let signature = try P256.Signing.ECDSASignature(derRepresentation: try #require(TurnkeyHex.decode(stamp.signature)))
         #expect(key.isValidSignature(signature, for: SHA256.hash(data: try #require(request.body))))
@@ -41,8 +41,8 @@ import Testing
         _ = try await f.api.send(signed)
         let request = try #require(f.transport.requests.first)
         #expect(request.body.map(Array.init) == signed.body)
-        #expect(request.headers["X-Stamp"] == signed.stamp.value)
-        #expect(request.headers["Content-Type"] == "application/json")
+        #expect(request.headerFields["X-Stamp"] == signed.stamp.value)
+        #expect(request.headerFields["Content-Type"] == "application/json")
         let stamp = try Self.verifyStamp(request)
         // A re-encoding (other key order, pretty printed) is different bytes: the stamp does not verify over it.
         let reencoder = JSONEncoder()
@@ -225,7 +225,7 @@ import Testing
         let sent = f.transport.requests
         #expect(sent.count == 2)
         #expect(sent[0].body == sent[1].body)
-        #expect(sent[0].headers["X-Stamp"] == sent[1].headers["X-Stamp"])
+        #expect(sent[0].headerFields["X-Stamp"] == sent[1].headerFields["X-Stamp"])
 
         let g = try Fixture()
         g.transport.on(.post, "/public/v1/submit/stamp_login") { _ in .raw(500, #"{"code":13,"message":"internal"}"#) }

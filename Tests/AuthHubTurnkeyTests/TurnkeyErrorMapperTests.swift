@@ -5,8 +5,8 @@ import Testing
 
 @Suite struct TurnkeyErrorMapperTests {
     static func map(_ status: Int, _ body: String, _ context: TurnkeyErrorMapper.Context = .request,
-                    headers: HTTPHeaders = [:]) -> AuthError {
-        TurnkeyErrorMapper(context: context).map(HTTPResponse(status: status, headers: headers, body: Data(body.utf8)), provider: "tk")
+                    headerFields headers: HTTPFields = [:]) -> AuthError {
+        TurnkeyErrorMapper(context: context).map(HTTPReply(status: status, headerFields: headers, body: Data(body.utf8)), provider: "tk")
     }
 
     static let unknownKey = #"{"code":16,"message":"could not find public key in organization or its parent organization","details":[]}"#
@@ -62,7 +62,7 @@ import Testing
         let denied = Self.map(403, #"{"code":7,"message":"policy engine denied request explicitly","details":[]}"#)
         #expect(denied.code == .accessDenied)
         #expect(denied.message.contains("policy engine denied"))
-        let limited = Self.map(429, #"{"code":8,"message":"too many requests"}"#, headers: ["Retry-After": "7"])
+        let limited = Self.map(429, #"{"code":8,"message":"too many requests"}"#, headerFields: [.retryAfter: "7"])
         #expect(limited.code == .rateLimited)
         #expect(limited.retryAfter == .seconds(7))
         #expect(limited.isRetryable)

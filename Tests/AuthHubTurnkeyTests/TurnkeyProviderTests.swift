@@ -50,7 +50,7 @@ import Testing
         let publicKey = try #require(body["parameters"]?["publicKey"]?.stringValue)
         #expect(publicKey.count == 66 && (publicKey.hasPrefix("02") || publicKey.hasPrefix("03")))
         // The WebAuthn stamp's challenge is over the exact body sent.
-        let header = try #require(login.headers["X-Stamp-WebAuthn"])
+        let header = try #require(login.headerFields["X-Stamp-WebAuthn"])
         let stamp = try JSONValue.parse(Data(header.utf8))
         let clientDataB64 = try #require(stamp["clientDataJson"]?.stringValue)
         let clientData = try JSONValue.parse(try #require(Base64URL.decode(clientDataB64)))
@@ -123,7 +123,7 @@ import Testing
         TK.stubStampLogin(f.transport, clock: f.clock)
         let session = try await f.provider.signUpWithPasskey(email: "new@example.com", displayName: "New")
         let create = try #require(f.transport.requests(to: "/api/auth/createSubOrg").first)
-        #expect(create.method == .post && create.headers["X-Stamp"] == nil && create.headers["X-Stamp-WebAuthn"] == nil, "no stamp")
+        #expect(create.method == .post && create.headerFields["X-Stamp"] == nil && create.headerFields["X-Stamp-WebAuthn"] == nil, "no stamp")
         let body = try #require(create.jsonBody)
         #expect(body["email"] == "new@example.com" && body["passkey"]?["name"] == "AuthHub passkey")
         #expect(body["passkey"]?["challenge"]?.stringValue.flatMap(Base64URL.decode)?.count == 32)

@@ -74,8 +74,8 @@ enum TK {
     }
 
     /// Exactly one stamp header, returning its name.
-    static func stampHeaderNames(_ request: HTTPRequest) -> [String] {
-        request.headers.map { $0.name }.filter { $0.lowercased().hasPrefix("x-stamp") }
+    static func stampHeaderNames(_ request: StubTransport.Request) -> [String] {
+        request.headerFields.map { $0.name.rawName }.filter { $0.lowercased().hasPrefix("x-stamp") }
     }
 
     /// Stubs stamp_login: answers with a session JWT for the request's public key (via `mint`).

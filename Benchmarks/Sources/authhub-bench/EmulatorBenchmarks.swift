@@ -161,8 +161,8 @@ enum EmulatorBenchmarks {
         func curlConfig(count: Int, parallel: Int?) throws -> String {
             var lines: [String] = []
             if let parallel { lines += ["parallel", "parallel-max = \(parallel)"] }
-            lines.append("request = \"\(signInRequest.method.rawValue)\"")
-            for field in signInRequest.headers { lines.append("header = \"\(field.name): \(field.value)\"") }
+            lines.append("request = \"\(signInRequest.head.method.rawValue)\"")
+            for field in signInRequest.head.headerFields { lines.append("header = \"\(field.name.rawName): \(field.value)\"") }
             lines.append("data-binary = \"@\(bodyPath)\"")
             lines.append("write-out = \"%{http_code}\\n\"")
             lines.append("silent")
@@ -212,8 +212,8 @@ enum EmulatorBenchmarks {
             let ops = options.quick ? 32 : 100
             let plain = URLSessionTransport(defaultTimeout: .seconds(30))
             var urlRequest = URLRequest(url: signInRequest.url)
-            urlRequest.httpMethod = signInRequest.method.rawValue
-            for field in signInRequest.headers { urlRequest.addValue(field.value, forHTTPHeaderField: field.name) }
+            urlRequest.httpMethod = signInRequest.head.method.rawValue
+            for field in signInRequest.head.headerFields { urlRequest.addValue(field.value, forHTTPHeaderField: field.name.rawName) }
             urlRequest.httpBody = signInRequest.body
             let prepared = urlRequest
             let config = URLSessionConfiguration.ephemeral
@@ -226,7 +226,7 @@ enum EmulatorBenchmarks {
             let transportBatch: () async throws -> Double = {
                 try await Clock.perOp(ops) {
                     for _ in 0..<ops {
-                        guard try await plain.send(signInRequest).status == 200 else { throw BenchFailure("transport sign-in failed") }
+                        guard try await plain.send(signInRequest.head, body: signInRequest.body, timeout: nil).status == 200 else { throw BenchFailure("transport sign-in failed") }
                     }
                 }
             }

@@ -266,8 +266,15 @@ func printTable(_ rows: [Row], allocationsAvailable: Bool) {
 
 /// Counts requests, optionally forwarding them; with no inner transport every request fails.
 final class CountingTransport: HTTPTransport {
+    /// A request as it was sent: head, body and URL.
+    struct Sent: Sendable {
+        var head: HTTPRequest
+        var body: Data?
+        var url: URL
+    }
+
     let inner: (any HTTPTransport)?
-    private let state = Mutex<(total: Int, matching: Int, last: HTTPRequest?)>((0, 0, nil))
+    private let state = Mutex<(total: Int, matching: Int, last: Sent?)>((0, 0, nil))
     let matchPath: String
 
     init(inner: (any HTTPTransport)?, countingPathsContaining matchPath: String = "") {
@@ -278,19 +285,20 @@ final class CountingTransport: HTTPTransport {
     var total: Int { state.withLock { $0.total } }
     var matching: Int { state.withLock { $0.matching } }
     /// The last request sent.
-    var last: HTTPRequest? { state.withLock { $0.last } }
+    var last: Sent? { state.withLock { $0.last } }
 
     func reset() { state.withLock { $0 = (0, 0, nil) } }
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let matches = !matchPath.isEmpty && request.url.absoluteString.contains(matchPath)
+    func send(_ request: HTTPRequest, body: Data?, timeout: Duration?) async throws -> HTTPReply {
+        let url = request.url
+        let matches = !matchPath.isEmpty && (url?.absoluteString.contains(matchPath) ?? false)
         state.withLock {
             $0.total += 1
-            $0.last = request
+            $0.last = url.map { Sent(head: request, body: body, url: $0) }
             if matches { $0.matching += 1 }
         }
         guard let inner else { throw TransportError(.connection, "the benchmark forbids network requests") }
-        return try await inner.send(request)
+        return try await inner.send(request, body: body, timeout: timeout)
     }
 }
 
@@ -298,9 +306,9 @@ final class CountingTransport: HTTPTransport {
 struct FixedDocumentTransport: HTTPTransport {
     let body: Data
     let counter = Mutex(0)
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: HTTPRequest, body: Data?, timeout: Duration?) async throws -> HTTPReply {
         counter.withLock { $0 += 1 }
-        return HTTPResponse(status: 200, headers: ["Content-Type": "application/json", "Cache-Control": "public, max-age=86400"], body: body)
+        return HTTPReply(status: 200, headerFields: [.contentType: "application/json", .cacheControl: "public, max-age=86400"], body: self.body)
     }
 }
 

@@ -122,19 +122,22 @@ enum SessionSealing {
 
 // MARK: 7. Headers
 
-/// Seam: `HTTPHeaders` subscript and `retryAfter(now:)`; `Location` is read by the OIDC and Openfort
-/// code through the provider target. Also the generic `StatusErrorMapper` that attaches Retry-After.
-let headersTarget = FuzzTarget(name: "headers", summary: "HTTPHeaders lookup and Retry-After parsing") { bytes in
+/// Seam: swift-http-types' `HTTPFields` built from hostile names and values (as a transport builds
+/// them from a reply), `retryAfter(now:)`, an `HTTPReply` with any status code; `Location` is read by
+/// the OIDC and Openfort code through the provider target. Also the generic `StatusErrorMapper` that
+/// attaches Retry-After.
+let headersTarget = FuzzTarget(name: "headers", summary: "HTTPFields from hostile bytes and Retry-After parsing") { bytes in
     var reader = FuzzReader(bytes)
-    var headers = HTTPHeaders()
+    var fields = HTTPFields()
     while !reader.isAtEnd {
         let name = reader.byte() < 200 ? reader.pick(fuzzHeaderNames) : reader.string()
-        headers.add(name: name, value: reader.string())
+        let value = reader.string()
+        if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) }
     }
-    _ = headers.retryAfter(now: Date(timeIntervalSince1970: 1_767_225_600))
-    _ = headers.retryAfter(now: Date(timeIntervalSince1970: 0))
-    _ = headers["location"]
-    _ = headers == headers
-    _ = StatusErrorMapper().map(HTTPResponse(status: 429, headers: headers), provider: "fuzz")
-    _ = StatusErrorMapper().map(HTTPResponse(status: 503, headers: headers), provider: "fuzz")
+    _ = fields.retryAfter(now: Date(timeIntervalSince1970: 1_767_225_600))
+    _ = fields.retryAfter(now: Date(timeIntervalSince1970: 0))
+    _ = fields[.location]
+    _ = fields == fields
+    _ = StatusErrorMapper().map(HTTPReply(status: 429, headerFields: fields), provider: "fuzz")
+    _ = StatusErrorMapper().map(HTTPReply(status: Int(Int16(truncatingIfNeeded: reader.u16())), headerFields: fields), provider: "fuzz")
 }

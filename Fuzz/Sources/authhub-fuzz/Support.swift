@@ -79,15 +79,16 @@ let fuzzHeaderNames = [
 ]
 
 /// A reply read from the fuzzer's bytes: status, up to three headers, a body.
-func readReply(_ reader: inout FuzzReader) -> HTTPResponse {
+func readReply(_ reader: inout FuzzReader) -> HTTPReply {
     let statuses = [200, 200, 200, 201, 204, 302, 400, 401, 403, 404, 409, 429, 500, 503]
     let selector = reader.byte()
     let status = selector < 200 ? statuses[Int(selector) % statuses.count] : 100 + reader.u16() % 500
-    var headers = HTTPHeaders()
+    var fields = HTTPFields()
     for _ in 0..<(reader.byte() % 4) {
-        headers.add(name: reader.pick(fuzzHeaderNames), value: reader.string())
+        let name = reader.pick(fuzzHeaderNames), value = reader.string()
+        if let name = HTTPField.Name(name) { fields.append(HTTPField(name: name, value: value)) }
     }
-    return HTTPResponse(status: status, headers: headers, body: Data(reader.chunk()))
+    return HTTPReply(status: status, headerFields: fields, body: Data(reader.chunk()))
 }
 
 /// A transport that answers each request with the next reply of the fuzz script; at the end of the
@@ -97,8 +98,8 @@ final class FuzzTransport: HTTPTransport {
 
     init(_ reader: FuzzReader) { state = Synchronization.Mutex((reader: reader, sent: 0)) }
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let reply: HTTPResponse? = state.withLock { state in
+    func send(_ request: HTTPRequest, body: Data?, timeout: Duration?) async throws -> HTTPReply {
+        let reply: HTTPReply? = state.withLock { state in
             state.sent += 1
             guard state.sent <= 64, !state.reader.isAtEnd else { return nil }
             return readReply(&state.reader)
@@ -110,10 +111,10 @@ final class FuzzTransport: HTTPTransport {
 
 /// A transport that serves fixed replies by URL path (JWKS documents and the like), failing others.
 struct FixedTransport: HTTPTransport {
-    var replies: [String: HTTPResponse]
+    var replies: [String: HTTPReply]
 
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        guard let reply = replies[request.url.path] else { throw TransportError(.connection, "no fixed reply for this path") }
+    func send(_ request: HTTPRequest, body: Data?, timeout: Duration?) async throws -> HTTPReply {
+        guard let path = request.url?.path, let reply = replies[path] else { throw TransportError(.connection, "no fixed reply for this path") }
         return reply
     }
 }

@@ -87,8 +87,8 @@ let jwtTarget = FuzzTarget(name: "jwt", summary: "JWT decoding, OIDC ID-token va
     var reader = FuzzReader(bytes)
     let mode = reader.byte() % 7
     let clock = FuzzClock()
-    let fixedKeys = FixedTransport(replies: ["/jwks.json": HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: fuzzJWKS),
-                                             "/firebase-keys": HTTPResponse(status: 200, headers: ["Cache-Control": "public, max-age=3600"], body: fuzzJWKS)])
+    let fixedKeys = FixedTransport(replies: ["/jwks.json": HTTPReply(status: 200, headerFields: [.contentType: "application/json"], body: fuzzJWKS),
+                                             "/firebase-keys": HTTPReply(status: 200, headerFields: [.cacheControl: "public, max-age=3600"], body: fuzzJWKS)])
     switch mode {
     case 0:
         let token = Secret(String(decoding: reader.rest(), as: UTF8.self))

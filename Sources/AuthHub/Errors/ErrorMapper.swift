@@ -19,12 +19,12 @@ public protocol ErrorMapper: Sendable {
     ///   - response: the HTTP reply (status, headers, body).
     ///   - provider: the provider id to attribute the error to.
     ///   - operation: what the request was for (``APIRequest/operation``).
-    func map(_ response: HTTPResponse, provider: String, operation: AuthOperation) -> AuthError
+    func map(_ response: HTTPReply, provider: String, operation: AuthOperation) -> AuthError
 }
 
 extension ErrorMapper {
     /// Maps a reply to a request of no particular operation (``AuthOperation/other``).
-    public func map(_ response: HTTPResponse, provider: String) -> AuthError {
+    public func map(_ response: HTTPReply, provider: String) -> AuthError {
         map(response, provider: provider, operation: .other)
     }
 }
@@ -34,7 +34,7 @@ extension ErrorMapper {
 public struct StatusErrorMapper: ErrorMapper {
     public init() {}
 
-    public func map(_ response: HTTPResponse, provider: String, operation: AuthOperation) -> AuthError {
+    public func map(_ response: HTTPReply, provider: String, operation: AuthOperation) -> AuthError {
         var providerCode: String?
         var message: String?
         if let body = try? JSONValue.parse(response.body) {
@@ -47,7 +47,7 @@ public struct StatusErrorMapper: ErrorMapper {
             provider: provider,
             providerCode: providerCode,
             statusCode: response.status,
-            retryAfter: response.headers.retryAfter()
+            retryAfter: response.headerFields.retryAfter()
         )
     }
 

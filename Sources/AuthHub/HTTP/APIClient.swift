@@ -1,7 +1,8 @@
 import Foundation
+import HTTPTypes
 import Logging
 
-/// A request to a provider's API, before it becomes an ``HTTPRequest``.
+/// A request to a provider's API, before it becomes an `HTTPRequest` (swift-http-types) and a body.
 public struct APIRequest: Sendable {
     /// The body of a request.
     public enum Body: Sendable {
@@ -25,11 +26,12 @@ public struct APIRequest: Sendable {
         case never
     }
 
-    public var method: HTTPMethod
+    public var method: HTTPRequest.Method
     /// A path resolved against the client's base URL, or an absolute URL string.
     public var path: String
     public var query: [(String, String)]
-    public var headers: HTTPHeaders
+    /// Header fields of this request; they win over the client's ``APIClient/defaultHeaderFields``.
+    public var headerFields: HTTPFields
     public var body: Body
     public var timeout: Duration?
     public var retry: RetryMode
@@ -37,13 +39,13 @@ public struct APIRequest: Sendable {
     /// named in the error when a reply cannot be decoded.
     public var operation: AuthOperation
 
-    public init(_ method: HTTPMethod, _ path: String, query: [(String, String)] = [], headers: HTTPHeaders = [:],
+    public init(_ method: HTTPRequest.Method, _ path: String, query: [(String, String)] = [], headerFields: HTTPFields = [:],
                 body: Body = .none, timeout: Duration? = nil, retry: RetryMode = .automatic, operation: AuthOperation = .other) {
         self.operation = operation
         self.method = method
         self.path = path
         self.query = query
-        self.headers = headers
+        self.headerFields = headerFields
         self.body = body
         self.timeout = timeout
         self.retry = retry
@@ -52,8 +54,8 @@ public struct APIRequest: Sendable {
     /// A request with a JSON body encoded from `value` (keys sorted, `/` not escaped). A ``JSONValue``
     /// or `[String: JSONValue]` body — what most providers send — is written directly
     /// (``JSONValue/serialized()``, the same bytes), anything else through `JSONEncoder`.
-    public static func json<T: Encodable>(_ method: HTTPMethod, _ path: String, _ value: T, query: [(String, String)] = [],
-                                          headers: HTTPHeaders = [:], retry: RetryMode = .automatic,
+    public static func json<T: Encodable>(_ method: HTTPRequest.Method, _ path: String, _ value: T, query: [(String, String)] = [],
+                                          headerFields: HTTPFields = [:], retry: RetryMode = .automatic,
                                           operation: AuthOperation = .other) throws -> APIRequest {
         let data: Data
         do {
@@ -69,7 +71,7 @@ public struct APIRequest: Sendable {
         } catch {
             throw AuthError(.invalidRequest, message: "The request body could not be encoded.", underlying: error)
         }
-        return APIRequest(method, path, query: query, headers: headers, body: .json(data), retry: retry, operation: operation)
+        return APIRequest(method, path, query: query, headerFields: headerFields, body: .json(data), retry: retry, operation: operation)
     }
 }
 
@@ -113,15 +115,15 @@ public struct APIClient: Sendable {
     public var random: any RandomSource
     public var logger: Logger
     public var retryPolicy: RetryPolicy
-    /// Sent with every request; a request's own headers win.
-    public var defaultHeaders: HTTPHeaders
+    /// Sent with every request; a request's own header fields win.
+    public var defaultHeaderFields: HTTPFields
     /// The timeout of a request that sets none.
     public var timeout: Duration
 
     public init(provider: String, baseURL: URL, transport: any HTTPTransport, errorMapper: any ErrorMapper = StatusErrorMapper(),
                 clock: any AuthClock = SystemClock(), random: any RandomSource = SystemRandom(),
                 logger: Logger = Logger(label: "authhub.http"), retryPolicy: RetryPolicy = RetryPolicy(),
-                defaultHeaders: HTTPHeaders = [:], timeout: Duration = .seconds(30)) {
+                defaultHeaderFields: HTTPFields = [:], timeout: Duration = .seconds(30)) {
         self.provider = provider
         self.baseURL = baseURL
         self.transport = transport
@@ -130,35 +132,36 @@ public struct APIClient: Sendable {
         self.random = random
         self.logger = logger
         self.retryPolicy = retryPolicy
-        self.defaultHeaders = defaultHeaders
+        self.defaultHeaderFields = defaultHeaderFields
         self.timeout = timeout
     }
 
     /// Builds a client from a ``ProviderContext``.
     public init(provider: String, baseURL: URL, context: ProviderContext, errorMapper: any ErrorMapper,
-                retryPolicy: RetryPolicy = RetryPolicy(), defaultHeaders: HTTPHeaders = [:]) {
+                retryPolicy: RetryPolicy = RetryPolicy(), defaultHeaderFields: HTTPFields = [:]) {
         var logger = context.logger
         logger[metadataKey: "provider"] = .string(provider)
         self.init(provider: provider, baseURL: baseURL, transport: context.transport, errorMapper: errorMapper,
                   clock: context.clock, random: context.random, logger: logger, retryPolicy: retryPolicy,
-                  defaultHeaders: defaultHeaders)
+                  defaultHeaderFields: defaultHeaderFields)
     }
 
     /// Sends a request and returns a 2xx reply; anything else throws an ``AuthError``.
-    public func send(_ request: APIRequest) async throws -> HTTPResponse {
-        let http = try makeHTTPRequest(request)
+    public func send(_ request: APIRequest) async throws -> HTTPReply {
+        let prepared = try prepare(request)
+        let http = prepared.head
         var attempt = 1
         while true {
             try Task.checkCancellation()
             let started = ContinuousClock.now
-            logRequest(http, attempt: attempt)
-            let response: HTTPResponse
+            logRequest(prepared, attempt: attempt)
+            let response: HTTPReply
             do {
-                response = try await transport.send(http)
+                response = try await transport.send(http, body: prepared.body, timeout: prepared.timeout)
             } catch {
-                let mapped = mapTransportFailure(error, host: Self.hostDescription(http.url))
+                let mapped = mapTransportFailure(error, host: Self.hostDescription(prepared.url))
                 logger.debug("request failed", metadata: [
-                    "method": "\(http.method)", "url": "\(Redactor.url(http.url))", "error": "\(mapped.code)",
+                    "method": "\(http.method)", "url": "\(Redactor.url(prepared.url))", "error": "\(mapped.code)",
                 ])
                 // A cancelled request and an oversized reply are not tried again.
                 let oversized = (error as? TransportError)?.kind == .responseTooLarge
@@ -170,17 +173,17 @@ public struct APIClient: Sendable {
                 }
                 throw mapped
             }
-            logResponse(response, http, since: started)
+            logResponse(response, prepared, since: started)
             if response.isSuccess { return response }
 
             var error = errorMapper.map(response, provider: provider, operation: request.operation).attributed(to: provider)
             // Retry-After is read here against the injected clock (an HTTP date is relative to "now").
-            if let retryAfter = response.headers.retryAfter(now: clock.now) { error = error.with(retryAfter: retryAfter) }
+            if let retryAfter = response.headerFields.retryAfter(now: clock.now) { error = error.with(retryAfter: retryAfter) }
             if attempt < retryPolicy.maxAttempts, shouldRetry(status: response.status, request, http.method) {
                 let delay = error.retryAfter ?? backoff(attempt: attempt)
                 // A server's Retry-After is waited for only within the policy's limit and the request's
                 // own deadline; a longer one is returned to the caller in the error's `retryAfter`.
-                if delay <= retryPolicy.maxRetryAfter, delay <= (http.timeout ?? timeout) {
+                if delay <= retryPolicy.maxRetryAfter, delay <= prepared.timeout {
                     logger.debug("retrying", metadata: ["status": "\(response.status)", "delay_ms": "\(Int(delay.seconds * 1000))"])
                     try await clock.sleep(for: delay)
                     attempt += 1
@@ -204,7 +207,7 @@ public struct APIClient: Sendable {
     /// may carry tokens). `details` carries `operation`, `field` (a path such as `user.email` or
     /// `keys[0].kid`, when one is at fault) and `reason` (`missingField`, `nullField`, `wrongType`,
     /// `invalidValue`, `notJSON`).
-    public func decode<T: Decodable>(_ type: T.Type, from response: HTTPResponse, operation: AuthOperation = .other) throws -> T {
+    public func decode<T: Decodable>(_ type: T.Type, from response: HTTPReply, operation: AuthOperation = .other) throws -> T {
         do {
             return try JSONDecoder().decode(type, from: response.body)
         } catch {
@@ -213,8 +216,22 @@ public struct APIClient: Sendable {
         }
     }
 
-    /// The ``HTTPRequest`` a request becomes (URL resolution, query, body, headers).
-    public func makeHTTPRequest(_ request: APIRequest) throws -> HTTPRequest {
+    /// What a request becomes on the wire: the `HTTPRequest` head (URL resolution, query, header
+    /// fields), the body bytes, the full URL and the deadline.
+    public struct PreparedRequest: Sendable {
+        /// The request head handed to the transport.
+        public var head: HTTPRequest
+        /// The body bytes, if any.
+        public var body: Data?
+        /// The resolved URL (also in `head`, as scheme, authority and path).
+        public var url: URL
+        /// The time the exchange may take.
+        public var timeout: Duration
+    }
+
+    /// The head, body, URL and deadline a request becomes.
+    /// - Throws: ``AuthErrorCode/invalidConfiguration`` when no absolute http(s) URL can be built.
+    public func prepare(_ request: APIRequest) throws -> PreparedRequest {
         guard var components = resolve(request.path) else {
             throw AuthError(.invalidConfiguration, message: "Cannot build a URL for '\(provider)' from \(request.path).", provider: provider)
         }
@@ -223,26 +240,27 @@ public struct APIClient: Sendable {
             items += request.query.map { URLQueryItem(name: FormEncoding.escape($0.0), value: FormEncoding.escape($0.1)) }
             components.percentEncodedQueryItems = items
         }
-        guard let url = components.url else {
+        guard let url = components.url, url.scheme != nil, url.host != nil else {
             throw AuthError(.invalidConfiguration, message: "Cannot build a URL for '\(provider)'.", provider: provider)
         }
-        var headers = defaultHeaders
+        var fields = defaultHeaderFields
         var body: Data?
         switch request.body {
         case .none: break
         case .json(let data):
-            headers["Content-Type"] = "application/json"
+            fields[.contentType] = "application/json"
             body = data
-        case .form(let fields):
-            headers["Content-Type"] = "application/x-www-form-urlencoded"
-            body = Data(FormEncoding.encode(fields).utf8)
+        case .form(let pairs):
+            fields[.contentType] = "application/x-www-form-urlencoded"
+            body = Data(FormEncoding.encode(pairs).utf8)
         case .raw(let data, let contentType):
-            headers["Content-Type"] = contentType
+            fields[.contentType] = contentType
             body = data
         }
-        if headers["Accept"] == nil { headers["Accept"] = "application/json" }
-        headers.merge(request.headers)
-        return HTTPRequest(method: request.method, url: url, headers: headers, body: body, timeout: request.timeout ?? timeout)
+        if fields[.accept] == nil { fields[.accept] = "application/json" }
+        fields.merge(request.headerFields)
+        return PreparedRequest(head: HTTPRequest(method: request.method, url: url, headerFields: fields), body: body, url: url,
+                               timeout: request.timeout ?? timeout)
     }
 
     private func resolve(_ path: String) -> URLComponents? {
@@ -253,7 +271,7 @@ public struct APIClient: Sendable {
         return URLComponents(string: base + relative)
     }
 
-    private func isIdempotent(_ request: APIRequest, _ method: HTTPMethod) -> Bool {
+    private func isIdempotent(_ request: APIRequest, _ method: HTTPRequest.Method) -> Bool {
         switch request.retry {
         case .never: false
         case .idempotent: true
@@ -261,7 +279,7 @@ public struct APIClient: Sendable {
         }
     }
 
-    private func shouldRetry(status: Int, _ request: APIRequest, _ method: HTTPMethod) -> Bool {
+    private func shouldRetry(status: Int, _ request: APIRequest, _ method: HTTPRequest.Method) -> Bool {
         if case .never = request.retry { return false }
         if status == 429 || status == 503 { return true }
         return (500...599).contains(status) && status != 501 && isIdempotent(request, method)
@@ -308,18 +326,18 @@ public struct APIClient: Sendable {
                          underlying: error, details: ["host": host])
     }
 
-    private func logRequest(_ request: HTTPRequest, attempt: Int) {
+    private func logRequest(_ request: PreparedRequest, attempt: Int) {
         guard logger.logLevel <= .debug else { return }
-        var metadata: Logger.Metadata = ["method": "\(request.method)", "url": "\(Redactor.url(request.url))"]
+        var metadata: Logger.Metadata = ["method": "\(request.head.method)", "url": "\(Redactor.url(request.url))"]
         if attempt > 1 { metadata["attempt"] = "\(attempt)" }
         if logger.logLevel <= .trace {
-            metadata["headers"] = "\(Redactor.headers(request.headers))"
-            metadata["body"] = "\(Redactor.body(request.body, contentType: request.headers["Content-Type"]))"
+            metadata["headers"] = "\(Redactor.headers(request.head.headerFields))"
+            metadata["body"] = "\(Redactor.body(request.body, contentType: request.head.headerFields[.contentType]))"
         }
         logger.debug("request", metadata: metadata)
     }
 
-    private func logResponse(_ response: HTTPResponse, _ request: HTTPRequest, since started: ContinuousClock.Instant) {
+    private func logResponse(_ response: HTTPReply, _ request: PreparedRequest, since started: ContinuousClock.Instant) {
         guard logger.logLevel <= .debug else { return }
         let elapsed = ContinuousClock.now - started
         var metadata: Logger.Metadata = [
@@ -327,8 +345,8 @@ public struct APIClient: Sendable {
             "duration_ms": "\(Int(elapsed.seconds * 1000))",
         ]
         if logger.logLevel <= .trace {
-            metadata["headers"] = "\(Redactor.headers(response.headers))"
-            metadata["body"] = "\(Redactor.body(response.body, contentType: response.headers["Content-Type"]))"
+            metadata["headers"] = "\(Redactor.headers(response.headerFields))"
+            metadata["body"] = "\(Redactor.body(response.body, contentType: response.headerFields[.contentType]))"
         }
         logger.debug("response", metadata: metadata)
     }

@@ -1,4 +1,6 @@
 import Foundation
+import HTTPTypes
+import HTTPTypesFoundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -71,18 +73,18 @@ public struct URLSessionTransport: HTTPTransport {
     /// The most redirects followed for one request.
     public static let maxRedirects = 10
 
-    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        guard followsRedirects else { return try await sendOnce(request) }
+    public func send(_ request: HTTPRequest, body: Data?, timeout: Duration?) async throws -> HTTPReply {
+        let deadline = timeout ?? defaultTimeout
+        guard followsRedirects else { return try await sendOnce(request, body: body, timeout: deadline) }
         let started = ContinuousClock.now
-        let deadline = request.timeout ?? defaultTimeout
-        var current = request
+        var current = (head: request, body: body)
+        var remaining = deadline
         for _ in 0...Self.maxRedirects {
-            let response = try await sendOnce(current)
-            guard let next = Self.redirect(from: current, response: response) else { return response }
-            let remaining = deadline - (ContinuousClock.now - started)
+            let reply = try await sendOnce(current.head, body: current.body, timeout: remaining)
+            guard let next = Self.redirect(from: current.head, body: current.body, reply: reply.head) else { return reply }
+            remaining = deadline - (ContinuousClock.now - started)
             guard remaining > .zero else { throw TransportError(.timeout, "no complete reply within \(deadline)") }
             current = next
-            current.timeout = remaining
         }
         throw TransportError(.other, "more than \(Self.maxRedirects) redirects")
     }
@@ -90,47 +92,46 @@ public struct URLSessionTransport: HTTPTransport {
     /// The request a 3xx reply redirects to, or nil when it is not a redirect to follow: 301, 302 and
     /// 303 become a GET without a body (as browsers and libcurl do; HEAD stays HEAD), 307 and 308 keep
     /// the method and body; credentials (`Authorization`, `Cookie`) are dropped when the origin changes.
-    static func redirect(from request: HTTPRequest, response: HTTPResponse) -> HTTPRequest? {
-        guard [301, 302, 303, 307, 308].contains(response.status), let location = response.headers["Location"],
-              let target = URL(string: location, relativeTo: request.url)?.absoluteURL,
-              target.scheme == "http" || target.scheme == "https" else { return nil }
-        var next = request
-        next.url = target
-        if response.status <= 303, request.method != .get, request.method != .head {
+    static func redirect(from request: HTTPRequest, body: Data?, reply: HTTPResponse) -> (head: HTTPRequest, body: Data?)? {
+        let status = reply.status.code
+        guard [301, 302, 303, 307, 308].contains(status), let location = reply.headerFields[.location],
+              let current = request.url,
+              let target = URL(string: location, relativeTo: current)?.absoluteURL,
+              target.scheme == "http" || target.scheme == "https", target.host != nil else { return nil }
+        var next = HTTPRequest(method: request.method, url: target, headerFields: request.headerFields)
+        var nextBody = body
+        if status <= 303, request.method != .get, request.method != .head {
             next.method = .get
-            next.body = nil
-            next.headers["Content-Type"] = nil
-            next.headers["Content-Length"] = nil
+            nextBody = nil
+            next.headerFields[.contentType] = nil
+            next.headerFields[.contentLength] = nil
         }
-        if target.scheme != request.url.scheme || target.host != request.url.host || target.port != request.url.port {
-            next.headers["Authorization"] = nil
-            next.headers["Cookie"] = nil
+        if target.scheme != current.scheme || target.host != current.host || target.port != current.port {
+            next.headerFields[.authorization] = nil
+            next.headerFields[.cookie] = nil
         }
-        return next
+        return (next, nextBody)
     }
 
-    private func sendOnce(_ request: HTTPRequest) async throws -> HTTPResponse {
-        var urlRequest = URLRequest(url: request.url)
-        urlRequest.httpMethod = request.method.rawValue
-        let timeout = request.timeout ?? defaultTimeout
+    private func sendOnce(_ request: HTTPRequest, body: Data?, timeout: Duration) async throws -> HTTPReply {
+        guard var urlRequest = URLRequest(httpRequest: request) else {
+            throw TransportError(.other, "the request has no absolute URL")
+        }
         // FoundationNetworking truncates the interval to whole seconds (0.4 s would become "time out
         // now"), and treats it as an idle timeout; the exact total deadline is enforced by
         // `exchange` below, so URLSession gets a whole-second interval just past it.
         urlRequest.timeoutInterval = (timeout.seconds).rounded(.up) + 1
-        for field in request.headers { urlRequest.addValue(field.value, forHTTPHeaderField: field.name) }
-        urlRequest.httpBody = request.body
+        urlRequest.httpBody = body
         do {
             let (data, response) = try await Self.exchange(urlRequest, on: session, collector: collector,
                                                            maxBytes: maxResponseBytes, deadline: timeout)
             guard let http = response as? HTTPURLResponse else {
                 throw TransportError(.other, "the reply was not HTTP")
             }
+            // A status code outside 0…999 (which swift-http-types cannot hold) gives no head.
+            guard let head = http.httpResponse else { throw TransportError(.other, "the reply's status code is out of range") }
             guard data.count <= maxResponseBytes else { throw Self.tooLarge(maxResponseBytes) }
-            var headers = HTTPHeaders()
-            for (key, value) in http.allHeaderFields {
-                if let k = key as? String, let v = value as? String { headers.add(name: k, value: v) }
-            }
-            return HTTPResponse(status: http.statusCode, headers: headers, body: data)
+            return HTTPReply(head, body: data)
         } catch let error as TransportError {
             throw error
         } catch let error as URLError {

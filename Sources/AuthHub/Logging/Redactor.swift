@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 
 /// Decides which header, field and parameter names carry secrets, and produces redacted renderings
 /// of URLs, headers and bodies for logs.
@@ -65,8 +66,8 @@ public struct Redactor: Sendable {
     }
 
     /// Headers as `Name: value` pairs with sensitive values redacted.
-    public static func headers(_ headers: HTTPHeaders) -> String {
-        headers.map { "\($0.name): \(isSensitive($0.name) ? placeholder : $0.value)" }.joined(separator: ", ")
+    public static func headers(_ fields: HTTPFields) -> String {
+        fields.map { "\($0.name.rawName): \(isSensitive($0.name.rawName) ? placeholder : $0.value)" }.joined(separator: ", ")
     }
 
     /// A body rendered for a log: JSON with sensitive members redacted at any depth, a form with

@@ -10,7 +10,7 @@ extension Auth0AuthenticationAPI {
                             providerCode: "invalid_request")
         }
         var request = APIRequest(.get, "mfa/authenticators", operation: .mfa)
-        request.headers["Authorization"] = "Bearer \(mfaToken.revealed())"
+        request.headerFields[.authorization] = "Bearer \(mfaToken.revealed())"
         let list = try await api.send(request, as: [Auth0Authenticator].self)
         return list.filter { factorsAllowed.contains($0.type ?? $0.authenticatorType) }
     }
@@ -29,8 +29,8 @@ extension Auth0AuthenticationAPI {
         var request = try APIRequest.json(.post, "mfa/associate",
                                           JSONValue.object(body.merging(options.parameters) { _, caller in caller }), retry: .never,
                                           operation: .mfa)
-        request.headers["Authorization"] = "Bearer \(mfaToken.revealed())"
-        for (name, value) in options.headers { request.headers[name] = value }
+        request.headerFields[.authorization] = "Bearer \(mfaToken.revealed())"
+        request.headerFields.merge(options.headerFields)
         return try await api.send(request, as: Auth0MFAEnrollment.self)
     }
 

@@ -33,13 +33,13 @@ public struct Auth0AuthenticationAPI: Sendable {
         /// Merged into the JSON body (then `scope` is re-normalised to contain `openid` where the
         /// request ensures it).
         public var parameters: [String: JSONValue]
-        /// Merged into the request headers.
-        public var headers: [String: String]
+        /// Merged into the request's header fields (replacing fields of the same name).
+        public var headerFields: HTTPFields
 
         /// Creates options.
-        public init(parameters: [String: JSONValue] = [:], headers: [String: String] = [:]) {
+        public init(parameters: [String: JSONValue] = [:], headerFields: HTTPFields = [:]) {
             self.parameters = parameters
-            self.headers = headers
+            self.headerFields = headerFields
         }
 
         /// No extras.
@@ -68,10 +68,10 @@ public struct Auth0AuthenticationAPI: Sendable {
         self.baseURL = baseURL
         self.telemetry = telemetry
         self.clock = context.clock
-        var headers: HTTPHeaders = [:]
+        var headers: HTTPFields = [:]
         if let telemetry { headers[Auth0Telemetry.headerName] = telemetry.value }
         self.api = APIClient(provider: providerID, baseURL: baseURL, context: context, errorMapper: Auth0ErrorMapper(),
-                             defaultHeaders: headers)
+                             defaultHeaderFields: headers)
     }
 
     /// `"openid " + scope` when `scope` lacks the `openid` token; nil stays nil (<doc:Auth0Endpoints>: “Conventions”, the OIDC
@@ -84,13 +84,13 @@ public struct Auth0AuthenticationAPI: Sendable {
 
     /// Sends a JSON POST built from `body` merged with `options` (caller wins).
     func post(_ path: String, _ body: [String: JSONValue], options: Options = .none, ensureOpenID: Bool = false,
-              retry: APIRequest.RetryMode = .automatic, operation: AuthOperation) async throws -> HTTPResponse {
+              retry: APIRequest.RetryMode = .automatic, operation: AuthOperation) async throws -> HTTPReply {
         try await api.send(try request(path, body, options: options, ensureOpenID: ensureOpenID, retry: retry, operation: operation))
     }
 
     /// Sends a JSON POST built from a wire body merged with `options` (caller wins).
     func post<Body: Encodable>(_ path: String, _ body: Body, options: Options = .none, ensureOpenID: Bool = false,
-                               retry: APIRequest.RetryMode = .automatic, operation: AuthOperation) async throws -> HTTPResponse {
+                               retry: APIRequest.RetryMode = .automatic, operation: AuthOperation) async throws -> HTTPReply {
         try await post(path, try Self.members(body), options: options, ensureOpenID: ensureOpenID, retry: retry,
                        operation: operation)
     }
@@ -111,7 +111,7 @@ public struct Auth0AuthenticationAPI: Sendable {
             merged["scope"] = Self.includeRequiredScope(scope).map(JSONValue.string)
         }
         var request = try APIRequest.json(.post, path, JSONValue.object(merged), retry: retry, operation: operation)
-        for (name, value) in options.headers { request.headers[name] = value }
+        request.headerFields.merge(options.headerFields)
         return request
     }
 
@@ -186,7 +186,7 @@ public struct Auth0AuthenticationAPI: Sendable {
     /// The user's profile from `/userinfo` (<doc:Auth0Endpoints>: “Authentication API”); the reply must carry `sub`.
     public func userInfo(accessToken: Secret<String>, tokenType: String = "Bearer") async throws -> UserInfo {
         var request = APIRequest(.get, "userinfo", operation: .userInfo)
-        request.headers["Authorization"] = "\(tokenType) \(accessToken.revealed())"
+        request.headerFields[.authorization] = "\(tokenType) \(accessToken.revealed())"
         return try await api.send(request, as: Auth0UserInfoReply.self).userInfo
     }
 

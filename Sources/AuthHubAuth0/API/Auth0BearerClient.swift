@@ -35,38 +35,38 @@ struct Auth0BearerClient: Sendable {
     }
 
     /// Sends a request with a token for `scope`.
-    func send(_ method: HTTPMethod, _ path: String, scope: String, query: [(String, String)] = []) async throws -> HTTPResponse {
+    func send(_ method: HTTPRequest.Method, _ path: String, scope: String, query: [(String, String)] = []) async throws -> HTTPReply {
         try await send(APIRequest(method, path, query: query, operation: .management), scope: scope)
     }
 
     /// Sends a request with a wire body and a token for `scope`; never retried (it may create things).
-    func send<Body: Encodable>(_ method: HTTPMethod, _ path: String, scope: String, body: Body,
-                               query: [(String, String)] = []) async throws -> HTTPResponse {
+    func send<Body: Encodable>(_ method: HTTPRequest.Method, _ path: String, scope: String, body: Body,
+                               query: [(String, String)] = []) async throws -> HTTPReply {
         try await send(try APIRequest.json(method, path, body, query: query, retry: .never, operation: .management), scope: scope)
     }
 
     /// Sends a request (with a wire body, when given) and decodes the reply into `Reply`.
-    func send<Reply: Decodable>(_ method: HTTPMethod, _ path: String, scope: String, query: [(String, String)] = [],
+    func send<Reply: Decodable>(_ method: HTTPRequest.Method, _ path: String, scope: String, query: [(String, String)] = [],
                                 as type: Reply.Type) async throws -> Reply {
         try decode(try await send(method, path, scope: scope, query: query), as: type)
     }
 
     /// Sends a request with a wire body and decodes the reply into `Reply`.
-    func send<Body: Encodable, Reply: Decodable>(_ method: HTTPMethod, _ path: String, scope: String, body: Body,
+    func send<Body: Encodable, Reply: Decodable>(_ method: HTTPRequest.Method, _ path: String, scope: String, body: Body,
                                                  as type: Reply.Type) async throws -> Reply {
         try decode(try await send(method, path, scope: scope, body: body), as: type)
     }
 
     /// Decodes a 2xx reply; a reply that breaks the model is ``AuthErrorCode/invalidRequest`` naming
     /// the field, with the operation ``AuthOperation/management``.
-    func decode<Reply: Decodable>(_ reply: HTTPResponse, as type: Reply.Type) throws -> Reply {
+    func decode<Reply: Decodable>(_ reply: HTTPReply, as type: Reply.Type) throws -> Reply {
         try api.decode(type, from: reply, operation: .management)
     }
 
-    private func send(_ request: APIRequest, scope: String) async throws -> HTTPResponse {
+    private func send(_ request: APIRequest, scope: String) async throws -> HTTPReply {
         let token = try await tokenProvider(scope)
         var request = request
-        request.headers["Authorization"] = "\(token.tokenType.isEmpty ? "Bearer" : token.tokenType) \(token.accessToken.revealed())"
+        request.headerFields[.authorization] = "\(token.tokenType.isEmpty ? "Bearer" : token.tokenType) \(token.accessToken.revealed())"
         return try await api.send(request)
     }
 }

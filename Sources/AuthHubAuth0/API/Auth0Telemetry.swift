@@ -6,7 +6,7 @@ import Foundation
 /// library reports its own name.
 public struct Auth0Telemetry: Sendable, Hashable {
     /// The header name.
-    public static let headerName = "Auth0-Client"
+    public static let headerName = HTTPField.Name.constant("Auth0-Client")
     /// AuthHub's own library name and version.
     public static let library = (name: "AuthHub", version: "0.1.0")
 

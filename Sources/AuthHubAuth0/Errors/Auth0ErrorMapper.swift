@@ -21,7 +21,7 @@ public struct Auth0ErrorMapper: ErrorMapper {
 
     public init() {}
 
-    public func map(_ response: HTTPResponse, provider: String, operation: AuthOperation) -> AuthError {
+    public func map(_ response: HTTPReply, provider: String, operation: AuthOperation) -> AuthError {
         let info: [String: JSONValue]
         let vendorCode: String
         let description: String
@@ -62,7 +62,7 @@ public struct Auth0ErrorMapper: ErrorMapper {
         }
         return AuthError(
             code, message: message, provider: provider, providerCode: vendorCode, statusCode: response.status,
-            retryAfter: response.headers.retryAfter(), isRetryable: helpers.isRetryable,
+            retryAfter: response.headerFields.retryAfter(), isRetryable: helpers.isRetryable,
             mfa: mfa, details: details)
     }
 

@@ -22,7 +22,7 @@ public struct Auth0ManagementErrorMapper: ErrorMapper {
     public init() {}
 
     /// Maps one non-2xx reply.
-    public func map(_ response: HTTPResponse, provider: String, operation: AuthOperation) -> AuthError {
+    public func map(_ response: HTTPReply, provider: String, operation: AuthOperation) -> AuthError {
         let body = (try? JSONValue.parse(response.body))?.objectValue ?? [:]
         let errorCode = body["errorCode"]?.stringValue
         let reason = body["error"]?.stringValue
@@ -42,6 +42,6 @@ public struct Auth0ManagementErrorMapper: ErrorMapper {
         default: canonical = StatusErrorMapper.code(forStatus: response.status)
         }
         return AuthError(canonical, message: message, provider: provider, providerCode: providerCode,
-                         statusCode: response.status, retryAfter: response.headers.retryAfter(), details: details)
+                         statusCode: response.status, retryAfter: response.headerFields.retryAfter(), details: details)
     }
 }

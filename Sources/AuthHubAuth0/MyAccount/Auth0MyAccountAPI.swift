@@ -86,7 +86,7 @@ public struct Auth0MyAccountAPI: Sendable {
         if case .password(_, let connection?) = request { try Self.checkConnection(connection) }
         let reply = try await client.send(.post, "me/v1/authentication-methods", scope: Scope.create,
                                           body: Auth0EnrollmentStartRequest(request))
-        guard let location = reply.headers["Location"], let last = location.split(separator: "/").last,
+        guard let location = reply.headerFields[.location], let last = location.split(separator: "/").last,
               let methodID = String(last).removingPercentEncoding, !methodID.isEmpty else {
             throw AuthError(.invalidRequest, message: "The enrollment reply has no Location header.", provider: api.provider)
         }

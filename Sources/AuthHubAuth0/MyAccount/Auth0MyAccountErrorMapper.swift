@@ -13,7 +13,7 @@ import Foundation
 public struct Auth0MyAccountErrorMapper: ErrorMapper {
     public init() {}
 
-    public func map(_ response: HTTPResponse, provider: String, operation: AuthOperation) -> AuthError {
+    public func map(_ response: HTTPReply, provider: String, operation: AuthOperation) -> AuthError {
         let body = (try? JSONValue.parse(response.body))?.objectValue ?? [:]
         let code = body["type"]?.stringValue ?? body["code"]?.stringValue
         let message = body["detail"]?.stringValue ?? body["title"]?.stringValue ?? body["description"]?.stringValue
@@ -37,7 +37,7 @@ public struct Auth0MyAccountErrorMapper: ErrorMapper {
         default: canonical = StatusErrorMapper.code(forStatus: response.status)
         }
         return AuthError(canonical, message: message, provider: provider, providerCode: code, statusCode: response.status,
-                         retryAfter: response.headers.retryAfter(), details: details)
+                         retryAfter: response.headerFields.retryAfter(), details: details)
     }
 
     /// The scope named after "expected" in a refusal like "Insufficient scope; expected read:me:factors.".

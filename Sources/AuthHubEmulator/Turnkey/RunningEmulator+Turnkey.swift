@@ -47,9 +47,7 @@ extension RunningEmulator {
                 ],
             ],
         ]
-        let response = try await transport.send(HTTPRequest(
-            method: .post, url: url("/turnkey/__emulator/users"), headers: ["Content-Type": "application/json"],
-            body: try JSONEncoder().encode(body)))
+        let response = try await transport.send(.post, url("/turnkey/__emulator/users"), headerFields: [.contentType: "application/json"], body: try JSONEncoder().encode(body))
         let reply = try? JSONValue.parse(response.body)
         guard response.status == 200, let organizationId = reply?["organizationId"]?.stringValue,
               let userId = reply?["userId"]?.stringValue, let authenticatorId = reply?["authenticatorId"]?.stringValue
@@ -63,7 +61,7 @@ extension RunningEmulator {
     /// The emulator's Turnkey notarizer public key (uncompressed hex), which signs session JWTs:
     /// set it as `notarizerPublicKey` in providers.json to have clients check those signatures.
     public func turnkeyNotarizerPublicKey(transport: any HTTPTransport) async throws -> String {
-        let response = try await transport.send(HTTPRequest(method: .get, url: url("/turnkey/__emulator/notarizer")))
+        let response = try await transport.send(.get, url("/turnkey/__emulator/notarizer"))
         guard response.status == 200, let key = (try? JSONValue.parse(response.body))?["publicKey"]?.stringValue else {
             throw AuthError(.providerUnavailable, message: "The emulator did not give its Turnkey notarizer key (HTTP \(response.status)).")
         }

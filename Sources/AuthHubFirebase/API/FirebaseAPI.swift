@@ -83,8 +83,8 @@ public struct FirebaseAPI: Sendable {
 
     /// POSTs a JSON body to `accounts:<op>` and decodes the reply.
     func accounts<Body: Encodable, Reply: Decodable>(_ op: String, _ body: Body, as reply: Reply.Type, operation: AuthOperation,
-                                                    headers: HTTPHeaders = [:], retry: APIRequest.RetryMode = .automatic) async throws -> Reply {
-        let request = try APIRequest.json(.post, "accounts:\(op)", body, query: keyQuery, headers: headers, retry: retry, operation: operation)
+                                                    headerFields headers: HTTPFields = [:], retry: APIRequest.RetryMode = .automatic) async throws -> Reply {
+        let request = try APIRequest.json(.post, "accounts:\(op)", body, query: keyQuery, headerFields: headers, retry: retry, operation: operation)
         return try await identityToolkit.send(request, as: reply)
     }
 
@@ -99,9 +99,12 @@ public struct FirebaseAPI: Sendable {
     /// `tenantId` when one is configured.
     private var tenant: String? { configuration.tenantId }
 
-    private static func localeHeader(_ locale: String?) -> HTTPHeaders {
-        var headers: HTTPHeaders = [:]
-        if let locale { headers["X-Firebase-Locale"] = locale }
+    /// `X-Firebase-Locale`: the language of the email Firebase sends.
+    package static let localeField = HTTPField.Name.constant("X-Firebase-Locale")
+
+    private static func localeHeader(_ locale: String?) -> HTTPFields {
+        var headers: HTTPFields = [:]
+        if let locale { headers[Self.localeField] = locale }
         return headers
     }
 
@@ -177,7 +180,7 @@ public struct FirebaseAPI: Sendable {
     public func sendPasswordResetEmail(email: String, continueURL: String? = nil, locale: String? = nil) async throws -> String? {
         try await accounts("sendOobCode", FirebaseOobCodeRequest(requestType: "PASSWORD_RESET", email: email, continueUrl: continueURL,
                                                                  tenantId: tenant),
-                           as: FirebaseEmailReply.self, operation: .passwordReset, headers: Self.localeHeader(locale)).email
+                           as: FirebaseEmailReply.self, operation: .passwordReset, headerFields: Self.localeHeader(locale)).email
     }
 
     /// Sends the signed-in user an email-verification link (`sendOobCode`, `requestType:
@@ -186,7 +189,7 @@ public struct FirebaseAPI: Sendable {
     public func sendEmailVerification(idToken: Secret<String>, continueURL: String? = nil, locale: String? = nil) async throws -> String? {
         try await accounts("sendOobCode", FirebaseOobCodeRequest(requestType: "VERIFY_EMAIL", idToken: idToken.revealed(),
                                                                  continueUrl: continueURL, tenantId: tenant),
-                           as: FirebaseEmailReply.self, operation: .emailVerification, headers: Self.localeHeader(locale)).email
+                           as: FirebaseEmailReply.self, operation: .emailVerification, headerFields: Self.localeHeader(locale)).email
     }
 
     /// Sends a link to `newEmail` that changes the signed-in user's email once followed
@@ -197,7 +200,7 @@ public struct FirebaseAPI: Sendable {
                                          locale: String? = nil) async throws -> String? {
         try await accounts("sendOobCode", FirebaseOobCodeRequest(requestType: "VERIFY_AND_CHANGE_EMAIL", idToken: idToken.revealed(),
                                                                  newEmail: newEmail, continueUrl: continueURL, tenantId: tenant),
-                           as: FirebaseEmailReply.self, operation: .emailVerification, headers: Self.localeHeader(locale)).email
+                           as: FirebaseEmailReply.self, operation: .emailVerification, headerFields: Self.localeHeader(locale)).email
     }
 
     /// Checks a password-reset code without using it (`resetPassword {oobCode}`).

@@ -171,7 +171,7 @@ public struct FirebaseErrorMapper: ErrorMapper {
 
     /// Maps a reply; the sign-out codes mean a dead refresh token on the Secure Token endpoint and on
     /// any request made for ``AuthOperation/refresh``.
-    public func map(_ response: HTTPResponse, provider: String, operation: AuthOperation) -> AuthError {
+    public func map(_ response: HTTPReply, provider: String, operation: AuthOperation) -> AuthError {
         let envelope = Envelope(response.body)
         var details: [String: String] = [:]
         if let status = envelope.status { details["status"] = status }
@@ -225,7 +225,7 @@ public struct FirebaseErrorMapper: ErrorMapper {
 
         return AuthError(code, message: Self.userMessage(detail: detail, serverCode: serverCode, code: code),
                          provider: provider, providerCode: serverCode, statusCode: response.status,
-                         retryAfter: response.headers.retryAfter(), details: details)
+                         retryAfter: response.headerFields.retryAfter(), details: details)
     }
 
     /// The user-facing message: the server's detail when it is a sentence (never a token: Firebase

@@ -97,7 +97,7 @@ public actor FirebasePublicKeyCache {
         let defaultMaxAge = self.defaultMaxAge
         let task = Task { () async throws -> KeySet in
             let response = try await api.send(APIRequest(.get, source.url, retry: .idempotent, operation: .keys))
-            let maxAge = Self.maxAge(response.headers["Cache-Control"]) ?? defaultMaxAge
+            let maxAge = Self.maxAge(response.headerFields[.cacheControl]) ?? defaultMaxAge
             return try await Self.parse(response.body, source: source, expiresAt: clock.now.addingTimeInterval(maxAge))
         }
         inFlight = task

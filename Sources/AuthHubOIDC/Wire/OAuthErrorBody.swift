@@ -28,7 +28,7 @@ package struct OAuthErrorBody: Decodable, Sendable {
     }
 
     /// The body of `response`, or nil when it is not a JSON object.
-    package static func decode(_ response: HTTPResponse) -> OAuthErrorBody? {
+    package static func decode(_ response: HTTPReply) -> OAuthErrorBody? {
         try? JSONDecoder().decode(OAuthErrorBody.self, from: response.body)
     }
 }

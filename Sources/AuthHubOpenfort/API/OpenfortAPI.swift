@@ -37,12 +37,12 @@ public struct OpenfortAPI: Sendable {
     public init(providerID: String, configuration: OpenfortConfiguration, context: ProviderContext) {
         self.configuration = configuration
         self.random = context.random
-        var headers: HTTPHeaders = ["x-project-key": configuration.publishableKey]
-        if let app = configuration.nativeAppIdentifier, !app.isEmpty { headers["x-native-app-identifier"] = app }
+        var headers: HTTPFields = [.openfortProjectKey: configuration.publishableKey]
+        if let app = configuration.nativeAppIdentifier, !app.isEmpty { headers[.openfortNativeAppIdentifier] = app }
         client = APIClient(provider: providerID, baseURL: configuration.baseURL, context: context,
-                           errorMapper: OpenfortErrorMapper(), defaultHeaders: headers)
+                           errorMapper: OpenfortErrorMapper(), defaultHeaderFields: headers)
         sessionClient = APIClient(provider: providerID, baseURL: configuration.baseURL, context: context,
-                                  errorMapper: OpenfortErrorMapper(sessionCall: true), defaultHeaders: headers)
+                                  errorMapper: OpenfortErrorMapper(sessionCall: true), defaultHeaderFields: headers)
     }
 
     // MARK: - Sending
@@ -50,28 +50,28 @@ public struct OpenfortAPI: Sendable {
     /// A new `x-request-id`: a random (version 4) UUID.
     func requestID() -> String { OpenfortRequestID.make(random) }
 
-    private func headers(_ bearer: Secret<String>?) -> HTTPHeaders {
-        var headers: HTTPHeaders = ["x-request-id": requestID()]
-        if let bearer { headers["Authorization"] = "Bearer \(bearer.revealed())" }
+    private func headers(_ bearer: Secret<String>?) -> HTTPFields {
+        var headers: HTTPFields = [.openfortRequestID: requestID()]
+        if let bearer { headers[.authorization] = "Bearer \(bearer.revealed())" }
         return headers
     }
 
     /// The request for `path` under the auth prefix (or as is when it starts with `iam/`), with a
     /// JSON body when one is given, the per-call headers and the operation.
-    private func makeRequest(_ method: HTTPMethod, _ path: String, body: (any Encodable & Sendable)?, query: [(String, String)],
+    private func makeRequest(_ method: HTTPRequest.Method, _ path: String, body: (any Encodable & Sendable)?, query: [(String, String)],
                              bearer: Secret<String>?, retry: APIRequest.RetryMode, operation: AuthOperation) throws -> APIRequest {
         let fullPath = path.hasPrefix("iam/") ? path : Self.authPrefix + path
         guard let body else {
-            return APIRequest(method, fullPath, query: query, headers: headers(bearer), retry: retry, operation: operation)
+            return APIRequest(method, fullPath, query: query, headerFields: headers(bearer), retry: retry, operation: operation)
         }
-        return try APIRequest.json(method, fullPath, body, query: query, headers: headers(bearer), retry: retry, operation: operation)
+        return try APIRequest.json(method, fullPath, body, query: query, headerFields: headers(bearer), retry: retry, operation: operation)
     }
 
     /// Sends a request under the auth prefix (or `path` as is when it starts with `iam/`) and
     /// decodes the reply into `reply` through the client.
     /// - Parameter emptyIsNull: whether an empty body reads as no reply (nil) — for calls whose
     ///   reply AuthHub does not need; when false an empty body is an error naming the operation.
-    func send<Reply: Decodable>(_ method: HTTPMethod, _ path: String, body: (any Encodable & Sendable)? = nil,
+    func send<Reply: Decodable>(_ method: HTTPRequest.Method, _ path: String, body: (any Encodable & Sendable)? = nil,
                                 query: [(String, String)] = [], bearer: Secret<String>? = nil,
                                 retry: APIRequest.RetryMode = .automatic, emptyIsNull: Bool = true,
                                 operation: AuthOperation, as reply: Reply.Type) async throws -> Reply? {
@@ -83,7 +83,7 @@ public struct OpenfortAPI: Sendable {
     }
 
     /// Sends a request whose reply is required: an empty or `null` body is an error naming the operation.
-    func sendRequired<Reply: Decodable>(_ method: HTTPMethod, _ path: String, body: (any Encodable & Sendable)? = nil,
+    func sendRequired<Reply: Decodable>(_ method: HTTPRequest.Method, _ path: String, body: (any Encodable & Sendable)? = nil,
                                         query: [(String, String)] = [], bearer: Secret<String>? = nil,
                                         retry: APIRequest.RetryMode = .automatic, operation: AuthOperation,
                                         as reply: Reply.Type) async throws -> Reply {

@@ -23,11 +23,11 @@ public struct OpenfortLegacyAPI: Sendable {
         self.configuration = configuration
         self.random = context.random
         client = APIClient(provider: providerID, baseURL: configuration.baseURL, context: context, errorMapper: OpenfortErrorMapper(legacyAPI: true),
-                           defaultHeaders: ["Authorization": "Bearer \(configuration.publishableKey)"])
+                           defaultHeaderFields: [.authorization: "Bearer \(configuration.publishableKey)"])
     }
 
     /// Sends a request under the v1 prefix and decodes its reply; an empty body reads as nil.
-    func send<Reply: Decodable>(_ method: HTTPMethod, _ path: String, body: (any Encodable & Sendable)?, query: [(String, String)] = [],
+    func send<Reply: Decodable>(_ method: HTTPRequest.Method, _ path: String, body: (any Encodable & Sendable)?, query: [(String, String)] = [],
                                 playerToken: Secret<String>? = nil, retry: APIRequest.RetryMode = .automatic,
                                 operation: AuthOperation, as reply: Reply.Type) async throws -> Reply? {
         let request = try makeRequest(method, path, body: body, query: query, playerToken: playerToken, retry: retry, operation: operation)
@@ -37,7 +37,7 @@ public struct OpenfortLegacyAPI: Sendable {
     }
 
     /// Sends a request whose reply is required (an empty or `null` body is an error naming the operation).
-    func sendRequired<Reply: Decodable>(_ method: HTTPMethod, _ path: String, body: (any Encodable & Sendable)?,
+    func sendRequired<Reply: Decodable>(_ method: HTTPRequest.Method, _ path: String, body: (any Encodable & Sendable)?,
                                         playerToken: Secret<String>? = nil, retry: APIRequest.RetryMode = .automatic,
                                         operation: AuthOperation, as reply: Reply.Type) async throws -> Reply {
         let request = try makeRequest(method, path, body: body, query: [], playerToken: playerToken, retry: retry, operation: operation)
@@ -46,14 +46,14 @@ public struct OpenfortLegacyAPI: Sendable {
 
     /// The request for `path` under the v1 prefix: a JSON body when one is given, a new
     /// `x-request-id`, `x-player-token` when given.
-    private func makeRequest(_ method: HTTPMethod, _ path: String, body: (any Encodable & Sendable)?, query: [(String, String)],
+    private func makeRequest(_ method: HTTPRequest.Method, _ path: String, body: (any Encodable & Sendable)?, query: [(String, String)],
                              playerToken: Secret<String>?, retry: APIRequest.RetryMode, operation: AuthOperation) throws -> APIRequest {
-        var headers: HTTPHeaders = ["x-request-id": OpenfortRequestID.make(random)]
-        if let playerToken { headers["x-player-token"] = playerToken.revealed() }
+        var headers: HTTPFields = [.openfortRequestID: OpenfortRequestID.make(random)]
+        if let playerToken { headers[.openfortPlayerToken] = playerToken.revealed() }
         guard let body else {
-            return APIRequest(method, Self.prefix + path, query: query, headers: headers, retry: retry, operation: operation)
+            return APIRequest(method, Self.prefix + path, query: query, headerFields: headers, retry: retry, operation: operation)
         }
-        return try APIRequest.json(method, Self.prefix + path, body, query: query, headers: headers, retry: retry, operation: operation)
+        return try APIRequest.json(method, Self.prefix + path, body, query: query, headerFields: headers, retry: retry, operation: operation)
     }
 
     // MARK: - Calls

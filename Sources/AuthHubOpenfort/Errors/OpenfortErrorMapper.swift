@@ -149,7 +149,7 @@ public struct OpenfortErrorMapper: ErrorMapper {
     /// Maps a reply. On a ``AuthOperation/refresh`` (v2 `GET /get-session`, v1 `POST /iam/v1/sessions`)
     /// the answers that mean the session is over map to ``AuthErrorCode/refreshTokenInvalid``, not
     /// retryable: 401 on v2; 400, 401, 403 and 404 on v1.
-    public func map(_ response: HTTPResponse, provider: String, operation: AuthOperation) -> AuthError {
+    public func map(_ response: HTTPReply, provider: String, operation: AuthOperation) -> AuthError {
         let (vendorCode, message) = Self.extract(response.body)
         let status = response.status
         var code = vendorCode.flatMap(Self.code(for:)) ?? Self.code(forStatus: status, sessionCall: sessionCall)
@@ -162,7 +162,7 @@ public struct OpenfortErrorMapper: ErrorMapper {
         }
         let providerCode = vendorCode ?? (status == 403 ? "USER_NOT_AUTHORIZED" : Self.fallbackCode)
         return AuthError(code, message: message, provider: provider, providerCode: providerCode, statusCode: status,
-                         retryAfter: response.headers.retryAfter(),
+                         retryAfter: response.headerFields.retryAfter(),
                          isRetryable: code == .rateLimited || code == .providerUnavailable ? true : nil)
     }
 

@@ -55,8 +55,12 @@ public struct TurnkeyAPI: Sendable {
     /// Sends a signed request (its exact bytes, its one stamp header, `Content-Type: application/json`)
     /// and returns the 2xx reply.
     private func sendSigned(_ request: TurnkeySignedRequest, errorContext: TurnkeyErrorMapper.Context, retry: APIRequest.RetryMode,
-                            operation: AuthOperation) async throws -> (APIClient, HTTPResponse) {
-        let api = APIRequest(.post, request.path, headers: [request.stamp.name: request.stamp.value],
+                            operation: AuthOperation) async throws -> (APIClient, HTTPReply) {
+        // A stamper is a plug-in seam: a header name it makes up is refused here, not dropped.
+        guard let stampName = HTTPField.Name(request.stamp.name) else {
+            throw AuthError(.invalidConfiguration, message: "The Turnkey stamper produced an invalid header name.", provider: providerID)
+        }
+        let api = APIRequest(.post, request.path, headerFields: [stampName: request.stamp.value],
                              body: .json(Data(request.body)), retry: retry, operation: operation)
         let apiClient = client(errorContext)
         return (apiClient, try await apiClient.send(api))
@@ -146,7 +150,7 @@ public struct TurnkeyAPI: Sendable {
     private func submitted<Parameters: Encodable & Sendable>(
         _ name: String, type: String, organizationId: String, parameters: Parameters, stamper: any TurnkeyStamper,
         errorContext: TurnkeyErrorMapper.Context, operation: AuthOperation
-    ) async throws -> (activity: TurnkeyActivity, client: APIClient, response: HTTPResponse) {
+    ) async throws -> (activity: TurnkeyActivity, client: APIClient, response: HTTPReply) {
         let body = activityRequest(type: type, organizationId: organizationId, parameters: parameters)
         let signed = try await TurnkeySignedRequest.sign(path: Self.submitPrefix + name, body: body, with: stamper)
         var (client, response) = try await sendSigned(signed, errorContext: errorContext, retry: .automatic, operation: operation)

@@ -50,7 +50,7 @@ public struct TurnkeyErrorMapper: ErrorMapper {
 
     /// Maps a reply; a request made for ``AuthOperation/refresh`` is read as the ``Context/refresh``
     /// context whatever this mapper's own.
-    public func map(_ response: HTTPResponse, provider: String, operation: AuthOperation) -> AuthError {
+    public func map(_ response: HTTPReply, provider: String, operation: AuthOperation) -> AuthError {
         if operation == .refresh, context != .refresh {
             return TurnkeyErrorMapper(context: .refresh).map(response, provider: provider, operation: operation)
         }
@@ -63,7 +63,7 @@ public struct TurnkeyErrorMapper: ErrorMapper {
             details = body["details"]
         }
         return map(grpcCode: code, message: message, details: details, status: response.status, provider: provider,
-                   retryAfter: response.headers.retryAfter())
+                   retryAfter: response.headerFields.retryAfter())
     }
 
     /// Maps an activity-level failure (`activity.failure`, arriving with HTTP 200).

@@ -31,12 +31,11 @@ struct InteropCLIOIDCLoginTests {
         // The browser: the mock's login form posts the subject back to the authorization endpoint.
         // (Its own subject: another interop suite revokes alice's tokens while this one runs.)
         let browser = URLSessionTransport(defaultTimeout: .seconds(10), followRedirects: false)
-        let submit = try await browser.send(HTTPRequest(method: .post, url: url, headers: ["Content-Type": "application/x-www-form-urlencoded"],
-                                                        body: Data("sub=carol%40example.com".utf8)))
+        let submit = try await browser.send(.post, url, headerFields: [.contentType: "application/x-www-form-urlencoded"], body: Data("sub=carol%40example.com".utf8))
         #expect(submit.status == 302, "\(String(decoding: submit.body, as: UTF8.self))")
-        let callback = try #require(submit.headers["Location"].flatMap(URL.init(string:)))
+        let callback = try #require(submit.headerFields["Location"].flatMap(URL.init(string:)))
         #expect(callback.host == "127.0.0.1")
-        _ = try await browser.send(HTTPRequest(method: .get, url: callback))
+        _ = try await browser.send(.get, callback)
         #expect(await login.finish() == 0, "\(login.stderr)")
         #expect(login.stdout.contains("Signed in.") && login.stdout.contains("carol@example.com"), "\(login.stdout)")
         #expect(!login.stdout.contains("interop-secret") && !login.stderr.contains("interop-secret"))

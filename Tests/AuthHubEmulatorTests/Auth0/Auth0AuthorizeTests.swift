@@ -23,10 +23,10 @@ import Testing
         let emulator = try await Emulator.start()
         let wire = Auth0Wire(emulator: emulator)
         let user = try await wire.seed("pkce@example.com")
-        let hook: HTTPHeaders = ["X-AuthHub-Emulator-User": "pkce@example.com"]
+        let hook: HTTPFields = [HTTPField.Name.constant("X-AuthHub-Emulator-User"): "pkce@example.com"]
 
         let pair = pkcePair()
-        let first = try await wire.get(authorizePath(challenge: pair.challenge), headers: hook)
+        let first = try await wire.get(authorizePath(challenge: pair.challenge), headerFields: hook)
         let firstCode = try #require(first.query("code"))
         let wrongVerifier = try await exchange(wire, code: firstCode, verifier: pkcePair().verifier)
         let spent = try await exchange(wire, code: firstCode, verifier: pair.verifier)
@@ -39,7 +39,7 @@ import Testing
         await emulator.stop()
 
         #expect(first.status == 302)
-        #expect(first.headers["Location"]?.hasPrefix(Auth0Wire.redirectURI + "?") == true)
+        #expect(first.headerFields["Location"]?.hasPrefix(Auth0Wire.redirectURI + "?") == true)
         #expect(first.query("state") == "st-123")
         #expect(wrongVerifier.status == 403)
         #expect(wrongVerifier.json == ["error": "invalid_grant", "error_description": "Failed to verify code verifier"])
@@ -68,7 +68,7 @@ import Testing
             of: "response_type=code&", with: ""))
         let promptNone = try await wire.get(authorizePath(challenge: challenge, extra: [("prompt", "none")]))
         let denied = try await wire.get(authorizePath(challenge: challenge, extra: [("authhub_emulator_deny", "1")]))
-        let unknownUser = try await wire.get(authorizePath(challenge: challenge), headers: ["X-AuthHub-Emulator-User": "ghost@example.com"])
+        let unknownUser = try await wire.get(authorizePath(challenge: challenge), headerFields: [HTTPField.Name.constant("X-AuthHub-Emulator-User"): "ghost@example.com"])
         let plain = try await wire.get("/auth0/authorize?" + queryString([
             ("client_id", Auth0Wire.clientId), ("redirect_uri", Auth0Wire.redirectURI), ("response_type", "code"),
             ("state", "s"), ("code_challenge", challenge), ("code_challenge_method", "plain"),
@@ -92,7 +92,7 @@ import Testing
         #expect(plain.query("error") == "invalid_request")
         #expect(plain.query("state") == "s")
         #expect(badRedirect.status == 400)
-        #expect(badRedirect.headers["Location"] == nil)
+        #expect(badRedirect.headerFields["Location"] == nil)
         #expect(badRedirect.json?["error"] == "invalid_request")
         #expect(noClient.status == 400)
         #expect(noClient.json == ["error": "invalid_request", "error_description": "Missing required parameter: client_id"])
@@ -111,10 +111,10 @@ import Testing
         await emulator.stop()
 
         #expect(allowed.status == 302)
-        #expect(allowed.headers["Location"] == Auth0Wire.redirectURI)
+        #expect(allowed.headerFields["Location"] == Auth0Wire.redirectURI)
         #expect(federated.status == 302)
         #expect(refused.status == 400)
-        #expect(refused.headers["Location"] == nil)
+        #expect(refused.headerFields["Location"] == nil)
         #expect(bare.status == 200)
     }
 
@@ -138,7 +138,7 @@ import Testing
         await emulator.stop()
 
         #expect(page.status == 200)
-        #expect(page.headers["Content-Type"]?.hasPrefix("text/html") == true)
+        #expect(page.headerFields["Content-Type"]?.hasPrefix("text/html") == true)
         #expect(page.text.contains("action=\"/auth0/u/login\""))
         #expect(!page.text.contains("<script>"))
         #expect(wrong.status == 400)

@@ -101,7 +101,7 @@ import Testing
         await emulator.stop()
 
         #expect(reply.status == 200)
-        #expect(reply.headers["Cache-Control"] == "no-store")
+        #expect(reply.headerFields["Cache-Control"] == "no-store")
         #expect(body["token_type"] == "Bearer")
         #expect(body["expires_in"] == 86_400)
         #expect(body["scope"] == "openid profile email offline_access")
@@ -145,7 +145,7 @@ import Testing
         let unknownUser = try await wire.login("nobody@example.com")
         let missing = try await wire.post("/auth0/oauth/token", json: ["client_id": "authhub-test", "grant_type": "password"])
         let unsupported = try await wire.post("/auth0/oauth/token", json: ["client_id": "authhub-test", "grant_type": "client_credentials"])
-        let notJSON = try await wire.send(.post, "/auth0/oauth/token", headers: ["Content-Type": "application/json"], body: Data("[1,".utf8))
+        let notJSON = try await wire.send(.post, "/auth0/oauth/token", headerFields: [.contentType: "application/json"], body: Data("[1,".utf8))
         await emulator.stop()
 
         let wrong: JSONValue = ["error": "invalid_grant", "error_description": "Wrong email or password."]
@@ -166,9 +166,9 @@ import Testing
         let wire = Auth0Wire(emulator: emulator)
         let user = try await wire.seed("info@example.com", extra: ["given_name": "Info"])
         let access = try #require(try await wire.login("info@example.com").json?["access_token"]?.stringValue)
-        let info = try await wire.get("/auth0/userinfo", headers: ["Authorization": "Bearer \(access)"])
+        let info = try await wire.get("/auth0/userinfo", headerFields: [.authorization: "Bearer \(access)"])
         let none = try await wire.get("/auth0/userinfo")
-        let bogus = try await wire.get("/auth0/userinfo", headers: ["Authorization": "Bearer not-a-token"])
+        let bogus = try await wire.get("/auth0/userinfo", headerFields: [.authorization: "Bearer not-a-token"])
         await emulator.stop()
 
         #expect(info.status == 200)
@@ -178,7 +178,7 @@ import Testing
         #expect(none.status == 401)
         #expect(none.json?["error"] == "invalid_token")
         #expect(bogus.status == 401)
-        #expect(bogus.headers["WWW-Authenticate"]?.hasPrefix("Bearer") == true)
+        #expect(bogus.headerFields["WWW-Authenticate"]?.hasPrefix("Bearer") == true)
     }
 
     @Test func databaseOTPChallengeSignsInAnExistingUserOnly() async throws {

@@ -46,12 +46,12 @@ import Testing
 
         // Enrollment: associate, then the mfa-oob grant with the binding code confirms it.
         let enrollToken = try await mfaToken(wire, "sms@example.com")
-        let bearer: HTTPHeaders = ["Authorization": "Bearer \(enrollToken)"]
+        let bearer: HTTPFields = [.authorization: "Bearer \(enrollToken)"]
         let associate = try await wire.post("/auth0/mfa/associate", json: [
             "authenticator_types": ["oob"], "oob_channels": ["sms"], "phone_number": "+1 555 555 0100",
-        ], headers: bearer)
+        ], headerFields: bearer)
         let enrollOOB = try #require(associate.json?["oob_code"]?.stringValue)
-        let pending = try await wire.get("/auth0/mfa/authenticators", headers: bearer)
+        let pending = try await wire.get("/auth0/mfa/authenticators", headerFields: bearer)
         let enrollBinding = try #require(try await bindingCode(wire, oobCode: enrollOOB).json?["binding_code"]?.stringValue)
         let enrolled = try await verify(wire, token: enrollToken, oobCode: enrollOOB, bindingCode: enrollBinding)
         let enrolledClaims = try await wire.verifiedClaims(try #require(enrolled.json?["id_token"]?.stringValue))
@@ -60,7 +60,7 @@ import Testing
         // Next login: challenge the confirmed authenticator and verify.
         let required = try await wire.login("sms@example.com")
         let loginToken = try #require(required.json?["mfa_token"]?.stringValue)
-        let listed = try await wire.get("/auth0/mfa/authenticators", headers: ["Authorization": "Bearer \(loginToken)"])
+        let listed = try await wire.get("/auth0/mfa/authenticators", headerFields: [.authorization: "Bearer \(loginToken)"])
         let smsId = try #require(listed.json?.arrayValue?.first { $0["authenticator_type"] == "oob" }?["id"]?.stringValue)
         let challenge = try await challengeOOB(wire, token: loginToken, authenticatorId: smsId)
         let oobCode = try #require(challenge.json?["oob_code"]?.stringValue)
@@ -69,7 +69,7 @@ import Testing
         let verified = try await verify(wire, token: loginToken, oobCode: oobCode, bindingCode: code)
         let again = try await wire.post("/auth0/mfa/associate", json: [
             "authenticator_types": ["oob"], "oob_channels": ["sms"], "phone_number": "+1 555 555 0199",
-        ], headers: ["Authorization": "Bearer \(try await mfaToken(wire, "sms@example.com"))"])
+        ], headerFields: [.authorization: "Bearer \(try await mfaToken(wire, "sms@example.com"))"])
         await emulator.stop()
 
         #expect(associate.status == 200)
@@ -108,7 +108,7 @@ import Testing
         let enrollToken = try await mfaToken(wire, "email@example.com")
         let associate = try await wire.post("/auth0/mfa/associate", json: [
             "authenticator_types": ["oob"], "oob_channels": ["email"], "email": "email@example.com",
-        ], headers: ["Authorization": "Bearer \(enrollToken)"])
+        ], headerFields: [.authorization: "Bearer \(enrollToken)"])
         let enrollOOB = try #require(associate.json?["oob_code"]?.stringValue)
         let enrollBinding = try #require(try await bindingCode(wire, oobCode: enrollOOB).json?["binding_code"]?.stringValue)
         let wrongEnroll = try await verify(wire, token: enrollToken, oobCode: enrollOOB, bindingCode: wrong(enrollBinding))
@@ -116,7 +116,7 @@ import Testing
         let enrolled = try await verify(wire, token: enrollToken, oobCode: enrollOOB, bindingCode: enrollBinding)
 
         let loginToken = try await mfaToken(wire, "email@example.com")
-        let listed = try await wire.get("/auth0/mfa/authenticators", headers: ["Authorization": "Bearer \(loginToken)"])
+        let listed = try await wire.get("/auth0/mfa/authenticators", headerFields: [.authorization: "Bearer \(loginToken)"])
         // Without authenticator_id the first confirmed OOB authenticator is challenged.
         let challenge = try await challengeOOB(wire, token: loginToken, authenticatorId: nil)
         let oobCode = try #require(challenge.json?["oob_code"]?.stringValue)
@@ -166,16 +166,16 @@ import Testing
         let wire = Auth0Wire(emulator: emulator)
         try await wire.seed("guess@example.com", extra: ["mfa_required": true])
         let token = try await mfaToken(wire, "guess@example.com")
-        let bearer: HTTPHeaders = ["Authorization": "Bearer \(token)"]
-        let noChannel = try await wire.post("/auth0/mfa/associate", json: ["authenticator_types": ["oob"]], headers: bearer)
+        let bearer: HTTPFields = [.authorization: "Bearer \(token)"]
+        let noChannel = try await wire.post("/auth0/mfa/associate", json: ["authenticator_types": ["oob"]], headerFields: bearer)
         let push = try await wire.post("/auth0/mfa/associate", json: ["authenticator_types": ["oob"], "oob_channels": ["auth0"]],
-                                       headers: bearer)
+                                       headerFields: bearer)
         let noPhone = try await wire.post("/auth0/mfa/associate", json: ["authenticator_types": ["oob"], "oob_channels": ["sms"]],
-                                          headers: bearer)
+                                          headerFields: bearer)
         let notEnrolled = try await challengeOOB(wire, token: token, authenticatorId: nil)
         let associate = try await wire.post("/auth0/mfa/associate", json: [
             "authenticator_types": ["oob"], "oob_channels": ["sms"], "phone_number": "+15555550123",
-        ], headers: bearer)
+        ], headerFields: bearer)
         let oobCode = try #require(associate.json?["oob_code"]?.stringValue)
         let code = try #require(try await bindingCode(wire, oobCode: oobCode).json?["binding_code"]?.stringValue)
         var failures: [Auth0Wire.Reply] = []
@@ -185,7 +185,7 @@ import Testing
         // An oob_code expires with time.
         let second = try await wire.post("/auth0/mfa/associate", json: [
             "authenticator_types": ["oob"], "oob_channels": ["sms"], "phone_number": "+15555550123",
-        ], headers: bearer)
+        ], headerFields: bearer)
         let secondCode = try #require(second.json?["oob_code"]?.stringValue)
         let secondBinding = try #require(try await bindingCode(wire, oobCode: secondCode).json?["binding_code"]?.stringValue)
         clock.advance(by: 301)

@@ -126,9 +126,9 @@ import Testing
 
         let required = try await wire.login("mfa@example.com")
         let mfaToken = try #require(required.json?["mfa_token"]?.stringValue)
-        let bearer: HTTPHeaders = ["Authorization": "Bearer \(mfaToken)"]
-        let before = try await wire.get("/auth0/mfa/authenticators", headers: bearer)
-        let associate = try await wire.post("/auth0/mfa/associate", json: ["authenticator_types": ["otp"]], headers: bearer)
+        let bearer: HTTPFields = [.authorization: "Bearer \(mfaToken)"]
+        let before = try await wire.get("/auth0/mfa/authenticators", headerFields: bearer)
+        let associate = try await wire.post("/auth0/mfa/associate", json: ["authenticator_types": ["otp"]], headerFields: bearer)
         let secret = try #require(associate.json?["secret"]?.stringValue)
         let totp = try TOTP(secret: Secret(try Base32.decode(secret)))
         let code = try totp.code(at: clock.now).revealed()
@@ -142,9 +142,9 @@ import Testing
         clock.advance(by: 60)
         let next = try await wire.login("mfa@example.com")
         let nextToken = try #require(next.json?["mfa_token"]?.stringValue)
-        let listed = try await wire.get("/auth0/mfa/authenticators", headers: ["Authorization": "Bearer \(nextToken)"])
+        let listed = try await wire.get("/auth0/mfa/authenticators", headerFields: [.authorization: "Bearer \(nextToken)"])
         let again = try await wire.post("/auth0/mfa/associate", json: ["authenticator_types": ["otp"]],
-                                        headers: ["Authorization": "Bearer \(nextToken)"])
+                                        headerFields: [.authorization: "Bearer \(nextToken)"])
         let recoveryCode = try #require(associate.json?["recovery_codes"]?.arrayValue?.first?.stringValue)
         let recovered = try await wire.post("/auth0/oauth/token", json: [
             "client_id": .string(Auth0Wire.clientId), "grant_type": "http://auth0.com/oauth/grant-type/mfa-recovery-code",
@@ -217,7 +217,7 @@ import Testing
             "audience": "urn:127.0.0.1:session_transfer",
         ])
         let transferToken = try #require(exchange.json?["access_token"]?.stringValue)
-        let asAccessToken = try await wire.get("/auth0/userinfo", headers: ["Authorization": "Bearer \(transferToken)"])
+        let asAccessToken = try await wire.get("/auth0/userinfo", headerFields: [.authorization: "Bearer \(transferToken)"])
         let claims = try await wire.verifiedClaims(try #require(exchange.json?["id_token"]?.stringValue))
         await emulator.stop()
 

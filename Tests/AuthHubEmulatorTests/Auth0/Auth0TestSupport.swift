@@ -18,18 +18,18 @@ struct Auth0Wire {
 
     struct Reply {
         let status: Int
-        let headers: HTTPHeaders
+        let headerFields: HTTPFields
         let body: Data
         var json: JSONValue? { try? JSONValue.parse(body) }
         var text: String { String(decoding: body, as: UTF8.self) }
-        var location: URLComponents? { headers["Location"].flatMap { URLComponents(string: $0) } }
+        var location: URLComponents? { headerFields[.location].flatMap { URLComponents(string: $0) } }
         func query(_ name: String) -> String? { location?.queryItems?.first { $0.name == name }?.value }
     }
 
-    func post(_ path: String, json: JSONValue, headers: HTTPHeaders = [:]) async throws -> Reply {
+    func post(_ path: String, json: JSONValue, headerFields headers: HTTPFields = [:]) async throws -> Reply {
         var all = headers
         all["Content-Type"] = "application/json"
-        return try await send(.post, path, headers: all, body: try JSONEncoder().encode(json))
+        return try await send(.post, path, headerFields: all, body: try JSONEncoder().encode(json))
     }
 
     func postForm(_ path: String, _ fields: [(String, String)]) async throws -> Reply {
@@ -38,16 +38,16 @@ struct Auth0Wire {
         let body = fields.map { name, value in
             "\(name)=\(value.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")"
         }.joined(separator: "&")
-        return try await send(.post, path, headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data(body.utf8))
+        return try await send(.post, path, headerFields: [.contentType: "application/x-www-form-urlencoded"], body: Data(body.utf8))
     }
 
-    func get(_ path: String, headers: HTTPHeaders = [:]) async throws -> Reply {
-        try await send(.get, path, headers: headers, body: nil)
+    func get(_ path: String, headerFields headers: HTTPFields = [:]) async throws -> Reply {
+        try await send(.get, path, headerFields: headers, body: nil)
     }
 
-    func send(_ method: HTTPMethod, _ path: String, headers: HTTPHeaders, body: Data?) async throws -> Reply {
-        let response = try await transport.send(HTTPRequest(method: method, url: emulator.url(path), headers: headers, body: body))
-        return Reply(status: response.status, headers: response.headers, body: response.body)
+    func send(_ method: HTTPRequest.Method, _ path: String, headerFields headers: HTTPFields, body: Data?) async throws -> Reply {
+        let response = try await transport.send(method, emulator.url(path), headerFields: headers, body: body)
+        return Reply(status: response.status, headerFields: response.headerFields, body: response.body)
     }
 
     /// Seeds a user through the emulator-only hook.

@@ -39,7 +39,7 @@ import Testing
         let firstClaims = try await wire.verifiedClaims(try #require(first.json?["id_token"]?.stringValue))
         let secondClaims = try await wire.verifiedClaims(try #require(second.json?["id_token"]?.stringValue))
         let accessToken = try #require(first.json?["access_token"]?.stringValue)
-        let userinfo = try await wire.get("/auth0/userinfo", headers: ["Authorization": "Bearer \(accessToken)"])
+        let userinfo = try await wire.get("/auth0/userinfo", headerFields: [.authorization: "Bearer \(accessToken)"])
         let users = try await wire.get("/auth0/__emulator/users")
         await emulator.stop()
 

@@ -20,10 +20,10 @@ struct Auth0Browser {
     }
 
     /// `GET /authorize`, with the cookie when given.
-    func authorize(_ extra: [(String, String)] = [], cookie: String? = nil, headers: HTTPHeaders = [:]) async throws -> Auth0Wire.Reply {
+    func authorize(_ extra: [(String, String)] = [], cookie: String? = nil, headerFields headers: HTTPFields = [:]) async throws -> Auth0Wire.Reply {
         var all = headers
         if let cookie { all["Cookie"] = cookie }
-        return try await wire.get(authorizePath(extra), headers: all)
+        return try await wire.get(authorizePath(extra), headerFields: all)
     }
 
     /// Posts a page's form, with the cookie when given.
@@ -31,9 +31,9 @@ struct Auth0Browser {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
         let body = fields.map { "\($0)=\($1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }.joined(separator: "&")
-        var headers: HTTPHeaders = ["Content-Type": "application/x-www-form-urlencoded"]
+        var headers: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
         if let cookie { headers["Cookie"] = cookie }
-        return try await wire.send(.post, path, headers: headers, body: Data(body.utf8))
+        return try await wire.send(.post, path, headerFields: headers, body: Data(body.utf8))
     }
 
     /// The code exchange (spec §1.5).
@@ -68,7 +68,7 @@ func transaction(of page: Auth0Wire.Reply) throws -> String {
 
 /// `auth0=<value>` of a reply's `Set-Cookie`, ready for a `Cookie` header.
 func sessionCookie(_ reply: Auth0Wire.Reply) -> String? {
-    guard let header = reply.headers["Set-Cookie"], header.hasPrefix("auth0="),
+    guard let header = reply.headerFields["Set-Cookie"], header.hasPrefix("auth0="),
           let pair = header.split(separator: ";").first, pair.count > "auth0=".count
     else { return nil }
     return String(pair)
@@ -98,7 +98,7 @@ func sessionCookie(_ reply: Auth0Wire.Reply) -> String? {
 
         #expect(login.status == 302)
         #expect(login.query("code") != nil)
-        let setCookie = try #require(login.headers["Set-Cookie"])
+        let setCookie = try #require(login.headerFields["Set-Cookie"])
         #expect(setCookie.contains("Path=/auth0"))
         #expect(setCookie.contains("HttpOnly"))
         #expect(!setCookie.contains("SameSite"), "plain-http loopback: no SameSite=None without Secure")
@@ -172,19 +172,19 @@ func sessionCookie(_ reply: Auth0Wire.Reply) -> String? {
         let emulator = try await Emulator.start()
         let browser = Auth0Browser(wire: Auth0Wire(emulator: emulator))
         try await browser.wire.seed("bye@example.com")
-        let hooked = try await browser.authorize(headers: ["X-AuthHub-Emulator-User": "bye@example.com"])
+        let hooked = try await browser.authorize(headerFields: [HTTPField.Name.constant("X-AuthHub-Emulator-User"): "bye@example.com"])
         let cookie = try #require(sessionCookie(hooked))
         let before = try await browser.authorize(cookie: cookie)
         let returnTo = queryString([("returnTo", Auth0Wire.redirectURI), ("client_id", Auth0Wire.clientId)])
         let refused = try await browser.wire.get("/auth0/v2/logout?" + queryString([("returnTo", "not a url"), ("client_id", "x")]),
-                                                 headers: ["Cookie": cookie])
+                                                 headerFields: [.cookie: cookie])
         let stillIn = try await browser.authorize(cookie: cookie)
-        let logout = try await browser.wire.get("/auth0/v2/logout?" + returnTo, headers: ["Cookie": cookie])
+        let logout = try await browser.wire.get("/auth0/v2/logout?" + returnTo, headerFields: [.cookie: cookie])
         let after = try await browser.authorize(cookie: cookie)
         let silentAfter = try await browser.authorize([("prompt", "none")], cookie: cookie)
 
         let second = try #require(sessionCookie(try await browser.logIn("bye@example.com")))
-        let federated = try await browser.wire.get("/auth0/v2/logout?federated&" + returnTo, headers: ["Cookie": second])
+        let federated = try await browser.wire.get("/auth0/v2/logout?federated&" + returnTo, headerFields: [.cookie: second])
         let afterFederated = try await browser.authorize(cookie: second)
         await emulator.stop()
 
@@ -193,15 +193,15 @@ func sessionCookie(_ reply: Auth0Wire.Reply) -> String? {
         #expect(refused.status == 400)
         #expect(stillIn.status == 302, "a refused logout leaves the session alone")
         #expect(logout.status == 302)
-        #expect(logout.headers["Location"] == Auth0Wire.redirectURI)
-        let cleared = try #require(logout.headers["Set-Cookie"])
+        #expect(logout.headerFields["Location"] == Auth0Wire.redirectURI)
+        let cleared = try #require(logout.headerFields["Set-Cookie"])
         #expect(cleared.hasPrefix("auth0=;"))
         #expect(cleared.contains("Max-Age=0"))
         #expect(cleared.contains("Path=/auth0"))
         #expect(after.status == 200)
         #expect(silentAfter.query("error") == "login_required")
         #expect(federated.status == 302)
-        #expect(federated.headers["Location"] == Auth0Wire.redirectURI)
+        #expect(federated.headerFields["Location"] == Auth0Wire.redirectURI)
         #expect(afterFederated.status == 200)
     }
 
@@ -273,7 +273,7 @@ func sessionCookie(_ reply: Auth0Wire.Reply) -> String? {
         let refreshed = try await browser.wire.refresh(try #require(memberTokens.json?["refresh_token"]?.stringValue))
         let refreshedClaims = try await browser.wire.verifiedClaims(try #require(refreshed.json?["id_token"]?.stringValue))
         let outsider = try await browser.logIn("guest@example.com", extra: [("organization", orgId)])
-        let hookOutsider = try await browser.authorize([("organization", orgId)], headers: ["X-AuthHub-Emulator-User": "guest@example.com"])
+        let hookOutsider = try await browser.authorize([("organization", orgId)], headerFields: [HTTPField.Name.constant("X-AuthHub-Emulator-User"): "guest@example.com"])
         let noOrg = try await browser.idClaims(try await browser.logIn("member@example.com"))
 
         // An invitation for guest@: the link carries invitation, organization and organization_name.

@@ -27,26 +27,26 @@ struct FirebaseWire {
         ["error": ["code": 400, "message": .string(message), "errors": [["message": .string(message), "reason": "invalid", "domain": "global"]]]]
     }
 
-    func send(_ method: HTTPMethod, _ path: String, headers: HTTPHeaders = [:], body: Data? = nil) async throws -> Reply {
-        let response = try await transport.send(HTTPRequest(method: method, url: emulator.url(path), headers: headers, body: body))
+    func send(_ method: HTTPRequest.Method, _ path: String, headerFields headers: HTTPFields = [:], body: Data? = nil) async throws -> Reply {
+        let response = try await transport.send(method, emulator.url(path), headerFields: headers, body: body)
         return Reply(status: response.status, body: response.body)
     }
 
-    func postJSON(_ path: String, _ json: JSONValue, headers: HTTPHeaders = [:]) async throws -> Reply {
+    func postJSON(_ path: String, _ json: JSONValue, headerFields headers: HTTPFields = [:]) async throws -> Reply {
         var all = headers
         all["Content-Type"] = "application/json"
-        return try await send(.post, path, headers: all, body: try JSONEncoder().encode(json))
+        return try await send(.post, path, headerFields: all, body: try JSONEncoder().encode(json))
     }
 
     /// `POST /identitytoolkit.googleapis.com/v1/accounts:<op>?key=…`.
-    func accounts(_ op: String, _ body: JSONValue, key: String? = FirebaseWire.key, headers: HTTPHeaders = [:]) async throws -> Reply {
+    func accounts(_ op: String, _ body: JSONValue, key: String? = FirebaseWire.key, headerFields headers: HTTPFields = [:]) async throws -> Reply {
         let query = key.map { "?key=\($0)" } ?? ""
-        return try await postJSON("/identitytoolkit.googleapis.com/v1/accounts:\(op)\(query)", body, headers: headers)
+        return try await postJSON("/identitytoolkit.googleapis.com/v1/accounts:\(op)\(query)", body, headerFields: headers)
     }
 
     /// An admin call (`Authorization: Bearer owner`, no key).
     func admin(_ op: String, _ body: JSONValue) async throws -> Reply {
-        try await accounts(op, body, key: nil, headers: ["Authorization": "Bearer owner"])
+        try await accounts(op, body, key: nil, headerFields: [.authorization: "Bearer owner"])
     }
 
     /// `POST /securetoken.googleapis.com/v1/token` with a form body.
@@ -56,7 +56,7 @@ struct FirebaseWire {
         let form = fields.map { "\($0)=\($1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }.joined(separator: "&")
         return try await send(
             .post, "/securetoken.googleapis.com/v1/token?key=\(Self.key)",
-            headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data(form.utf8)
+            headerFields: [.contentType: "application/x-www-form-urlencoded"], body: Data(form.utf8)
         )
     }
 
@@ -65,10 +65,10 @@ struct FirebaseWire {
     }
 
     /// `/emulator/v1/projects/authhub-dev/<rest>`.
-    func helper(_ method: HTTPMethod, _ rest: String, json: JSONValue? = nil) async throws -> Reply {
+    func helper(_ method: HTTPRequest.Method, _ rest: String, json: JSONValue? = nil) async throws -> Reply {
         let path = "/emulator/v1/projects/\(Self.projectId)/\(rest)"
         if let json {
-            return try await send(method, path, headers: ["Content-Type": "application/json"], body: try JSONEncoder().encode(json))
+            return try await send(method, path, headerFields: [.contentType: "application/json"], body: try JSONEncoder().encode(json))
         }
         return try await send(method, path)
     }

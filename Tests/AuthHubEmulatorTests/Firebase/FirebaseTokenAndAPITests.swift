@@ -42,7 +42,7 @@ import Testing
         let camel = try await wire.postJSON(path, ["grantType": "refresh_token", "refreshToken": .string(refreshToken)])
         let snake = try await wire.postJSON(path, ["grant_type": "refresh_token", "refresh_token": .string(refreshToken)])
         let mislabelled = try await wire.send(
-            .post, path, headers: ["Content-Type": "application/x-www-form-urlencoded"],
+            .post, path, headerFields: [.contentType: "application/x-www-form-urlencoded"],
             body: try JSONEncoder().encode(["grantType": "refresh_token", "refreshToken": refreshToken])
         )
         await emulator.stop()
@@ -83,7 +83,7 @@ import Testing
         let missing = try await wire.accounts("signUp", body, key: nil)
         let empty = try await wire.accounts("signUp", body, key: "")
         let tokenMissing = try await wire.postJSON("/securetoken.googleapis.com/v1/token", ["grantType": "refresh_token"])
-        let header = try await wire.accounts("signUp", body, key: nil, headers: ["x-goog-api-key": "header-key"])
+        let header = try await wire.accounts("signUp", body, key: nil, headerFields: [HTTPField.Name.constant("x-goog-api-key"): "header-key"])
         await emulator.stop()
 
         let denied: JSONValue = [
@@ -103,8 +103,8 @@ import Testing
         let emulator = try await Emulator.start()
         let wire = FirebaseWire(emulator: emulator)
         let path = "/identitytoolkit.googleapis.com/v1/accounts:signUp?key=\(FirebaseWire.key)"
-        let broken = try await wire.send(.post, path, headers: ["Content-Type": "application/json"], body: Data("{not json".utf8))
-        let array = try await wire.send(.post, path, headers: ["Content-Type": "application/json"], body: Data("[1]".utf8))
+        let broken = try await wire.send(.post, path, headerFields: [.contentType: "application/json"], body: Data("{not json".utf8))
+        let array = try await wire.send(.post, path, headerFields: [.contentType: "application/json"], body: Data("[1]".utf8))
         let wrongType = try await wire.accounts("signUp", ["email": 42, "password": "secret-123"])
         await emulator.stop()
 

@@ -16,12 +16,12 @@ struct OpenfortWire {
     struct Reply {
         let status: Int
         let body: Data
-        let headers: HTTPHeaders
+        let headerFields: HTTPFields
         var json: JSONValue? { try? JSONValue.parse(body) }
         var code: String? { json?["code"]?.stringValue }
         subscript(name: String) -> JSONValue? { json?[name] }
         func string(_ name: String) -> String? { json?[name]?.stringValue }
-        var location: String? { headers["Location"] }
+        var location: String? { headerFields[.location] }
         /// The query items of the `Location` header.
         var locationQuery: [String: String] {
             var items: [String: String] = [:]
@@ -34,8 +34,8 @@ struct OpenfortWire {
         OpenfortWire(emulator: try await Emulator.start(EmulatorConfiguration(clock: clock)))
     }
 
-    func send(_ method: HTTPMethod, _ path: String, json: JSONValue? = nil, key: String? = OpenfortWire.key, bearer: String? = nil) async throws -> Reply {
-        var headers: HTTPHeaders = [:]
+    func send(_ method: HTTPRequest.Method, _ path: String, json: JSONValue? = nil, key: String? = OpenfortWire.key, bearer: String? = nil) async throws -> Reply {
+        var headers: HTTPFields = [:]
         if let key { headers["x-project-key"] = key }
         if let bearer { headers["Authorization"] = "Bearer \(bearer)" }
         var data: Data?
@@ -43,8 +43,8 @@ struct OpenfortWire {
             headers["Content-Type"] = "application/json"
             data = try JSONEncoder().encode(json)
         }
-        let response = try await transport.send(HTTPRequest(method: method, url: emulator.url(path), headers: headers, body: data))
-        return Reply(status: response.status, body: response.body, headers: response.headers)
+        let response = try await transport.send(method, emulator.url(path), headerFields: headers, body: data)
+        return Reply(status: response.status, body: response.body, headerFields: response.headerFields)
     }
 
     /// `POST /openfort/iam/v2/auth/<path>`.

@@ -104,9 +104,7 @@ import Testing
         ]))))))
         replies.append(("webauthn not JSON", try await wire.post("query/whoami", body: body, stamp: ("X-Stamp-WebAuthn", "e30K garbage"))))
         replies.append(("webauthn missing member", try await wire.post("query/whoami", body: body, stamp: ("X-Stamp-WebAuthn", #"{"credentialId":"AAAA"}"#))))
-        let both = try await wire.send(.post, "/turnkey/public/v1/query/whoami", body: body, headers: [
-            "X-Stamp": try TurnkeyWire.apiStamp(body, key: key).value, "X-Stamp-WebAuthn": "{}",
-        ])
+        let both = try await wire.send(.post, "/turnkey/public/v1/query/whoami", body: body, headerFields: [HTTPField.Name.constant("X-Stamp"): try TurnkeyWire.apiStamp(body, key: key).value, HTTPField.Name.constant("X-Stamp-WebAuthn"): "{}"])
         replies.append(("both stamps", both))
         replies.append(("bad config", try await wire.hook(.patch, "config", ["activityPendingPolls": "two"])))
         replies.append(("bad api key hook", try await wire.hook(.post, "api-keys", ["organizationId": "x", "publicKey": "nope"])))

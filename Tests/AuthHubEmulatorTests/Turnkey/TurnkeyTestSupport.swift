@@ -40,10 +40,10 @@ struct TurnkeyWire {
 
     // MARK: - Transport
 
-    func send(_ method: HTTPMethod, _ path: String, body: Data? = nil, headers: HTTPHeaders = [:]) async throws -> Reply {
+    func send(_ method: HTTPRequest.Method, _ path: String, body: Data? = nil, headerFields headers: HTTPFields = [:]) async throws -> Reply {
         var headers = headers
         if body != nil { headers["Content-Type"] = "application/json" }
-        let response = try await transport.send(HTTPRequest(method: method, url: emulator.url(path), headers: headers, body: body))
+        let response = try await transport.send(method, emulator.url(path), headerFields: headers, body: body)
         return Reply(status: response.status, body: response.body)
     }
 
@@ -54,15 +54,15 @@ struct TurnkeyWire {
         return try encoder.encode(json)
     }
 
-    func hook(_ method: HTTPMethod, _ name: String, _ json: JSONValue? = nil) async throws -> Reply {
+    func hook(_ method: HTTPRequest.Method, _ name: String, _ json: JSONValue? = nil) async throws -> Reply {
         try await send(method, "/turnkey/__emulator/" + name, body: try json.map(Self.bytes))
     }
 
     /// POSTs `body` to `/turnkey/public/v1/<path>` with one stamp header.
     func post(_ path: String, body: Data, stamp: (name: String, value: String)?) async throws -> Reply {
-        var headers: HTTPHeaders = [:]
+        var headers: HTTPFields = [:]
         if let stamp { headers[stamp.name] = stamp.value }
-        return try await send(.post, "/turnkey/public/v1/" + path, body: body, headers: headers)
+        return try await send(.post, "/turnkey/public/v1/" + path, body: body, headerFields: headers)
     }
 
     // MARK: - Stamps

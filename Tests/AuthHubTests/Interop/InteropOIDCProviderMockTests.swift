@@ -8,11 +8,11 @@ final class CountingTransport: HTTPTransport {
     let inner: any HTTPTransport
     let sent = Mutex<[HTTPRequest]>([])
     init(_ inner: any HTTPTransport) { self.inner = inner }
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+    func send(_ request: HTTPRequest, body: Data?, timeout: Duration?) async throws -> HTTPReply {
         sent.withLock { $0.append(request) }
-        return try await inner.send(request)
+        return try await inner.send(request, body: body, timeout: timeout)
     }
-    func count(path: String) -> Int { sent.withLock { $0.filter { $0.url.path == path }.count } }
+    func count(path: String) -> Int { sent.withLock { $0.filter { $0.url?.path == path }.count } }
 }
 
 /// The session layer against a real, third-party OAuth 2 / OpenID server: `oidc-provider-mock`
@@ -42,14 +42,14 @@ struct InteropOIDCProviderMockTests {
     /// returns the code from the redirect, checking `state` comes back.
     func authorize(_ d: Discovery, subject: String) async throws -> String {
         let api = APIClient(provider: "oidc-mock", baseURL: issuer, transport: URLSessionTransport(followRedirects: false), retryPolicy: .none)
-        let http = try api.makeHTTPRequest(APIRequest(
+        let http = try api.prepare(APIRequest(
             .post, d.authorization_endpoint,
             query: [("client_id", "authhub-interop"), ("redirect_uri", redirectURI), ("response_type", "code"),
                     ("scope", "openid email"), ("state", "st-42")],
             body: .form([("sub", subject)])))
-        let reply = try await URLSessionTransport(followRedirects: false).send(http)
+        let reply = try await URLSessionTransport(followRedirects: false).send(http.head, body: http.body, timeout: nil)
         #expect(reply.status == 302)
-        let location = try #require(reply.headers["Location"].flatMap { URLComponents(string: $0) })
+        let location = try #require(reply.headerFields["Location"].flatMap { URLComponents(string: $0) })
         let items = Dictionary((location.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { a, _ in a })
         #expect(items["state"] == "st-42")
         return try #require(items["code"])

@@ -24,7 +24,7 @@ struct ExampleOAuthPlugin: ProviderPlugin {
 }
 
 struct ExampleOAuthErrorMapper: ErrorMapper {
-    func map(_ response: HTTPResponse, provider: String, operation: AuthOperation) -> AuthError {
+    func map(_ response: HTTPReply, provider: String, operation: AuthOperation) -> AuthError {
         let error = StatusErrorMapper().map(response, provider: provider, operation: operation)
         guard error.providerCode == "invalid_grant" else { return error }
         return error.with(code: operation == .refresh ? .refreshTokenInvalid : .invalidCredentials, isRetryable: false)
@@ -74,10 +74,10 @@ struct ExampleOAuthProvider: AuthProvider {
         return fields
     }
 
-    private func clientHeaders() -> HTTPHeaders {
+    private func clientHeaders() -> HTTPFields {
         guard basicAuth, let clientSecret else { return [:] }
         let credentials = "\(FormEncoding.escape(clientID)):\(FormEncoding.escape(clientSecret.revealed()))"
-        return ["Authorization": "Basic \(Data(credentials.utf8).base64EncodedString())"]
+        return [.authorization: "Basic \(Data(credentials.utf8).base64EncodedString())"]
     }
 
     private func session(from reply: TokenReply) -> Session {
@@ -98,7 +98,7 @@ struct ExampleOAuthProvider: AuthProvider {
         default:
             throw unsupported("sign-in with \(request.methodName)")
         }
-        let reply = try await api.send(APIRequest(.post, tokenPath, headers: clientHeaders(), body: .form(fields + clientFields()), retry: .never), as: TokenReply.self)
+        let reply = try await api.send(APIRequest(.post, tokenPath, headerFields: clientHeaders(), body: .form(fields + clientFields()), retry: .never), as: TokenReply.self)
         return session(from: reply)
     }
 
@@ -106,7 +106,7 @@ struct ExampleOAuthProvider: AuthProvider {
         guard let refreshToken = session.refreshToken else { throw AuthError(.sessionExpired, provider: id) }
         var fields = [("grant_type", "refresh_token"), ("refresh_token", refreshToken.revealed())]
         if let scope { fields.append(("scope", scope)) }
-        let reply = try await api.send(APIRequest(.post, tokenPath, headers: clientHeaders(), body: .form(fields + clientFields()),
+        let reply = try await api.send(APIRequest(.post, tokenPath, headerFields: clientHeaders(), body: .form(fields + clientFields()),
                                                   operation: .refresh), as: TokenReply.self)
         return self.session(from: reply)
     }
@@ -117,8 +117,8 @@ struct ExampleOAuthProvider: AuthProvider {
     }
 
     func userInfo(_ session: Session) async throws -> UserInfo {
-        let headers: HTTPHeaders = ["Authorization": "Bearer \(session.accessToken.revealed())"]
-        let reply = try await api.send(APIRequest(.get, userInfoPath, headers: headers), as: [String: JSONValue].self)
+        let headers: HTTPFields = [.authorization: "Bearer \(session.accessToken.revealed())"]
+        let reply = try await api.send(APIRequest(.get, userInfoPath, headerFields: headers), as: [String: JSONValue].self)
         return UserInfo(id: reply["sub"]?.stringValue ?? "", email: reply["email"]?.stringValue, claims: reply)
     }
 }
