@@ -22,14 +22,11 @@ public actor JWKSCache {
     /// The JWKS URI (absolute, or a path relative to the API client's base URL).
     public nonisolated let jwksURI: String
     /// The shortest time between two fetches caused by unknown `kid`s.
-    public nonisolated let minimumRefetchInterval: Duration
-    private let api: APIClient
-    private let clock: any AuthClock
-    private var keySet: KeySet?
-    private var lastFetch: Date?
-    private var inFlight: Task<KeySet, any Error>?
+    public nonisolated var minimumRefetchInterval: Duration { cache.minimumRefetchInterval }
+    /// Fetching, keeping, rate-limited refetching and single-flight (shared with Firebase's key cache).
+    private let cache: KeyDocumentCache<KeySet>
     /// How many times the JWKS was fetched (successfully or not).
-    public private(set) var fetchCount = 0
+    public var fetchCount: Int { get async { await cache.fetchCount } }
 
     /// The signature algorithms whose keys the cache keeps: the `alg` values a token may name.
     enum Algorithm: String, Sendable, CaseIterable {
@@ -61,9 +58,10 @@ public actor JWKSCache {
     ///   - minimumRefetchInterval: the shortest time between fetches for unknown `kid`s.
     public init(jwksURI: String, api: APIClient, clock: (any AuthClock)? = nil, minimumRefetchInterval: Duration = .seconds(60)) {
         self.jwksURI = jwksURI
-        self.api = api
-        self.clock = clock ?? api.clock
-        self.minimumRefetchInterval = minimumRefetchInterval
+        cache = KeyDocumentCache(clock: clock ?? api.clock, minimumRefetchInterval: minimumRefetchInterval) {
+            let document = try await api.send(APIRequest(.get, jwksURI, operation: .keys), as: JSONWebKeySet.self)
+            return .init(document: await Self.keySet(document.keys))
+        }
     }
 
     /// A key collection that holds the key `kid`, and that key's algorithm, fetching or refetching the
@@ -71,24 +69,14 @@ public actor JWKSCache {
     /// - Throws: the ``IDTokenValidationFailure/missingPublicKey`` error when no key has this `kid`
     ///   or the JWKS cannot be fetched.
     func keys(containing kid: String) async throws -> VerificationKey {
-        if let keySet, let algorithm = keySet.kids[kid] { return VerificationKey(collection: keySet.collection, algorithm: algorithm) }
-        let mayFetch: Bool
-        if keySet == nil {
-            mayFetch = true
-        } else if let lastFetch {
-            mayFetch = clock.now.timeIntervalSince(lastFetch) >= minimumRefetchInterval.seconds
-        } else {
-            mayFetch = true
-        }
-        guard mayFetch || inFlight != nil else { throw Self.missing(kid) }
-        let fresh: KeySet
+        let set: KeySet
         do {
-            fresh = try await fetch()
+            set = try await cache.document { $0.kids[kid] != nil }
         } catch {
             throw IDTokenValidationFailure.missingPublicKey.error(details: ["kid": kid], underlying: AuthError.wrap(error))
         }
-        guard let algorithm = fresh.kids[kid] else { throw Self.missing(kid) }
-        return VerificationKey(collection: fresh.collection, algorithm: algorithm)
+        guard let algorithm = set.kids[kid] else { throw IDTokenValidationFailure.missingPublicKey.error(details: ["kid": kid]) }
+        return VerificationKey(collection: set.collection, algorithm: algorithm)
     }
 
     /// The keys for a token whose header names no `kid`: allowed only when the JWKS holds exactly
@@ -98,38 +86,13 @@ public actor JWKSCache {
     /// - Throws: the ``IDTokenValidationFailure/missingPublicKey`` error otherwise.
     func soleKey() async throws -> VerificationKey {
         let set: KeySet
-        if let keySet {
-            set = keySet
-        } else {
-            do { set = try await fetch() } catch {
-                throw IDTokenValidationFailure.missingPublicKey.error(underlying: AuthError.wrap(error))
-            }
+        do { set = try await cache.document { _ in true } } catch {
+            throw IDTokenValidationFailure.missingPublicKey.error(underlying: AuthError.wrap(error))
         }
         guard let sole = set.sole else {
             throw IDTokenValidationFailure.missingPublicKey.error(details: ["kid": "", "keys": String(set.kids.count)])
         }
         return sole
-    }
-
-    private static func missing(_ kid: String) -> AuthError {
-        IDTokenValidationFailure.missingPublicKey.error(details: ["kid": kid])
-    }
-
-    private func fetch() async throws -> KeySet {
-        if let inFlight { return try await inFlight.value }
-        fetchCount += 1
-        lastFetch = clock.now
-        let api = self.api
-        let uri = jwksURI
-        let task = Task { () async throws -> KeySet in
-            let document = try await api.send(APIRequest(.get, uri, operation: .keys), as: JSONWebKeySet.self)
-            return await Self.keySet(document.keys)
-        }
-        inFlight = task
-        defer { inFlight = nil }
-        let set = try await task.value
-        keySet = set
-        return set
     }
 
     /// Decodes a JWKS document (see ``JSONWebKeySet``) into a key collection.

@@ -39,21 +39,18 @@ public actor FirebasePublicKeyCache {
     /// The key document.
     public nonisolated let source: Source
     /// The shortest time between two fetches caused by unknown `kid`s.
-    public nonisolated let minimumRefetchInterval: Duration
+    public nonisolated var minimumRefetchInterval: Duration { cache.minimumRefetchInterval }
     /// How long keys are kept when the reply has no `Cache-Control: max-age` (one hour).
     public nonisolated let defaultMaxAge: TimeInterval
-    private let api: APIClient
-    private let clock: any AuthClock
-    private var keySet: KeySet?
-    private var lastFetch: Date?
-    private var inFlight: Task<KeySet, any Error>?
+    /// Fetching, keeping until `max-age`, rate-limited refetching and single-flight (shared with the
+    /// OpenID Connect JWKS cache).
+    private let cache: KeyDocumentCache<KeySet>
     /// How many times the key document was requested (successfully or not).
-    public private(set) var fetchCount = 0
+    public var fetchCount: Int { get async { await cache.fetchCount } }
 
     struct KeySet: Sendable {
         var kids: Set<String>
         var collection: JWTKeyCollection
-        var expiresAt: Date
     }
 
     /// Creates a cache; nothing is fetched until a key is needed.
@@ -66,10 +63,14 @@ public actor FirebasePublicKeyCache {
     public init(source: Source = .googleJWKS, api: APIClient, clock: (any AuthClock)? = nil,
                 minimumRefetchInterval: Duration = .seconds(60), defaultMaxAge: TimeInterval = 3600) {
         self.source = source
-        self.api = api
-        self.clock = clock ?? api.clock
-        self.minimumRefetchInterval = minimumRefetchInterval
         self.defaultMaxAge = defaultMaxAge
+        let clock = clock ?? api.clock
+        cache = KeyDocumentCache(clock: clock, minimumRefetchInterval: minimumRefetchInterval) {
+            let response = try await api.send(APIRequest(.get, source.url, retry: .idempotent, operation: .keys))
+            let maxAge = Self.maxAge(response.headerFields[.cacheControl]) ?? defaultMaxAge
+            let expiresAt = clock.now.addingTimeInterval(maxAge)
+            return .init(document: try await Self.parse(response.body, source: source), expiresAt: expiresAt)
+        }
     }
 
     /// A key collection holding `kid`, or nil when the key document (fetched or refetched as
@@ -77,34 +78,8 @@ public actor FirebasePublicKeyCache {
     /// - Throws: the fetch's error (network, HTTP, unreadable document) when keys were needed and
     ///   could not be fetched.
     func keys(for kid: String) async throws -> JWTKeyCollection? {
-        let now = clock.now
-        if let keySet, keySet.expiresAt > now {
-            if keySet.kids.contains(kid) { return keySet.collection }
-            let mayRefetch = lastFetch.map { now.timeIntervalSince($0) >= minimumRefetchInterval.seconds } ?? true
-            guard mayRefetch || inFlight != nil else { return nil }
-        }
-        let fresh = try await fetch()
-        return fresh.kids.contains(kid) ? fresh.collection : nil
-    }
-
-    private func fetch() async throws -> KeySet {
-        if let inFlight { return try await inFlight.value }
-        fetchCount += 1
-        lastFetch = clock.now
-        let api = self.api
-        let source = self.source
-        let clock = self.clock
-        let defaultMaxAge = self.defaultMaxAge
-        let task = Task { () async throws -> KeySet in
-            let response = try await api.send(APIRequest(.get, source.url, retry: .idempotent, operation: .keys))
-            let maxAge = Self.maxAge(response.headerFields[.cacheControl]) ?? defaultMaxAge
-            return try await Self.parse(response.body, source: source, expiresAt: clock.now.addingTimeInterval(maxAge))
-        }
-        inFlight = task
-        defer { inFlight = nil }
-        let set = try await task.value
-        keySet = set
-        return set
+        let set = try await cache.document { $0.kids.contains(kid) }
+        return set.kids.contains(kid) ? set.collection : nil
     }
 
     /// The longest the keys are cached whatever `max-age` says: one day (Google rotates them every few
@@ -128,7 +103,7 @@ public actor FirebasePublicKeyCache {
     }
 
     /// Parses a key document of `source`'s format.
-    static func parse(_ data: Data, source: Source, expiresAt: Date) async throws -> KeySet {
+    static func parse(_ data: Data, source: Source) async throws -> KeySet {
         func notAnObject(_ error: any Error) -> AuthError {
             AuthError(.invalidRequest, message: "The Firebase public key document is not a JSON object.", underlying: error,
                       details: ["operation": AuthOperation.keys.rawValue])
@@ -158,6 +133,6 @@ public actor FirebasePublicKeyCache {
             await collection.add(rsa: key, digestAlgorithm: .sha256, kid: JWKIdentifier(string: kid))
             kids.insert(kid)
         }
-        return KeySet(kids: kids, collection: collection, expiresAt: expiresAt)
+        return KeySet(kids: kids, collection: collection)
     }
 }

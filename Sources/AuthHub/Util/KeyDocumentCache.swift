@@ -1,0 +1,75 @@
+import Foundation
+
+/// A document fetched on demand and kept: the machinery AuthHub's public-key caches share
+/// (AuthHubOIDC's `JWKSCache`, AuthHubFirebase's `FirebasePublicKeyCache`), each of which parses its
+/// own document format into `Document`.
+///
+/// - **Fetched once, kept.** Nothing is fetched until a document is asked for; a document is kept
+///   until its `expiresAt` (nil: kept until a caller needs something it lacks).
+/// - **Refetched for what is missing, rate-limited.** When the kept document lacks what a caller
+///   needs (a token names a `kid` the provider rotated in), it is fetched again, but not more often
+///   than ``minimumRefetchInterval`` by the injected clock, so tokens with made-up `kid`s cannot make
+///   AuthHub hammer the provider: inside the interval the kept document is returned as it is and the
+///   caller finds what it wanted missing.
+/// - **Single-flight.** Concurrent callers share one fetch. A failed fetch keeps the previous
+///   document and throws the fetch's error to every caller that awaited it.
+package actor KeyDocumentCache<Document: Sendable> {
+    /// A fetched document and the time it stops being fresh (nil: never by time).
+    package struct Fetched: Sendable {
+        package var document: Document
+        package var expiresAt: Date?
+
+        package init(document: Document, expiresAt: Date? = nil) {
+            self.document = document
+            self.expiresAt = expiresAt
+        }
+    }
+
+    /// The shortest time between two fetches caused by a document lacking what a caller needs.
+    package nonisolated let minimumRefetchInterval: Duration
+    private let clock: any AuthClock
+    private let load: @Sendable () async throws -> Fetched
+    private var current: Fetched?
+    private var lastFetch: Date?
+    private var inFlight: Task<Fetched, any Error>?
+    /// How many times the document was requested (successfully or not).
+    package private(set) var fetchCount = 0
+
+    /// Creates a cache; nothing is fetched until a document is asked for.
+    /// - Parameters:
+    ///   - clock: decides freshness and the refetch interval.
+    ///   - minimumRefetchInterval: the shortest time between refetches for something missing.
+    ///   - load: fetches and parses the document (its errors reach the callers as they are).
+    package init(clock: any AuthClock, minimumRefetchInterval: Duration,
+                 load: @escaping @Sendable () async throws -> Fetched) {
+        self.clock = clock
+        self.minimumRefetchInterval = minimumRefetchInterval
+        self.load = load
+    }
+
+    /// The kept document when it is fresh and `holds` accepts it; otherwise a fetched one (shared
+    /// with concurrent callers). When a fresh document lacks what `holds` looks for and the last fetch
+    /// was less than ``minimumRefetchInterval`` ago, the kept document is returned as it is.
+    /// - Throws: the fetch's error, when a fetch was needed and failed.
+    package func document(where holds: (Document) -> Bool) async throws -> Document {
+        let now = clock.now
+        if let current, current.expiresAt.map({ $0 > now }) ?? true {
+            if holds(current.document) { return current.document }
+            let mayRefetch = lastFetch.map { now.timeIntervalSince($0) >= minimumRefetchInterval.seconds } ?? true
+            guard mayRefetch || inFlight != nil else { return current.document }
+        }
+        return try await fetch().document
+    }
+
+    private func fetch() async throws -> Fetched {
+        if let inFlight { return try await inFlight.value }
+        fetchCount += 1
+        lastFetch = clock.now
+        let task = Task(operation: load)
+        inFlight = task
+        defer { inFlight = nil }
+        let fetched = try await task.value
+        current = fetched
+        return fetched
+    }
+}
