@@ -226,14 +226,9 @@ extension Auth0Service {
     ///   confirmed, so later logins ask for its code. (A user whose only confirmed second factor
     ///   is SMS or email is let through: out-of-band factors are not emulated on the page.)
     func loginForm(_ request: Request) async throws -> Response {
-        let parameters = try await Auth0Parameters.body(of: request)
-        guard let transaction = parameters.string("transaction"), transaction.count <= Auth0LoginSession.maximumCookieLength,
-              let login = await state.get(Auth0Tenant.key).logins[Auth0Tenant.digest(transaction)], login.expiresAt > now
-        else {
+        guard case let (parameters, transaction, login, tenant, email)? = try await postedPage(request) else {
             return Auth0LoginPage.error("This login page has expired. Start the sign-in again.")
         }
-        let tenant = await state.get(Auth0Tenant.key)
-        let email = parameters.string("email").map { String($0.prefix(320)) }
         func retry(_ message: String, status: HTTPResponse.Status = .badRequest, askOTP: Bool = false,
                    enrollment: Auth0LoginPage.Enrollment? = nil) -> Response {
             var page = Auth0LoginPage.Options(email: email, error: message, askOTP: askOTP, captcha: tenant.botDetection)
@@ -312,14 +307,9 @@ extension Auth0Service {
     /// invitee's (checked before the user is created). Then it completes like a login: a new
     /// browser session and the redirect with a code.
     func signupForm(_ request: Request) async throws -> Response {
-        let parameters = try await Auth0Parameters.body(of: request)
-        guard let transaction = parameters.string("transaction"), transaction.count <= Auth0LoginSession.maximumCookieLength,
-              let login = await state.get(Auth0Tenant.key).logins[Auth0Tenant.digest(transaction)], login.expiresAt > now
-        else {
+        guard case let (parameters, transaction, login, tenant, email)? = try await postedPage(request) else {
             return Auth0LoginPage.error("This sign-up page has expired. Start the sign-in again.")
         }
-        let tenant = await state.get(Auth0Tenant.key)
-        let email = parameters.string("email").map { String($0.prefix(320)) }
         func retry(_ message: String, status: HTTPResponse.Status = .badRequest) -> Response {
             var page = Auth0LoginPage.Options(email: email, error: message, captcha: tenant.botDetection)
             page.signup = true
@@ -347,6 +337,20 @@ extension Auth0Service {
                                                replacing: Auth0LoginSession.cookieValue(in: request.headers[.cookie]))
         else { return retry(Self.notAMember, status: .forbidden) }
         return response
+    }
+
+    /// A posted login or sign-up page: its fields, its transaction and the pending login it
+    /// answers, the tenant, and the typed email (at most 320 characters); `nil` when the
+    /// transaction is missing, too long, unknown or expired.
+    private func postedPage(
+        _ request: Request
+    ) async throws -> (Auth0Parameters, transaction: String, Auth0LoginTransaction, Auth0Tenant, email: String?)? {
+        let parameters = try await Auth0Parameters.body(of: request)
+        let tenant = await state.get(Auth0Tenant.key)
+        guard let transaction = parameters.string("transaction"), transaction.count <= Auth0LoginSession.maximumCookieLength,
+              let login = tenant.logins[Auth0Tenant.digest(transaction)], login.expiresAt > now
+        else { return nil }
+        return (parameters, transaction, login, tenant, parameters.string("email").map { String($0.prefix(320)) })
     }
 
     /// The text a page shows for a database-connection refusal: its `description` when it is a

@@ -6,21 +6,11 @@ import Hummingbird
 ///
 /// Each provider module builds its routes in a collection made with
 /// `RouteCollection(failures:)`, which puts one in front of every route.
-struct EmulatorFailureMiddleware<Failure: EmulatorFailure>: RouterMiddleware {
+struct EmulatorFailureMiddleware<Failure: EmulatorFailure>: EmulatorErrorMiddleware {
     typealias Context = EmulatorRequestContext
 
-    func handle(
-        _ request: Request,
-        context: EmulatorRequestContext,
-        next: (Request, EmulatorRequestContext) async throws -> Response
-    ) async throws -> Response {
-        do {
-            return try await next(request, context)
-        } catch let failure as Failure {
-            throw failure
-        } catch {
-            throw Failure.internalError
-        }
+    func recover(from error: any Error, request: Request) throws -> Response {
+        throw error as? Failure ?? Failure.internalError
     }
 }
 
