@@ -138,6 +138,7 @@ let package = Package(
             dependencies: [
                 "AuthHubEmulator", "AuthHub", "AuthHubTesting", "AuthHubFactors", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
         .testTarget(name: "AuthHubCLITests", dependencies: ["authhub", "AuthHub", "AuthHubEmulator", "AuthHubFactors", "AuthHubAuth0", "AuthHubOIDC", "AuthHubFirebase", "AuthHubTesting"]),

@@ -159,8 +159,8 @@ public struct Emulator: Sendable {
         }
     }
 
-    /// Builds the router: middleware, the emulator's own routes, then every module's routes and
-    /// info route.
+    /// Builds the router: middleware, the emulator's own routes, then every module's route
+    /// collection (its routes and info route).
     func makeRouter(environment: EmulatorEnvironment) throws -> Router<EmulatorRequestContext> {
         let router = Router(context: EmulatorRequestContext.self)
         router.add(middleware: RequestLoggingMiddleware(logger: environment.logger))
@@ -190,7 +190,7 @@ public struct Emulator: Sendable {
 
         var problems: [String] = []
         for module in modules {
-            let builder = EmulatorRouteBuilder(router: router, moduleName: module.name, prefixes: module.pathPrefixes)
+            let builder = EmulatorRouteBuilder(moduleName: module.name, prefixes: module.pathPrefixes)
             module.register(routes: builder, environment: environment)
             problems += builder.problems
             let info = EmulatorRouteBuilder.Route(method: "GET", path: module.infoPath)
@@ -201,8 +201,9 @@ public struct Emulator: Sendable {
                 "routes": .array(routes.map(JSONValue.string)),
             ]
             if !builder.routes.contains(info) {
-                builder.get(module.infoPath) { _, _ in EmulatorResponse.json(body) }
+                builder.get(RouterPath(module.infoPath)) { _, _ in EmulatorResponse.json(body) }
             }
+            router.addRoutes(builder.collection)
         }
         if !problems.isEmpty {
             throw AuthError(.invalidConfiguration, message: "Invalid emulator routes: " + problems.joined(separator: "; "))

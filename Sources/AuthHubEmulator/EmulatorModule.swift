@@ -21,6 +21,10 @@ public protocol EmulatorModule: Sendable {
     var pathPrefixes: [String] { get }
 
     /// Registers the module's routes.
+    ///
+    /// `routes` takes Hummingbird's route methods (`get`, `post`, `group`, …) and whole
+    /// `RouteCollection`s through `addRoutes(_:atPath:)`. A handler answers a refusal by throwing
+    /// an error that renders itself (Hummingbird's `HTTPResponseError`).
     /// - Parameters:
     ///   - routes: where to add routes; every route added is listed by the info route.
     ///   - environment: shared state, clock, randomness and logger for the handlers.

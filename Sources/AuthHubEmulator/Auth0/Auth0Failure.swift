@@ -3,13 +3,13 @@ import HTTPTypes
 import Hummingbird
 
 /// A refusal in one of Auth0's error body shapes (AuthHubAuth0 docs, Auth0Errors: “Error body shapes”), thrown by the emulator's
-/// Auth0 handlers and turned into the reply by ``response``.
+/// Auth0 handlers and rendered by Hummingbird through ``response(from:context:)``.
 ///
 /// The spec gives the body shapes and the exact descriptions the SDK's helpers look for (AuthHubAuth0 docs, Auth0Errors: “Helpers and canonical codes”),
 /// but not every status. Where it is silent the emulator follows Auth0's observable behaviour:
 /// `invalid_grant` and `mfa_required` are 403, `invalid_request` and `unsupported_grant_type` 400,
 /// a missing or unknown bearer token 401.
-struct Auth0Failure: Error, Sendable {
+struct Auth0Failure: EmulatorFailure {
     /// The HTTP status.
     var status: HTTPResponse.Status
     /// The JSON body.
@@ -21,13 +21,16 @@ struct Auth0Failure: Error, Sendable {
     var contentType: String? = nil
 
     /// The reply for this failure, with `Cache-Control: no-store` like every token endpoint reply.
-    var response: Response {
+    func response(from request: Request, context: some RequestContext) -> Response {
         var fields = headers
         fields[.cacheControl] = "no-store"
         var reply = EmulatorResponse.json(body, status: status, headers: fields)
         if let contentType { reply.headers[.contentType] = contentType }
         return reply
     }
+
+    /// `500 server_error`, never carrying request data.
+    static let internalError = oauth("server_error", "The emulator failed to handle the request.", status: .internalServerError)
 
     /// An OAuth error: `{"error":…, "error_description":…}`.
     static func oauth(_ error: String, _ description: String, status: HTTPResponse.Status) -> Auth0Failure {

@@ -44,105 +44,103 @@ extension Auth0Service {
     ///    matter here (AuthHubAuth0 docs, Auth0Endpoints: “Authorize URL” table: "redirects straight back");
     /// 3. `prompt=none` → `login_required`;
     /// 4. the HTML login page, or the sign-up page with `screen_hint=signup` (AuthHubAuth0 docs, Auth0Endpoints: “Authorize URL” table).
-    func authorize(_ request: Request) async -> Response {
-        await Self.guarded {
-            let parameters = Auth0Parameters.query(of: request)
-            let clientId = try parameters.required("client_id")
-            let redirectURI = try parameters.required("redirect_uri")
-            let tenant = await state.get(Auth0Tenant.key)
-            guard tenant.redirectAllowed(redirectURI, for: clientId) else {
-                throw Auth0Failure.invalidRequest(
-                    "Callback URL mismatch. The redirect_uri is not in the list of allowed callback URLs of the client."
-                )
-            }
-            let stateValue = parameters.string("state")
-            func refuse(_ error: String, _ description: String) -> Response {
-                Self.redirect(to: redirectURI, with: [("error", error), ("error_description", description), ("state", stateValue)])
-            }
-            guard let responseType = parameters.string("response_type") else {
-                return refuse("invalid_request", "Missing required parameter: response_type")
-            }
-            guard responseType == "code" else {
-                return refuse("unsupported_response_type", "Unsupported response type: \(responseType)")
-            }
-            guard let challenge = parameters.string("code_challenge") else {
-                return refuse("invalid_request", "Missing required parameter: code_challenge")
-            }
-            guard parameters.string("code_challenge_method") == "S256" else {
-                return refuse("invalid_request", "code_challenge_method must be S256")
-            }
-            guard challenge.count == 43, challenge.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
-                return refuse("invalid_request", "Invalid code_challenge")
-            }
-            var maxAge: Int?
-            if let text = parameters["max_age"]?.stringValue {
-                guard let value = Self.maxAge(text) else {
-                    return refuse("invalid_request", "max_age must be a non-negative integer of at most \(Self.maximumMaxAge) seconds")
-                }
-                maxAge = value
-            }
-            var prompts = Set<String>()
-            if let prompt = parameters.string("prompt") {
-                prompts = Set(prompt.split(separator: " ").map(String.init))
-                guard prompt.count <= 100, prompts.isSubset(of: Self.promptValues) else {
-                    return refuse("invalid_request", "Unsupported prompt value")
-                }
-                guard !prompts.contains("none") || prompts.count == 1 else {
-                    return refuse("invalid_request", "prompt=none cannot be combined with other prompt values")
-                }
-            }
-            var organization: Auth0OrganizationClaim?
-            if let reference = parameters.string("organization") {
-                guard reference.count <= 100, let found = tenant.organization(reference) else {
-                    return refuse("invalid_request", "parameter organization is invalid")
-                }
-                organization = found.claim
-            }
-            let invitation = parameters.string("invitation")
-            if let invitation {
-                guard let organization, invitation.count <= Auth0LoginSession.maximumCookieLength,
-                      tenant.invitation(invitation, organizationId: organization.id, now: now) != nil
-                else { return refuse("invalid_request", "The invitation is invalid or has expired") }
-            }
-            let authorize = Auth0AuthorizeRequest(
-                clientId: clientId, redirectURI: redirectURI, state: stateValue, nonce: parameters.string("nonce"),
-                scopes: Auth0Grant.scopes(parameters.string("scope") ?? Self.defaultScope),
-                audience: parameters.string("audience"),
-                connection: parameters.string("connection") ?? Auth0Tenant.defaultConnection,
-                codeChallenge: challenge, maxAge: maxAge, organization: organization, invitation: invitation,
-                signup: parameters.string("screen_hint") == "signup"
+    func authorize(_ request: Request) async throws -> Response {
+        let parameters = Auth0Parameters.query(of: request)
+        let clientId = try parameters.required("client_id")
+        let redirectURI = try parameters.required("redirect_uri")
+        let tenant = await state.get(Auth0Tenant.key)
+        guard tenant.redirectAllowed(redirectURI, for: clientId) else {
+            throw Auth0Failure.invalidRequest(
+                "Callback URL mismatch. The redirect_uri is not in the list of allowed callback URLs of the client."
             )
-            if parameters.string(Self.denyHookParameter) != nil {
-                return refuse("access_denied", "User did not authorize the request")
-            }
-            let presentedCookie = Auth0LoginSession.cookieValue(in: request.headers[.cookie])
-            let hookHeader = HTTPField.Name(Self.loginHookHeader).flatMap { request.headers[$0] }
-            if let name = hookHeader ?? parameters.string(Self.loginHookParameter) {
-                guard let user = tenant.user(login: name, connection: authorize.connection) else {
-                    return refuse("access_denied", "Wrong email or password.")
-                }
-                guard let response = await finishLogin(authorize, user: user, transaction: nil, replacing: presentedCookie) else {
-                    return refuse("access_denied", Self.notAMember)
-                }
-                return response
-            }
-            let mustLogIn = prompts.contains("login") || maxAge == 0
-            if !mustLogIn, let cookie = presentedCookie, let found = await sessionLogin(cookie: cookie, for: authorize) {
-                return await completeLogin(authorize, user: found.user, authTime: found.authTime)
-            }
-            if prompts.contains("none") {
-                return refuse("login_required", "Login required")
-            }
-            let transaction = randomToken()
-            let expiresAt = now.addingTimeInterval(Self.loginLifetime)
-            await state.update(Auth0Tenant.key) { tenant in
-                tenant.purge(now: expiresAt.addingTimeInterval(-Self.loginLifetime))
-                tenant.logins[Auth0Tenant.digest(transaction)] = Auth0LoginTransaction(request: authorize, expiresAt: expiresAt)
-            }
-            var page = Auth0LoginPage.Options(captcha: tenant.botDetection)
-            page.signup = authorize.signup
-            return Auth0LoginPage.response(transaction: transaction, page, status: .ok)
         }
+        let stateValue = parameters.string("state")
+        func refuse(_ error: String, _ description: String) -> Response {
+            Self.redirect(to: redirectURI, with: [("error", error), ("error_description", description), ("state", stateValue)])
+        }
+        guard let responseType = parameters.string("response_type") else {
+            return refuse("invalid_request", "Missing required parameter: response_type")
+        }
+        guard responseType == "code" else {
+            return refuse("unsupported_response_type", "Unsupported response type: \(responseType)")
+        }
+        guard let challenge = parameters.string("code_challenge") else {
+            return refuse("invalid_request", "Missing required parameter: code_challenge")
+        }
+        guard parameters.string("code_challenge_method") == "S256" else {
+            return refuse("invalid_request", "code_challenge_method must be S256")
+        }
+        guard challenge.count == 43, challenge.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
+            return refuse("invalid_request", "Invalid code_challenge")
+        }
+        var maxAge: Int?
+        if let text = parameters["max_age"]?.stringValue {
+            guard let value = Self.maxAge(text) else {
+                return refuse("invalid_request", "max_age must be a non-negative integer of at most \(Self.maximumMaxAge) seconds")
+            }
+            maxAge = value
+        }
+        var prompts = Set<String>()
+        if let prompt = parameters.string("prompt") {
+            prompts = Set(prompt.split(separator: " ").map(String.init))
+            guard prompt.count <= 100, prompts.isSubset(of: Self.promptValues) else {
+                return refuse("invalid_request", "Unsupported prompt value")
+            }
+            guard !prompts.contains("none") || prompts.count == 1 else {
+                return refuse("invalid_request", "prompt=none cannot be combined with other prompt values")
+            }
+        }
+        var organization: Auth0OrganizationClaim?
+        if let reference = parameters.string("organization") {
+            guard reference.count <= 100, let found = tenant.organization(reference) else {
+                return refuse("invalid_request", "parameter organization is invalid")
+            }
+            organization = found.claim
+        }
+        let invitation = parameters.string("invitation")
+        if let invitation {
+            guard let organization, invitation.count <= Auth0LoginSession.maximumCookieLength,
+                  tenant.invitation(invitation, organizationId: organization.id, now: now) != nil
+            else { return refuse("invalid_request", "The invitation is invalid or has expired") }
+        }
+        let authorize = Auth0AuthorizeRequest(
+            clientId: clientId, redirectURI: redirectURI, state: stateValue, nonce: parameters.string("nonce"),
+            scopes: Auth0Grant.scopes(parameters.string("scope") ?? Self.defaultScope),
+            audience: parameters.string("audience"),
+            connection: parameters.string("connection") ?? Auth0Tenant.defaultConnection,
+            codeChallenge: challenge, maxAge: maxAge, organization: organization, invitation: invitation,
+            signup: parameters.string("screen_hint") == "signup"
+        )
+        if parameters.string(Self.denyHookParameter) != nil {
+            return refuse("access_denied", "User did not authorize the request")
+        }
+        let presentedCookie = Auth0LoginSession.cookieValue(in: request.headers[.cookie])
+        let hookHeader = HTTPField.Name(Self.loginHookHeader).flatMap { request.headers[$0] }
+        if let name = hookHeader ?? parameters.string(Self.loginHookParameter) {
+            guard let user = tenant.user(login: name, connection: authorize.connection) else {
+                return refuse("access_denied", "Wrong email or password.")
+            }
+            guard let response = await finishLogin(authorize, user: user, transaction: nil, replacing: presentedCookie) else {
+                return refuse("access_denied", Self.notAMember)
+            }
+            return response
+        }
+        let mustLogIn = prompts.contains("login") || maxAge == 0
+        if !mustLogIn, let cookie = presentedCookie, let found = await sessionLogin(cookie: cookie, for: authorize) {
+            return await completeLogin(authorize, user: found.user, authTime: found.authTime)
+        }
+        if prompts.contains("none") {
+            return refuse("login_required", "Login required")
+        }
+        let transaction = randomToken()
+        let expiresAt = now.addingTimeInterval(Self.loginLifetime)
+        await state.update(Auth0Tenant.key) { tenant in
+            tenant.purge(now: expiresAt.addingTimeInterval(-Self.loginLifetime))
+            tenant.logins[Auth0Tenant.digest(transaction)] = Auth0LoginTransaction(request: authorize, expiresAt: expiresAt)
+        }
+        var page = Auth0LoginPage.Options(captcha: tenant.botDetection)
+        page.signup = authorize.signup
+        return Auth0LoginPage.response(transaction: transaction, page, status: .ok)
     }
 
     /// Auth0's refusal for a user who is not a member of the requested organization.
@@ -227,53 +225,46 @@ extension Auth0Service {
     ///   only when the form is posted again with a valid `otp` for it; the authenticator is then
     ///   confirmed, so later logins ask for its code. (A user whose only confirmed second factor
     ///   is SMS or email is let through: out-of-band factors are not emulated on the page.)
-    func loginForm(_ request: Request) async -> Response {
-        await Self.guarded {
-            let parameters = try await Auth0Parameters.body(of: request)
-            guard let transaction = parameters.string("transaction"), transaction.count <= Auth0LoginSession.maximumCookieLength,
-                  let login = await state.get(Auth0Tenant.key).logins[Auth0Tenant.digest(transaction)], login.expiresAt > now
-            else {
-                return Auth0LoginPage.error("This login page has expired. Start the sign-in again.")
-            }
-            let tenant = await state.get(Auth0Tenant.key)
-            let email = parameters.string("email").map { String($0.prefix(320)) }
-            func retry(_ message: String, status: HTTPResponse.Status = .badRequest, askOTP: Bool = false,
-                       enrollment: Auth0LoginPage.Enrollment? = nil) -> Response {
-                var page = Auth0LoginPage.Options(email: email, error: message, askOTP: askOTP, captcha: tenant.botDetection)
-                page.enrollment = enrollment
-                return Auth0LoginPage.response(transaction: transaction, page, status: status)
-            }
-            if tenant.botDetection, parameters.string(Auth0LoginPage.captchaField) == nil {
-                return retry(Auth0LoginPage.captchaMessage)
-            }
-            guard let email, let password = parameters.string("password") else { return retry("Enter your email and password.") }
-            guard password.utf8.count <= Self.maximumPasswordLength,
-                  let user = tenant.user(login: email, connection: login.request.connection), let hash = user.passwordHash,
-                  hash.matches(password)
-            else { return retry("Wrong email or password.") }
-            if let organization = login.request.organization,
-               !tenant.mayAdmit(user.email, to: organization.id, invitation: login.request.invitation, now: now) {
-                return retry(Self.notAMember, status: .forbidden)
-            }
-            let otp = parameters.string("otp").map { String($0.prefix(32)) }
-            if let totp = user.totp, totp.confirmed {
-                guard let otp else { return retry("Enter the code from your authenticator app.", askOTP: true) }
-                guard await acceptOTP(otp, userId: user.userId) else { return retry("Invalid otp_code.", askOTP: true) }
-            } else if user.mfaRequired, !user.oob.contains(where: \.confirmed) {
-                guard let pending = try await pendingTOTP(for: user) else { return retry("Wrong email or password.") }
-                let uri = try OTPAuthURI(totp: pending, account: user.email, issuer: Self.totpIssuer)
-                let enrollment = Auth0LoginPage.Enrollment(secret: Base32.encode(pending.secret.revealed()), uri: uri.string.revealed())
-                guard let otp else {
-                    return retry("Scan the code with your authenticator app, then enter the code it shows.", status: .ok,
-                                 enrollment: enrollment)
-                }
-                guard await acceptOTP(otp, userId: user.userId) else { return retry("Invalid otp_code.", enrollment: enrollment) }
-            }
-            guard let response = await finishLogin(login.request, user: user, transaction: transaction,
-                                                   replacing: Auth0LoginSession.cookieValue(in: request.headers[.cookie]))
-            else { return retry(Self.notAMember, status: .forbidden) }
-            return response
+    func loginForm(_ request: Request) async throws -> Response {
+        guard case let (parameters, transaction, login, tenant, email)? = try await postedPage(request) else {
+            return Auth0LoginPage.error("This login page has expired. Start the sign-in again.")
         }
+        func retry(_ message: String, status: HTTPResponse.Status = .badRequest, askOTP: Bool = false,
+                   enrollment: Auth0LoginPage.Enrollment? = nil) -> Response {
+            var page = Auth0LoginPage.Options(email: email, error: message, askOTP: askOTP, captcha: tenant.botDetection)
+            page.enrollment = enrollment
+            return Auth0LoginPage.response(transaction: transaction, page, status: status)
+        }
+        if tenant.botDetection, parameters.string(Auth0LoginPage.captchaField) == nil {
+            return retry(Auth0LoginPage.captchaMessage)
+        }
+        guard let email, let password = parameters.string("password") else { return retry("Enter your email and password.") }
+        guard password.utf8.count <= Self.maximumPasswordLength,
+              let user = tenant.user(login: email, connection: login.request.connection), let hash = user.passwordHash,
+              hash.matches(password)
+        else { return retry("Wrong email or password.") }
+        if let organization = login.request.organization,
+           !tenant.mayAdmit(user.email, to: organization.id, invitation: login.request.invitation, now: now) {
+            return retry(Self.notAMember, status: .forbidden)
+        }
+        let otp = parameters.string("otp").map { String($0.prefix(32)) }
+        if let totp = user.totp, totp.confirmed {
+            guard let otp else { return retry("Enter the code from your authenticator app.", askOTP: true) }
+            guard await acceptOTP(otp, userId: user.userId) else { return retry("Invalid otp_code.", askOTP: true) }
+        } else if user.mfaRequired, !user.oob.contains(where: \.confirmed) {
+            guard let pending = try await pendingTOTP(for: user) else { return retry("Wrong email or password.") }
+            let uri = try OTPAuthURI(totp: pending, account: user.email, issuer: Self.totpIssuer)
+            let enrollment = Auth0LoginPage.Enrollment(secret: Base32.encode(pending.secret.revealed()), uri: uri.string.revealed())
+            guard let otp else {
+                return retry("Scan the code with your authenticator app, then enter the code it shows.", status: .ok,
+                             enrollment: enrollment)
+            }
+            guard await acceptOTP(otp, userId: user.userId) else { return retry("Invalid otp_code.", enrollment: enrollment) }
+        }
+        guard let response = await finishLogin(login.request, user: user, transaction: transaction,
+                                               replacing: Auth0LoginSession.cookieValue(in: request.headers[.cookie]))
+        else { return retry(Self.notAMember, status: .forbidden) }
+        return response
     }
 
     /// The issuer named in `otpauth://` URIs of the emulator's TOTP authenticators.
@@ -315,44 +306,51 @@ extension Auth0Service {
     /// error is shown on the page; for an organization, the email must be a member's or the
     /// invitee's (checked before the user is created). Then it completes like a login: a new
     /// browser session and the redirect with a code.
-    func signupForm(_ request: Request) async -> Response {
-        await Self.guarded {
-            let parameters = try await Auth0Parameters.body(of: request)
-            guard let transaction = parameters.string("transaction"), transaction.count <= Auth0LoginSession.maximumCookieLength,
-                  let login = await state.get(Auth0Tenant.key).logins[Auth0Tenant.digest(transaction)], login.expiresAt > now
-            else {
-                return Auth0LoginPage.error("This sign-up page has expired. Start the sign-in again.")
-            }
-            let tenant = await state.get(Auth0Tenant.key)
-            let email = parameters.string("email").map { String($0.prefix(320)) }
-            func retry(_ message: String, status: HTTPResponse.Status = .badRequest) -> Response {
-                var page = Auth0LoginPage.Options(email: email, error: message, captcha: tenant.botDetection)
-                page.signup = true
-                return Auth0LoginPage.response(transaction: transaction, page, status: status)
-            }
-            if tenant.botDetection, parameters.string(Auth0LoginPage.captchaField) == nil {
-                return retry(Auth0LoginPage.captchaMessage)
-            }
-            guard let email, let password = parameters.string("password") else { return retry("Enter your email and a password.") }
-            guard password.utf8.count <= Self.maximumPasswordLength else { return retry("The password is too long.") }
-            if let organization = login.request.organization,
-               !tenant.mayAdmit(email.lowercased(), to: organization.id, invitation: login.request.invitation, now: now) {
-                return retry(Self.notAMember, status: .forbidden)
-            }
-            let user: Auth0User
-            do {
-                let fields: [String: JSONValue] = [
-                    "email": .string(email), "password": .string(password), "connection": .string(login.request.connection),
-                ]
-                user = try await store(try newUser(from: Auth0Parameters(fields), passwordRequired: true), emailVerified: false)
-            } catch let failure as Auth0Failure {
-                return retry(Self.pageMessage(failure), status: failure.status)
-            }
-            guard let response = await finishLogin(login.request, user: user, transaction: transaction,
-                                                   replacing: Auth0LoginSession.cookieValue(in: request.headers[.cookie]))
-            else { return retry(Self.notAMember, status: .forbidden) }
-            return response
+    func signupForm(_ request: Request) async throws -> Response {
+        guard case let (parameters, transaction, login, tenant, email)? = try await postedPage(request) else {
+            return Auth0LoginPage.error("This sign-up page has expired. Start the sign-in again.")
         }
+        func retry(_ message: String, status: HTTPResponse.Status = .badRequest) -> Response {
+            var page = Auth0LoginPage.Options(email: email, error: message, captcha: tenant.botDetection)
+            page.signup = true
+            return Auth0LoginPage.response(transaction: transaction, page, status: status)
+        }
+        if tenant.botDetection, parameters.string(Auth0LoginPage.captchaField) == nil {
+            return retry(Auth0LoginPage.captchaMessage)
+        }
+        guard let email, let password = parameters.string("password") else { return retry("Enter your email and a password.") }
+        guard password.utf8.count <= Self.maximumPasswordLength else { return retry("The password is too long.") }
+        if let organization = login.request.organization,
+           !tenant.mayAdmit(email.lowercased(), to: organization.id, invitation: login.request.invitation, now: now) {
+            return retry(Self.notAMember, status: .forbidden)
+        }
+        let user: Auth0User
+        do {
+            let fields: [String: JSONValue] = [
+                "email": .string(email), "password": .string(password), "connection": .string(login.request.connection),
+            ]
+            user = try await store(try newUser(from: Auth0Parameters(fields), passwordRequired: true), emailVerified: false)
+        } catch let failure as Auth0Failure {
+            return retry(Self.pageMessage(failure), status: failure.status)
+        }
+        guard let response = await finishLogin(login.request, user: user, transaction: transaction,
+                                               replacing: Auth0LoginSession.cookieValue(in: request.headers[.cookie]))
+        else { return retry(Self.notAMember, status: .forbidden) }
+        return response
+    }
+
+    /// A posted login or sign-up page: its fields, its transaction and the pending login it
+    /// answers, the tenant, and the typed email (at most 320 characters); `nil` when the
+    /// transaction is missing, too long, unknown or expired.
+    private func postedPage(
+        _ request: Request
+    ) async throws -> (Auth0Parameters, transaction: String, Auth0LoginTransaction, Auth0Tenant, email: String?)? {
+        let parameters = try await Auth0Parameters.body(of: request)
+        let tenant = await state.get(Auth0Tenant.key)
+        guard let transaction = parameters.string("transaction"), transaction.count <= Auth0LoginSession.maximumCookieLength,
+              let login = tenant.logins[Auth0Tenant.digest(transaction)], login.expiresAt > now
+        else { return nil }
+        return (parameters, transaction, login, tenant, parameters.string("email").map { String($0.prefix(320)) })
     }
 
     /// The text a page shows for a database-connection refusal: its `description` when it is a
@@ -370,26 +368,24 @@ extension Auth0Service {
     /// callbacks), answers 200 with a short page when there is no `returnTo`, and a JSON 400 for
     /// a `returnTo` the client may not use (the session is then left alone). `federated` does the
     /// same: the emulator has no upstream identity provider to log out of.
-    func logout(_ request: Request) async -> Response {
-        await Self.guarded {
-            let parameters = Auth0Parameters.query(of: request)
-            var response: Response
-            if let returnTo = parameters.string("returnTo") {
-                let clientId = try parameters.required("client_id")
-                guard await state.get(Auth0Tenant.key).redirectAllowed(returnTo, for: clientId) else {
-                    throw Auth0Failure.invalidRequest("The returnTo URL is not in the list of allowed logout URLs of the client.")
-                }
-                response = Response(status: .found, headers: [.location: returnTo, .cacheControl: "no-store"])
-            } else {
-                response = Auth0LoginPage.message("You are logged out.")
+    func logout(_ request: Request) async throws -> Response {
+        let parameters = Auth0Parameters.query(of: request)
+        var response: Response
+        if let returnTo = parameters.string("returnTo") {
+            let clientId = try parameters.required("client_id")
+            guard await state.get(Auth0Tenant.key).redirectAllowed(returnTo, for: clientId) else {
+                throw Auth0Failure.invalidRequest("The returnTo URL is not in the list of allowed logout URLs of the client.")
             }
-            if let cookie = Auth0LoginSession.cookieValue(in: request.headers[.cookie]) {
-                let digest = Auth0Tenant.digest(cookie)
-                await state.update(Auth0Tenant.key) { tenant in tenant.sessions[digest] = nil }
-            }
-            response.headers[.setCookie] = Auth0LoginSession.clearCookie(secure: await isSecure)
-            return response
+            response = Response(status: .found, headers: [.location: returnTo, .cacheControl: "no-store"])
+        } else {
+            response = Auth0LoginPage.message("You are logged out.")
         }
+        if let cookie = Auth0LoginSession.cookieValue(in: request.headers[.cookie]) {
+            let digest = Auth0Tenant.digest(cookie)
+            await state.update(Auth0Tenant.key) { tenant in tenant.sessions[digest] = nil }
+        }
+        response.headers[.setCookie] = Auth0LoginSession.clearCookie(secure: await isSecure)
+        return response
     }
 
     /// Issues an authorization code for `user` and redirects to `redirect_uri?code=…&state=…`.

@@ -155,17 +155,15 @@ extension Auth0Service {
 
     /// `GET /auth0/__emulator/mfa-binding-code?oob_code=…` (emulator only): the binding code
     /// "sent" with a pending `oob_code`, `{"binding_code":"123456","oob_channel":"sms"}`, or 404.
-    func mfaBindingCode(_ request: Request) async -> Response {
-        await Self.guarded {
-            let code = try Auth0Parameters.query(of: request).required("oob_code")
-            let tenant = await state.get(Auth0Tenant.key)
-            guard let entry = tenant.oobCodes[Auth0Tenant.digest(code)], entry.expiresAt > now else {
-                return EmulatorResponse.json(["statusCode": 404, "error": "Not Found", "message": "No pending oob_code"], status: .notFound)
-            }
-            let channel = tenant.users[entry.userId]?.oob.first(where: { $0.id == entry.authenticatorId })?.channel
-            var body: [String: JSONValue] = ["binding_code": .string(entry.bindingCode)]
-            if let channel { body["oob_channel"] = .string(channel) }
-            return EmulatorResponse.json(.object(body))
+    func mfaBindingCode(_ request: Request) async throws -> Response {
+        let code = try Auth0Parameters.query(of: request).required("oob_code")
+        let tenant = await state.get(Auth0Tenant.key)
+        guard let entry = tenant.oobCodes[Auth0Tenant.digest(code)], entry.expiresAt > now else {
+            return EmulatorResponse.json(["statusCode": 404, "error": "Not Found", "message": "No pending oob_code"], status: .notFound)
         }
+        let channel = tenant.users[entry.userId]?.oob.first(where: { $0.id == entry.authenticatorId })?.channel
+        var body: [String: JSONValue] = ["binding_code": .string(entry.bindingCode)]
+        if let channel { body["oob_channel"] = .string(channel) }
+        return EmulatorResponse.json(.object(body))
     }
 }

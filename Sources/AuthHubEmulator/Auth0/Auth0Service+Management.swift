@@ -124,57 +124,53 @@ extension Auth0Service {
     /// `GET /api/v2/users/{id}[?fields=a,b&include_fields=true|false]`: the user, reduced to the
     /// listed top-level fields (or without them when `include_fields=false`); `include_fields`
     /// alone changes nothing.
-    func getUser(_ request: Request, context: EmulatorRequestContext) async -> Response {
-        await Self.guarded {
-            let userId = Self.pathParameter("id", context)
-            _ = try await managementGrant(request, scope: ManagementScope.read, userId: userId)
-            guard let user = await state.get(Auth0Tenant.key).users[userId] else { throw Self.inexistentUser }
-            var body = managementUserJSON(user)
-            let query = Auth0Parameters.query(of: request)
-            let fields = Set((query.string("fields") ?? "").split(separator: ",").map {
-                $0.trimmingCharacters(in: .whitespaces)
-            }.filter { !$0.isEmpty })
-            if !fields.isEmpty {
-                let include = query.string("include_fields")?.lowercased() != "false"
-                body = body.filter { fields.contains($0.key) == include }
-            }
-            return EmulatorResponse.json(.object(body))
+    func getUser(_ request: Request, context: EmulatorRequestContext) async throws -> Response {
+        let userId = Self.pathParameter("id", context)
+        _ = try await managementGrant(request, scope: ManagementScope.read, userId: userId)
+        guard let user = await state.get(Auth0Tenant.key).users[userId] else { throw Self.inexistentUser }
+        var body = managementUserJSON(user)
+        let query = Auth0Parameters.query(of: request)
+        let fields = Set((query.string("fields") ?? "").split(separator: ",").map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }.filter { !$0.isEmpty })
+        if !fields.isEmpty {
+            let include = query.string("include_fields")?.lowercased() != "false"
+            body = body.filter { fields.contains($0.key) == include }
         }
+        return EmulatorResponse.json(.object(body))
     }
 
     /// `PATCH /api/v2/users/{id}` `{"user_metadata":{…}}`: merges `user_metadata` at the top level
     /// (a key set to `null` is removed) and answers the user. Any other attribute is `400
     /// invalid_body`: user-scoped tokens may change only their metadata.
-    func patchUser(_ request: Request, context: EmulatorRequestContext) async -> Response {
-        await Self.guarded {
-            let userId = Self.pathParameter("id", context)
-            _ = try await managementGrant(request, scope: ManagementScope.updateMetadata, userId: userId)
-            let body: Auth0Parameters
-            do {
-                body = try await Auth0Parameters.body(of: request)
-            } catch {
-                throw Self.invalidBody("Payload validation error: 'Expected type object but found type string'.")
-            }
-            let extra = body.values.keys.filter { $0 != "user_metadata" }.sorted()
-            if !extra.isEmpty {
-                throw Self.invalidBody("Payload validation error: 'Additional properties not allowed: \(extra.joined(separator: ","))'.")
-            }
-            guard let metadata = body["user_metadata"]?.objectValue else {
-                throw Self.invalidBody("Payload validation error: 'Expected type object' on property user_metadata.")
-            }
-            let at = now
-            let updated: Auth0User? = await state.update(Auth0Tenant.key) { tenant in
-                guard var user = tenant.users[userId] else { return nil }
-                for (key, value) in metadata {
-                    if value == .null { user.userMetadata[key] = nil } else { user.userMetadata[key] = value }
-                }
-                user.updatedAt = at
-                tenant.users[userId] = user
-                return user
-            }
-            guard let updated else { throw Self.inexistentUser }
-            return EmulatorResponse.json(.object(managementUserJSON(updated)))
+    func patchUser(_ request: Request, context: EmulatorRequestContext) async throws -> Response {
+        let userId = Self.pathParameter("id", context)
+        _ = try await managementGrant(request, scope: ManagementScope.updateMetadata, userId: userId)
+        let body: Auth0Parameters
+        do {
+            body = try await Auth0Parameters.body(of: request)
+        } catch {
+            throw Self.invalidBody("Payload validation error: 'Expected type object but found type string'.")
         }
+        let extra = body.values.keys.filter { $0 != "user_metadata" }.sorted()
+        if !extra.isEmpty {
+            throw Self.invalidBody("Payload validation error: 'Additional properties not allowed: \(extra.joined(separator: ","))'.")
+        }
+        guard let metadata = body["user_metadata"]?.objectValue else {
+            throw Self.invalidBody("Payload validation error: 'Expected type object' on property user_metadata.")
+        }
+        let at = now
+        let updated: Auth0User? = await state.update(Auth0Tenant.key) { tenant in
+            guard var user = tenant.users[userId] else { return nil }
+            for (key, value) in metadata {
+                if value == .null { user.userMetadata[key] = nil } else { user.userMetadata[key] = value }
+            }
+            user.updatedAt = at
+            tenant.users[userId] = user
+            return user
+        }
+        guard let updated else { throw Self.inexistentUser }
+        return EmulatorResponse.json(.object(managementUserJSON(updated)))
     }
 
     // MARK: - Account linking
@@ -187,42 +183,40 @@ extension Auth0Service {
     /// `POST /api/v2/users/{primaryId}/identities` with `{link_with:<ID token>}` (an ID token
     /// this emulator issued, signed with its key (RS256 unless the module says ES256), not expired, whose `aud` is the calling token's client) or
     /// `{provider, user_id, connection_id?}` → `201` with the primary's identities.
-    func linkIdentity(_ request: Request, context: EmulatorRequestContext) async -> Response {
-        await Self.guarded {
-            let primaryId = Self.pathParameter("id", context)
-            let grant = try await managementGrant(request, scope: ManagementScope.identities, userId: primaryId)
-            let body: Auth0Parameters
-            do {
-                body = try await Auth0Parameters.body(of: request)
-            } catch {
-                throw Self.invalidBody("Payload validation error: 'Expected type object but found type string'.")
+    func linkIdentity(_ request: Request, context: EmulatorRequestContext) async throws -> Response {
+        let primaryId = Self.pathParameter("id", context)
+        let grant = try await managementGrant(request, scope: ManagementScope.identities, userId: primaryId)
+        let body: Auth0Parameters
+        do {
+            body = try await Auth0Parameters.body(of: request)
+        } catch {
+            throw Self.invalidBody("Payload validation error: 'Expected type object but found type string'.")
+        }
+        let secondaryId: String
+        if let token = body.string("link_with") {
+            secondaryId = try await linkedSubject(token, clientId: grant.clientId, request: request)
+        } else if let provider = body.string("provider"), let userId = body.string("user_id") {
+            secondaryId = userId.hasPrefix(provider + "|") ? userId : provider + "|" + userId
+        } else {
+            throw Self.invalidBody("Payload validation error: 'Missing required property: link_with' (or provider and user_id).")
+        }
+        guard secondaryId != primaryId else { throw Self.invalidBody("Main identity and the new one are the same.") }
+        let at = now
+        let outcome: LinkOutcome = await state.update(Auth0Tenant.key) { tenant in
+            guard var primary = tenant.users[primaryId], var secondary = tenant.users.removeValue(forKey: secondaryId) else {
+                return .refused(Self.inexistentUser)
             }
-            let secondaryId: String
-            if let token = body.string("link_with") {
-                secondaryId = try await linkedSubject(token, clientId: grant.clientId, request: request)
-            } else if let provider = body.string("provider"), let userId = body.string("user_id") {
-                secondaryId = userId.hasPrefix(provider + "|") ? userId : provider + "|" + userId
-            } else {
-                throw Self.invalidBody("Payload validation error: 'Missing required property: link_with' (or provider and user_id).")
-            }
-            guard secondaryId != primaryId else { throw Self.invalidBody("Main identity and the new one are the same.") }
-            let at = now
-            let outcome: LinkOutcome = await state.update(Auth0Tenant.key) { tenant in
-                guard var primary = tenant.users[primaryId], var secondary = tenant.users.removeValue(forKey: secondaryId) else {
-                    return .refused(Self.inexistentUser)
-                }
-                let nested = secondary.linked
-                secondary.linked = []
-                primary.linked.append(secondary)
-                primary.linked.append(contentsOf: nested)
-                primary.updatedAt = at
-                tenant.users[primaryId] = primary
-                return .identities(identitiesJSON(primary))
-            }
-            switch outcome {
-            case .refused(let failure): throw failure
-            case .identities(let list): return EmulatorResponse.json(.array(list), status: .created)
-            }
+            let nested = secondary.linked
+            secondary.linked = []
+            primary.linked.append(secondary)
+            primary.linked.append(contentsOf: nested)
+            primary.updatedAt = at
+            tenant.users[primaryId] = primary
+            return .identities(identitiesJSON(primary))
+        }
+        switch outcome {
+        case .refused(let failure): throw failure
+        case .identities(let list): return EmulatorResponse.json(.array(list), status: .created)
         }
     }
 
@@ -249,29 +243,27 @@ extension Auth0Service {
     /// `DELETE /api/v2/users/{primaryId}/identities/{provider}/{secondaryUserId}` → `200` with the
     /// remaining identities; the unlinked identity becomes a user of its own again. The primary
     /// identity cannot be unlinked (`400`); an identity not linked is `404 inexistent_identity`.
-    func unlinkIdentity(_ request: Request, context: EmulatorRequestContext) async -> Response {
-        await Self.guarded {
-            let primaryId = Self.pathParameter("id", context)
-            let provider = Self.pathParameter("provider", context)
-            let secondaryShortId = Self.pathParameter("secondary", context)
-            _ = try await managementGrant(request, scope: ManagementScope.identities, userId: primaryId)
-            let outcome: LinkOutcome = await state.update(Auth0Tenant.key) { tenant in
-                guard var primary = tenant.users[primaryId] else { return .refused(Self.inexistentUser) }
-                if primary.provider == provider, primary.shortId == secondaryShortId {
-                    return .refused(Self.invalidBody("Main identity cannot be removed."))
-                }
-                guard let index = primary.linked.firstIndex(where: { $0.provider == provider && $0.shortId == secondaryShortId }) else {
-                    return .refused(.management(.notFound, "The identity is not linked to the user.", errorCode: "inexistent_identity"))
-                }
-                let secondary = primary.linked.remove(at: index)
-                tenant.users[secondary.userId] = secondary
-                tenant.users[primaryId] = primary
-                return .identities(identitiesJSON(primary))
+    func unlinkIdentity(_ request: Request, context: EmulatorRequestContext) async throws -> Response {
+        let primaryId = Self.pathParameter("id", context)
+        let provider = Self.pathParameter("provider", context)
+        let secondaryShortId = Self.pathParameter("secondary", context)
+        _ = try await managementGrant(request, scope: ManagementScope.identities, userId: primaryId)
+        let outcome: LinkOutcome = await state.update(Auth0Tenant.key) { tenant in
+            guard var primary = tenant.users[primaryId] else { return .refused(Self.inexistentUser) }
+            if primary.provider == provider, primary.shortId == secondaryShortId {
+                return .refused(Self.invalidBody("Main identity cannot be removed."))
             }
-            switch outcome {
-            case .refused(let failure): throw failure
-            case .identities(let list): return EmulatorResponse.json(.array(list))
+            guard let index = primary.linked.firstIndex(where: { $0.provider == provider && $0.shortId == secondaryShortId }) else {
+                return .refused(.management(.notFound, "The identity is not linked to the user.", errorCode: "inexistent_identity"))
             }
+            let secondary = primary.linked.remove(at: index)
+            tenant.users[secondary.userId] = secondary
+            tenant.users[primaryId] = primary
+            return .identities(identitiesJSON(primary))
+        }
+        switch outcome {
+        case .refused(let failure): throw failure
+        case .identities(let list): return EmulatorResponse.json(.array(list))
         }
     }
 }

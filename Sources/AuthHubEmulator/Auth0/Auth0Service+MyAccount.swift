@@ -182,90 +182,82 @@ extension Auth0Service {
     }
 
     /// `GET /me/v1/authentication-methods[?type=…]` → `{authentication_methods:[…]}`.
-    func listMethods(_ request: Request) async -> Response {
-        await Self.guarded {
-            let user = try await myAccountUser(request, scope: MyAccountScope.read)
-            let type = Auth0Parameters.query(of: request).string("type")
-            if let type, !Self.myAccountTypes.contains(type) {
-                throw Auth0Failure.badRequest(field: "type", "type must be one of \(Self.myAccountTypes.sorted().joined(separator: ", ")).")
-            }
-            let methods = myAccountMethods(of: user).filter { type == nil || $0.type == type }
-            return EmulatorResponse.json(["authentication_methods": .array(methods.map(\.json))])
+    func listMethods(_ request: Request) async throws -> Response {
+        let user = try await myAccountUser(request, scope: MyAccountScope.read)
+        let type = Auth0Parameters.query(of: request).string("type")
+        if let type, !Self.myAccountTypes.contains(type) {
+            throw Auth0Failure.badRequest(field: "type", "type must be one of \(Self.myAccountTypes.sorted().joined(separator: ", ")).")
         }
+        let methods = myAccountMethods(of: user).filter { type == nil || $0.type == type }
+        return EmulatorResponse.json(["authentication_methods": .array(methods.map(\.json))])
     }
 
     /// `GET /me/v1/authentication-methods/{id}` → the method, or `404`.
-    func getMethod(_ request: Request, context: EmulatorRequestContext) async -> Response {
-        await Self.guarded {
-            let user = try await myAccountUser(request, scope: MyAccountScope.read)
-            let id = Self.methodId(context)
-            guard let method = myAccountMethods(of: user).first(where: { $0.id == id }) else { throw Auth0Failure.methodNotFound }
-            return EmulatorResponse.json(method.json)
-        }
+    func getMethod(_ request: Request, context: EmulatorRequestContext) async throws -> Response {
+        let user = try await myAccountUser(request, scope: MyAccountScope.read)
+        let id = Self.methodId(context)
+        guard let method = myAccountMethods(of: user).first(where: { $0.id == id }) else { throw Auth0Failure.methodNotFound }
+        return EmulatorResponse.json(method.json)
     }
 
     /// `GET /me/v1/factors` → `{factors:[{type, usage}]}` for the types the emulator enrolls.
-    func listFactors(_ request: Request) async -> Response {
-        await Self.guarded {
-            _ = try await myAccountUser(request, scope: MyAccountScope.factors)
-            let factors: [JSONValue] = Self.myAccountFactors.map { ["type": .string($0.type), "usage": [.string($0.usage)]] }
-            return EmulatorResponse.json(["factors": .array(factors)])
-        }
+    func listFactors(_ request: Request) async throws -> Response {
+        _ = try await myAccountUser(request, scope: MyAccountScope.factors)
+        let factors: [JSONValue] = Self.myAccountFactors.map { ["type": .string($0.type), "usage": [.string($0.usage)]] }
+        return EmulatorResponse.json(["factors": .array(factors)])
     }
 
     // MARK: - PATCH and DELETE
 
     /// `PATCH /me/v1/authentication-methods/{id}` `{name?, preferred_authentication_method?}`:
     /// sets the name, and for a phone method the preferred channel (`sms` or `voice`).
-    func updateMethod(_ request: Request, context: EmulatorRequestContext) async -> Response {
-        await Self.guarded {
-            let user = try await myAccountUser(request, scope: MyAccountScope.update)
-            let body = try await myAccountBody(request)
-            let id = Self.methodId(context)
-            var name: String?
-            if let value = body["name"], value != .null {
-                guard let text = value.stringValue, (1...100).contains(text.count) else {
-                    throw Auth0Failure.badRequest(field: "name", "name must be a string of 1 to 100 characters.")
-                }
-                name = text
+    func updateMethod(_ request: Request, context: EmulatorRequestContext) async throws -> Response {
+        let user = try await myAccountUser(request, scope: MyAccountScope.update)
+        let body = try await myAccountBody(request)
+        let id = Self.methodId(context)
+        var name: String?
+        if let value = body["name"], value != .null {
+            guard let text = value.stringValue, (1...100).contains(text.count) else {
+                throw Auth0Failure.badRequest(field: "name", "name must be a string of 1 to 100 characters.")
             }
-            var preferred: String?
-            if let value = body["preferred_authentication_method"], value != .null {
-                guard let text = value.stringValue, ["sms", "voice"].contains(text) else {
-                    throw Auth0Failure.badRequest(field: "preferred_authentication_method",
-                                                  "preferred_authentication_method must be sms or voice.")
-                }
-                preferred = text
-            }
-            guard let method = myAccountMethods(of: user).first(where: { $0.id == id }) else { throw Auth0Failure.methodNotFound }
-            if preferred != nil, method.type != "phone" {
-                throw Auth0Failure.badRequest(field: "preferred_authentication_method",
-                                              "preferred_authentication_method applies to phone methods only.")
-            }
-            let at = now
-            let updated: Auth0User? = await state.update(Auth0Tenant.key) { [name, preferred] tenant in
-                guard var stored = tenant.users[user.userId] else { return nil }
-                if let name {
-                    var details = stored.methodDetails[id] ?? Auth0MethodDetails(name: nil, createdAt: stored.createdAt)
-                    if details.credentialID == nil, method.type == "passkey",
-                       let record = stored.passkeys.first(where: { "passkey|" + Base64URL.encode($0.id) == id }) {
-                        details.credentialID = record.id
-                    }
-                    details.name = name
-                    stored.methodDetails[id] = details
-                }
-                if let preferred, let index = stored.oob.firstIndex(where: { $0.id == id }) {
-                    stored.oob[index].preferredMethod = preferred
-                }
-                stored.updatedAt = at
-                tenant.users[stored.userId] = stored
-                return stored
-            }
-            guard let updated, let result = myAccountMethods(of: updated).first(where: { $0.id == id }) else {
-                throw Auth0Failure.methodNotFound
-            }
-            return EmulatorResponse.json(result.json)
+            name = text
         }
+        var preferred: String?
+        if let value = body["preferred_authentication_method"], value != .null {
+            guard let text = value.stringValue, ["sms", "voice"].contains(text) else {
+                throw Auth0Failure.badRequest(field: "preferred_authentication_method",
+                                              "preferred_authentication_method must be sms or voice.")
+            }
+            preferred = text
+        }
+        guard let method = myAccountMethods(of: user).first(where: { $0.id == id }) else { throw Auth0Failure.methodNotFound }
+        if preferred != nil, method.type != "phone" {
+            throw Auth0Failure.badRequest(field: "preferred_authentication_method",
+                                          "preferred_authentication_method applies to phone methods only.")
+        }
+        let at = now
+        let updated: Auth0User? = await state.update(Auth0Tenant.key) { [name, preferred] tenant in
+            guard var stored = tenant.users[user.userId] else { return nil }
+            if let name {
+                var details = stored.methodDetails[id] ?? Auth0MethodDetails(name: nil, createdAt: stored.createdAt)
+                if details.credentialID == nil, method.type == "passkey",
+                   let record = stored.passkeys.first(where: { "passkey|" + Base64URL.encode($0.id) == id }) {
+                    details.credentialID = record.id
+                }
+                details.name = name
+                stored.methodDetails[id] = details
+            }
+            if let preferred, let index = stored.oob.firstIndex(where: { $0.id == id }) {
+                stored.oob[index].preferredMethod = preferred
+            }
+            stored.updatedAt = at
+            tenant.users[stored.userId] = stored
+            return stored
+        }
+        guard let updated, let result = myAccountMethods(of: updated).first(where: { $0.id == id }) else {
+            throw Auth0Failure.methodNotFound
+        }
+        return EmulatorResponse.json(result.json)
     }
 
     private enum DeleteOutcome: Sendable {
@@ -275,36 +267,34 @@ extension Auth0Service {
 
     /// `DELETE /me/v1/authentication-methods/{id}` → `204`: removes the method from the user,
     /// and so from `/mfa/authenticators` and the logins it served.
-    func deleteMethod(_ request: Request, context: EmulatorRequestContext) async -> Response {
-        await Self.guarded {
-            let user = try await myAccountUser(request, scope: MyAccountScope.delete)
-            let id = Self.methodId(context)
-            guard let method = myAccountMethods(of: user).first(where: { $0.id == id }) else { throw Auth0Failure.methodNotFound }
-            let at = now
-            let outcome: DeleteOutcome = await state.update(Auth0Tenant.key) { tenant in
-                guard var stored = tenant.users[user.userId] else { return .refused(Auth0Failure.methodNotFound) }
-                switch method.type {
-                case "password":
-                    stored.passwordHash = nil
-                case "passkey":
-                    let credentialID = stored.methodDetails[id]?.credentialID
-                    stored.passkeys.removeAll { record in
-                        credentialID == record.id || "passkey|" + Base64URL.encode(record.id) == id
-                    }
-                case "totp": stored.totp = nil
-                case "push-notification": stored.push.removeAll { $0.id == id }
-                case "email", "phone": stored.oob.removeAll { $0.id == id }
-                case "recovery-code": stored.recovery = nil
-                default: return .refused(Auth0Failure.methodNotFound)
+    func deleteMethod(_ request: Request, context: EmulatorRequestContext) async throws -> Response {
+        let user = try await myAccountUser(request, scope: MyAccountScope.delete)
+        let id = Self.methodId(context)
+        guard let method = myAccountMethods(of: user).first(where: { $0.id == id }) else { throw Auth0Failure.methodNotFound }
+        let at = now
+        let outcome: DeleteOutcome = await state.update(Auth0Tenant.key) { tenant in
+            guard var stored = tenant.users[user.userId] else { return .refused(Auth0Failure.methodNotFound) }
+            switch method.type {
+            case "password":
+                stored.passwordHash = nil
+            case "passkey":
+                let credentialID = stored.methodDetails[id]?.credentialID
+                stored.passkeys.removeAll { record in
+                    credentialID == record.id || "passkey|" + Base64URL.encode(record.id) == id
                 }
-                stored.methodDetails[id] = nil
-                stored.updatedAt = at
-                tenant.users[stored.userId] = stored
-                return .deleted
+            case "totp": stored.totp = nil
+            case "push-notification": stored.push.removeAll { $0.id == id }
+            case "email", "phone": stored.oob.removeAll { $0.id == id }
+            case "recovery-code": stored.recovery = nil
+            default: return .refused(Auth0Failure.methodNotFound)
             }
-            if case .refused(let failure) = outcome { throw failure }
-            return Response(status: .noContent, headers: [.cacheControl: "no-store"])
+            stored.methodDetails[id] = nil
+            stored.updatedAt = at
+            tenant.users[stored.userId] = stored
+            return .deleted
         }
+        if case .refused(let failure) = outcome { throw failure }
+        return Response(status: .noContent, headers: [.cacheControl: "no-store"])
     }
 
     // MARK: - Enrollment start
@@ -320,86 +310,84 @@ extension Auth0Service {
     /// - `password` `{identity_user_id?, connection?}`: `{id, auth_session, policy}`.
     /// - `passkey` `{identity_user_id?, connection?}`: `{auth_session, authn_params_public_key}`
     ///   (no `id`: the id is only in `Location`).
-    func startEnrollment(_ request: Request) async -> Response {
-        await Self.guarded {
-            let user = try await myAccountUser(request, scope: MyAccountScope.create)
-            let body = try await myAccountBody(request)
-            guard let type = body.string("type") else { throw Auth0Failure.badRequest(field: "type", "type is required.") }
-            try Self.checkIdentity(body, user: user)
-            let session = randomToken()
-            let at = now
-            let methodId: String
-            let kind: Auth0Enrollment.Kind
-            var reply: [String: JSONValue] = ["auth_session": .string(session)]
-            var message: Auth0OutboxMessage?
-            switch type {
-            case "totp", "push-notification":
-                if type == "totp", user.totp?.confirmed == true {
-                    throw Auth0Failure.problem(.conflict, title: "Conflict", detail: "The user already has a totp authentication method.")
-                }
-                let secret = environment.random.bytes(20)
-                let totp = try TOTP(secret: Secret(secret))
-                let uri = try OTPAuthURI(totp: totp, account: Self.accountLabel(user), issuer: Self.otpIssuer)
-                methodId = (type == "totp" ? "totp|dev_" : "push|dev_") + randomToken(bytes: 12)
-                kind = type == "totp" ? .totp(totp) : .push(accepted: false)
-                reply["barcode_uri"] = .string(uri.string.revealed())
-                reply["manual_input_code"] = .string(Base32.encode(secret))
-            case "email":
-                guard let text = body.string("email"), let email = Self.validEmail(text) else {
-                    throw Auth0Failure.badRequest(field: "email", "email must be a valid email address.")
-                }
-                let code = sixDigitCode()
-                methodId = "email|dev_" + randomToken(bytes: 12)
-                kind = .email(address: email, code: code)
-                message = Auth0OutboxMessage(to: email, channel: "email", code: code, purpose: "enrollment", sentAt: at)
-            case "phone":
-                guard let number = body.string("phone_number"), Self.isE164(number) else {
-                    throw Auth0Failure.badRequest(field: "phone_number", "phone_number must be an E.164 phone number such as +14155550100.")
-                }
-                let channel = body.string("preferred_authentication_method") ?? "sms"
-                guard ["sms", "voice"].contains(channel) else {
-                    throw Auth0Failure.badRequest(field: "preferred_authentication_method",
-                                                  "preferred_authentication_method must be sms or voice.")
-                }
-                let code = sixDigitCode()
-                methodId = "phone|dev_" + randomToken(bytes: 12)
-                kind = .phone(number: number, method: channel, code: code)
-                message = Auth0OutboxMessage(to: number, channel: channel, code: code, purpose: "enrollment", sentAt: at)
-            case "recovery-code":
-                if user.recovery != nil {
-                    throw Auth0Failure.problem(.conflict, title: "Conflict",
-                                               detail: "The user already has a recovery-code authentication method.")
-                }
-                // 15 random bytes are exactly 24 base32 symbols: Auth0's 24-character code.
-                let code = Base32.encode(environment.random.bytes(15))
-                methodId = "recovery-code|dev_" + randomToken(bytes: 12)
-                kind = .recoveryCode(digest: Auth0Tenant.digest(Auth0RecoveryAuthenticator.normalized(code)))
-                reply["recovery_code"] = .string(code)
-            case "password":
-                methodId = Self.passwordMethodId(user)
-                kind = .password
-                reply["policy"] = Self.passwordPolicy
-            case "passkey":
-                let handle = user.userHandle ?? environment.random.bytes(16)
-                let challenge = environment.random.bytes(32)
-                methodId = "passkey|dev_" + randomToken(bytes: 12)
-                kind = .passkey(challenge: challenge, userHandle: handle)
-                reply["authn_params_public_key"] = Self.passkeyCreationOptions(user: user, handle: handle, challenge: challenge)
-            default:
-                let supported = Self.myAccountFactors.map(\.type).joined(separator: ", ")
-                throw Auth0Failure.badRequest(field: "type", "type must be one of \(supported).")
+    func startEnrollment(_ request: Request) async throws -> Response {
+        let user = try await myAccountUser(request, scope: MyAccountScope.create)
+        let body = try await myAccountBody(request)
+        guard let type = body.string("type") else { throw Auth0Failure.badRequest(field: "type", "type is required.") }
+        try Self.checkIdentity(body, user: user)
+        let session = randomToken()
+        let at = now
+        let methodId: String
+        let kind: Auth0Enrollment.Kind
+        var reply: [String: JSONValue] = ["auth_session": .string(session)]
+        var message: Auth0OutboxMessage?
+        switch type {
+        case "totp", "push-notification":
+            if type == "totp", user.totp?.confirmed == true {
+                throw Auth0Failure.problem(.conflict, title: "Conflict", detail: "The user already has a totp authentication method.")
             }
-            if type != "passkey" { reply["id"] = .string(methodId) }
-            let enrollment = Auth0Enrollment(methodId: methodId, userId: user.userId, kind: kind,
-                                             expiresAt: at.addingTimeInterval(Self.enrollmentLifetime))
-            await state.update(Auth0Tenant.key) { [message] tenant in
-                tenant.purge(now: at)
-                tenant.enrollments[Auth0Tenant.digest(session)] = enrollment
-                if let message { tenant.send(message) }
+            let secret = environment.random.bytes(20)
+            let totp = try TOTP(secret: Secret(secret))
+            let uri = try OTPAuthURI(totp: totp, account: Self.accountLabel(user), issuer: Self.otpIssuer)
+            methodId = (type == "totp" ? "totp|dev_" : "push|dev_") + randomToken(bytes: 12)
+            kind = type == "totp" ? .totp(totp) : .push(accepted: false)
+            reply["barcode_uri"] = .string(uri.string.revealed())
+            reply["manual_input_code"] = .string(Base32.encode(secret))
+        case "email":
+            guard let text = body.string("email"), let email = Self.validEmail(text) else {
+                throw Auth0Failure.badRequest(field: "email", "email must be a valid email address.")
             }
-            let location = await issuer(for: request) + "me/v1/authentication-methods/" + Self.percentEncoded(methodId)
-            return EmulatorResponse.json(.object(reply), status: .created, headers: [.location: location, .cacheControl: "no-store"])
+            let code = sixDigitCode()
+            methodId = "email|dev_" + randomToken(bytes: 12)
+            kind = .email(address: email, code: code)
+            message = Auth0OutboxMessage(to: email, channel: "email", code: code, purpose: "enrollment", sentAt: at)
+        case "phone":
+            guard let number = body.string("phone_number"), Self.isE164(number) else {
+                throw Auth0Failure.badRequest(field: "phone_number", "phone_number must be an E.164 phone number such as +14155550100.")
+            }
+            let channel = body.string("preferred_authentication_method") ?? "sms"
+            guard ["sms", "voice"].contains(channel) else {
+                throw Auth0Failure.badRequest(field: "preferred_authentication_method",
+                                              "preferred_authentication_method must be sms or voice.")
+            }
+            let code = sixDigitCode()
+            methodId = "phone|dev_" + randomToken(bytes: 12)
+            kind = .phone(number: number, method: channel, code: code)
+            message = Auth0OutboxMessage(to: number, channel: channel, code: code, purpose: "enrollment", sentAt: at)
+        case "recovery-code":
+            if user.recovery != nil {
+                throw Auth0Failure.problem(.conflict, title: "Conflict",
+                                           detail: "The user already has a recovery-code authentication method.")
+            }
+            // 15 random bytes are exactly 24 base32 symbols: Auth0's 24-character code.
+            let code = Base32.encode(environment.random.bytes(15))
+            methodId = "recovery-code|dev_" + randomToken(bytes: 12)
+            kind = .recoveryCode(digest: Auth0Tenant.digest(Auth0RecoveryAuthenticator.normalized(code)))
+            reply["recovery_code"] = .string(code)
+        case "password":
+            methodId = Self.passwordMethodId(user)
+            kind = .password
+            reply["policy"] = Self.passwordPolicy
+        case "passkey":
+            let handle = user.userHandle ?? environment.random.bytes(16)
+            let challenge = environment.random.bytes(32)
+            methodId = "passkey|dev_" + randomToken(bytes: 12)
+            kind = .passkey(challenge: challenge, userHandle: handle)
+            reply["authn_params_public_key"] = Self.passkeyCreationOptions(user: user, handle: handle, challenge: challenge)
+        default:
+            let supported = Self.myAccountFactors.map(\.type).joined(separator: ", ")
+            throw Auth0Failure.badRequest(field: "type", "type must be one of \(supported).")
         }
+        if type != "passkey" { reply["id"] = .string(methodId) }
+        let enrollment = Auth0Enrollment(methodId: methodId, userId: user.userId, kind: kind,
+                                         expiresAt: at.addingTimeInterval(Self.enrollmentLifetime))
+        await state.update(Auth0Tenant.key) { [message] tenant in
+            tenant.purge(now: at)
+            tenant.enrollments[Auth0Tenant.digest(session)] = enrollment
+            if let message { tenant.send(message) }
+        }
+        let location = await issuer(for: request) + "me/v1/authentication-methods/" + Self.percentEncoded(methodId)
+        return EmulatorResponse.json(.object(reply), status: .created, headers: [.location: location, .cacheControl: "no-store"])
     }
 
     /// The name a TOTP URI shows for the user: the email, else the phone number, else the user id.
@@ -485,111 +473,109 @@ extension Auth0Service {
     /// proof (`otp_code`; push accepted on the device; `new_password`; the passkey attestation),
     /// adds the method to the user and answers `200` with it (the PasskeyAuthenticationMethod of
     /// AuthHubAuth0 docs, Auth0Endpoints: “Response models” for a passkey).
-    func verifyEnrollment(_ request: Request, context: EmulatorRequestContext) async -> Response {
-        await Self.guarded {
-            let user = try await myAccountUser(request, scope: MyAccountScope.create)
-            let body = try await myAccountBody(request)
-            let id = Self.methodId(context)
-            guard let session = body.string("auth_session") else {
-                throw Auth0Failure.badRequest(field: "auth_session", "auth_session is required.")
+    func verifyEnrollment(_ request: Request, context: EmulatorRequestContext) async throws -> Response {
+        let user = try await myAccountUser(request, scope: MyAccountScope.create)
+        let body = try await myAccountBody(request)
+        let id = Self.methodId(context)
+        guard let session = body.string("auth_session") else {
+            throw Auth0Failure.badRequest(field: "auth_session", "auth_session is required.")
+        }
+        let digest = Auth0Tenant.digest(session)
+        let at = now
+        guard let pending = await state.get(Auth0Tenant.key).enrollments[digest], pending.expiresAt > at,
+              pending.userId == user.userId, pending.methodId == id
+        else { throw Self.invalidAuthSession }
+        // Inputs are read and checked before the state update; the update re-reads the enrollment.
+        var otp: String?
+        var passwordHash: EmulatorPasswordHash?
+        var passkey: WebAuthnCredentialRecord?
+        switch pending.kind {
+        case .totp, .email, .phone:
+            guard let code = body.string("otp_code") else {
+                throw Auth0Failure.badRequest(field: "otp_code", "otp_code is required.")
             }
-            let digest = Auth0Tenant.digest(session)
-            let at = now
-            guard let pending = await state.get(Auth0Tenant.key).enrollments[digest], pending.expiresAt > at,
-                  pending.userId == user.userId, pending.methodId == id
-            else { throw Self.invalidAuthSession }
-            // Inputs are read and checked before the state update; the update re-reads the enrollment.
-            var otp: String?
-            var passwordHash: EmulatorPasswordHash?
-            var passkey: WebAuthnCredentialRecord?
-            switch pending.kind {
-            case .totp, .email, .phone:
-                guard let code = body.string("otp_code") else {
-                    throw Auth0Failure.badRequest(field: "otp_code", "otp_code is required.")
+            otp = code
+        case .password:
+            guard let password = body.string("new_password") else {
+                throw Auth0Failure.badRequest(field: "new_password", "new_password is required.")
+            }
+            guard password.count >= Self.minimumPasswordLength else {
+                throw Auth0Failure.badRequest(field: "new_password",
+                                              "Password is too weak: at least \(Self.minimumPasswordLength) characters are required.")
+            }
+            passwordHash = try EmulatorPasswordHash(password: password, random: environment.random)
+        case .passkey(let challenge, _):
+            guard let response = body["authn_response"], response.objectValue != nil else {
+                throw Auth0Failure.badRequest(field: "authn_response", "authn_response is required.")
+            }
+            do {
+                passkey = try Self.passkeyRelyingParty.verifyRegistration(try PasskeyRegistration(json: response), challenge: challenge)
+            } catch let error as AuthError {
+                throw Auth0Failure.badRequest("The passkey attestation could not be verified: \(error.message)")
+            } catch {
+                throw Auth0Failure.badRequest("The passkey attestation could not be verified.")
+            }
+        case .push, .recoveryCode:
+            break
+        }
+        let userAgent = request.headers[.userAgent]
+        let outcome: VerifyOutcome = await state.update(Auth0Tenant.key) { [otp, passwordHash, passkey] tenant in
+            guard var entry = tenant.enrollments[digest], entry.expiresAt > at, entry.userId == user.userId, entry.methodId == id,
+                  var stored = tenant.users[entry.userId]
+            else { return .refused(Self.invalidAuthSession) }
+            func wrongCode() -> VerifyOutcome {
+                entry.failures += 1
+                tenant.enrollments[digest] = entry.failures >= Self.enrollmentMaximumFailures ? nil : entry
+                return .refused(Self.invalidEnrollmentCode)
+            }
+            var details = Auth0MethodDetails(name: nil, createdAt: at)
+            switch entry.kind {
+            case .totp(let totp):
+                guard let step = try? totp.verify(Secret(otp ?? ""), at: at, after: nil) else { return wrongCode() }
+                if stored.totp?.confirmed == true {
+                    return .refused(.problem(.conflict, title: "Conflict", detail: "The user already has a totp authentication method."))
                 }
-                otp = code
+                stored.totp = Auth0TOTPAuthenticator(id: id, totp: totp, confirmed: true, lastStep: step)
+            case .email(let address, let code):
+                guard constantTimeEquals(Array(code.utf8), Array((otp ?? "").utf8)) else { return wrongCode() }
+                stored.oob.append(Auth0OOBAuthenticator(id: id, channel: "email", target: address, confirmed: true))
+            case .phone(let number, let method, let code):
+                guard constantTimeEquals(Array(code.utf8), Array((otp ?? "").utf8)) else { return wrongCode() }
+                stored.oob.append(Auth0OOBAuthenticator(id: id, channel: "sms", target: number, confirmed: true, preferredMethod: method))
+            case .push(let accepted):
+                guard accepted else { return .refused(.badRequest("The enrollment has not been accepted on the device yet.")) }
+                stored.push.append(Auth0PushAuthenticator(id: id))
+            case .recoveryCode(let codeDigest):
+                if stored.recovery != nil {
+                    return .refused(.problem(.conflict, title: "Conflict",
+                                             detail: "The user already has a recovery-code authentication method."))
+                }
+                stored.recovery = Auth0RecoveryAuthenticator(id: id, codes: RecoveryCodeSet(hashes: []), codeDigests: [codeDigest])
             case .password:
-                guard let password = body.string("new_password") else {
-                    throw Auth0Failure.badRequest(field: "new_password", "new_password is required.")
+                guard let passwordHash else { return .refused(Self.invalidAuthSession) }
+                stored.passwordHash = passwordHash
+            case .passkey(_, let handle):
+                guard let passkey else { return .refused(Self.invalidAuthSession) }
+                if tenant.users.values.contains(where: { $0.passkeys.contains { $0.id == passkey.id } }) {
+                    return .refused(.badRequest("The passkey is already registered."))
                 }
-                guard password.count >= Self.minimumPasswordLength else {
-                    throw Auth0Failure.badRequest(field: "new_password",
-                                                  "Password is too weak: at least \(Self.minimumPasswordLength) characters are required.")
-                }
-                passwordHash = try EmulatorPasswordHash(password: password, random: environment.random)
-            case .passkey(let challenge, _):
-                guard let response = body["authn_response"], response.objectValue != nil else {
-                    throw Auth0Failure.badRequest(field: "authn_response", "authn_response is required.")
-                }
-                do {
-                    passkey = try Self.passkeyRelyingParty.verifyRegistration(try PasskeyRegistration(json: response), challenge: challenge)
-                } catch let error as AuthError {
-                    throw Auth0Failure.badRequest("The passkey attestation could not be verified: \(error.message)")
-                } catch {
-                    throw Auth0Failure.badRequest("The passkey attestation could not be verified.")
-                }
-            case .push, .recoveryCode:
-                break
+                stored.passkeys.append(passkey)
+                if stored.userHandle == nil { stored.userHandle = handle }
+                details.credentialID = passkey.id
+                details.userAgent = userAgent
             }
-            let userAgent = request.headers[.userAgent]
-            let outcome: VerifyOutcome = await state.update(Auth0Tenant.key) { [otp, passwordHash, passkey] tenant in
-                guard var entry = tenant.enrollments[digest], entry.expiresAt > at, entry.userId == user.userId, entry.methodId == id,
-                      var stored = tenant.users[entry.userId]
-                else { return .refused(Self.invalidAuthSession) }
-                func wrongCode() -> VerifyOutcome {
-                    entry.failures += 1
-                    tenant.enrollments[digest] = entry.failures >= Self.enrollmentMaximumFailures ? nil : entry
-                    return .refused(Self.invalidEnrollmentCode)
-                }
-                var details = Auth0MethodDetails(name: nil, createdAt: at)
-                switch entry.kind {
-                case .totp(let totp):
-                    guard let step = try? totp.verify(Secret(otp ?? ""), at: at, after: nil) else { return wrongCode() }
-                    if stored.totp?.confirmed == true {
-                        return .refused(.problem(.conflict, title: "Conflict", detail: "The user already has a totp authentication method."))
-                    }
-                    stored.totp = Auth0TOTPAuthenticator(id: id, totp: totp, confirmed: true, lastStep: step)
-                case .email(let address, let code):
-                    guard constantTimeEquals(Array(code.utf8), Array((otp ?? "").utf8)) else { return wrongCode() }
-                    stored.oob.append(Auth0OOBAuthenticator(id: id, channel: "email", target: address, confirmed: true))
-                case .phone(let number, let method, let code):
-                    guard constantTimeEquals(Array(code.utf8), Array((otp ?? "").utf8)) else { return wrongCode() }
-                    stored.oob.append(Auth0OOBAuthenticator(id: id, channel: "sms", target: number, confirmed: true, preferredMethod: method))
-                case .push(let accepted):
-                    guard accepted else { return .refused(.badRequest("The enrollment has not been accepted on the device yet.")) }
-                    stored.push.append(Auth0PushAuthenticator(id: id))
-                case .recoveryCode(let codeDigest):
-                    if stored.recovery != nil {
-                        return .refused(.problem(.conflict, title: "Conflict",
-                                                 detail: "The user already has a recovery-code authentication method."))
-                    }
-                    stored.recovery = Auth0RecoveryAuthenticator(id: id, codes: RecoveryCodeSet(hashes: []), codeDigests: [codeDigest])
-                case .password:
-                    guard let passwordHash else { return .refused(Self.invalidAuthSession) }
-                    stored.passwordHash = passwordHash
-                case .passkey(_, let handle):
-                    guard let passkey else { return .refused(Self.invalidAuthSession) }
-                    if tenant.users.values.contains(where: { $0.passkeys.contains { $0.id == passkey.id } }) {
-                        return .refused(.badRequest("The passkey is already registered."))
-                    }
-                    stored.passkeys.append(passkey)
-                    if stored.userHandle == nil { stored.userHandle = handle }
-                    details.credentialID = passkey.id
-                    details.userAgent = userAgent
-                }
-                tenant.enrollments[digest] = nil
-                stored.methodDetails[id] = details
-                stored.updatedAt = at
-                tenant.users[stored.userId] = stored
-                return .confirmed(stored)
-            }
-            switch outcome {
-            case .refused(let failure):
-                throw failure
-            case .confirmed(let stored):
-                guard let method = myAccountMethods(of: stored).first(where: { $0.id == id }) else { throw Auth0Failure.methodNotFound }
-                return EmulatorResponse.json(method.json, headers: [.cacheControl: "no-store"])
-            }
+            tenant.enrollments[digest] = nil
+            stored.methodDetails[id] = details
+            stored.updatedAt = at
+            tenant.users[stored.userId] = stored
+            return .confirmed(stored)
+        }
+        switch outcome {
+        case .refused(let failure):
+            throw failure
+        case .confirmed(let stored):
+            guard let method = myAccountMethods(of: stored).first(where: { $0.id == id }) else { throw Auth0Failure.methodNotFound }
+            return EmulatorResponse.json(method.json, headers: [.cacheControl: "no-store"])
         }
     }
 
@@ -600,18 +586,16 @@ extension Auth0Service {
     /// `{messages:[{to, channel, code, purpose:"enrollment", sent_at}]}`. Emails compare
     /// case-insensitively, phone numbers by their digits (so a `+` sent unencoded still matches).
     /// A missing `to` is `400 invalid_request`.
-    func outbox(_ request: Request) async -> Response {
-        await Self.guarded {
-            let to = try Auth0Parameters.query(of: request).required("to")
-            let wanted = Self.outboxKey(to)
-            let messages = await state.get(Auth0Tenant.key).outbox.filter { Self.outboxKey($0.to) == wanted }
-            return EmulatorResponse.json(["messages": .array(messages.map { message in
-                [
-                    "to": .string(message.to), "channel": .string(message.channel), "code": .string(message.code),
-                    "purpose": .string(message.purpose), "sent_at": .string(Auth0Tenant.timestamp(message.sentAt)),
-                ]
-            })], headers: [.cacheControl: "no-store"])
-        }
+    func outbox(_ request: Request) async throws -> Response {
+        let to = try Auth0Parameters.query(of: request).required("to")
+        let wanted = Self.outboxKey(to)
+        let messages = await state.get(Auth0Tenant.key).outbox.filter { Self.outboxKey($0.to) == wanted }
+        return EmulatorResponse.json(["messages": .array(messages.map { message in
+            [
+                "to": .string(message.to), "channel": .string(message.channel), "code": .string(message.code),
+                "purpose": .string(message.purpose), "sent_at": .string(Auth0Tenant.timestamp(message.sentAt)),
+            ]
+        })], headers: [.cacheControl: "no-store"])
     }
 
     /// An email lower-cased, a phone number reduced to its digits.
@@ -623,25 +607,23 @@ extension Auth0Service {
     /// `POST /auth0/__emulator/push/accept` `{id}` (emulator only): marks the pending
     /// push-notification enrollment with that method id as accepted on the device →
     /// `{id, accepted:true}`, or 404 when there is none.
-    func acceptPush(_ request: Request) async -> Response {
-        await Self.guarded {
-            let id = try await Auth0Parameters.body(of: request).required("id")
-            let at = now
-            let found = await state.update(Auth0Tenant.key) { tenant -> Bool in
-                guard let key = tenant.enrollments.first(where: { entry in
-                    guard entry.value.methodId == id, entry.value.expiresAt > at, case .push = entry.value.kind else { return false }
-                    return true
-                })?.key else { return false }
-                tenant.enrollments[key]?.kind = .push(accepted: true)
+    func acceptPush(_ request: Request) async throws -> Response {
+        let id = try await Auth0Parameters.body(of: request).required("id")
+        let at = now
+        let found = await state.update(Auth0Tenant.key) { tenant -> Bool in
+            guard let key = tenant.enrollments.first(where: { entry in
+                guard entry.value.methodId == id, entry.value.expiresAt > at, case .push = entry.value.kind else { return false }
                 return true
-            }
-            guard found else {
-                return EmulatorResponse.json(
-                    ["statusCode": 404, "error": "Not Found", "message": "No pending push-notification enrollment with this id."],
-                    status: .notFound
-                )
-            }
-            return EmulatorResponse.json(["id": .string(id), "accepted": true])
+            })?.key else { return false }
+            tenant.enrollments[key]?.kind = .push(accepted: true)
+            return true
         }
+        guard found else {
+            return EmulatorResponse.json(
+                ["statusCode": 404, "error": "Not Found", "message": "No pending push-notification enrollment with this id."],
+                status: .notFound
+            )
+        }
+        return EmulatorResponse.json(["id": .string(id), "accepted": true])
     }
 }

@@ -20,68 +20,64 @@ extension Auth0Service {
 
     /// `POST /passkey/challenge` `{client_id, realm?}` → `{auth_session, authn_params_public_key:
     /// {challenge, rpId, timeout, userVerification}}` for a discoverable-credential login.
-    func passkeyChallenge(_ request: Request) async -> Response {
-        await Self.guarded {
-            let parameters = try await Auth0Parameters.body(of: request)
-            let clientId = try parameters.required("client_id")
-            let challenge = environment.random.bytes(32)
-            let session = randomToken()
-            let entry = Auth0PasskeySession(
-                kind: .login, challenge: challenge, clientId: clientId,
-                connection: parameters.string("realm") ?? Auth0Tenant.defaultConnection,
-                expiresAt: now.addingTimeInterval(Self.passkeySessionLifetime)
-            )
-            await state.update(Auth0Tenant.key) { tenant in tenant.passkeySessions[Auth0Tenant.digest(session)] = entry }
-            return EmulatorResponse.json([
-                "auth_session": .string(session),
-                "authn_params_public_key": [
-                    "challenge": .string(Base64URL.encode(challenge)), "rpId": .string(Self.passkeyRelyingParty.id),
-                    "timeout": .number(Double(Self.passkeyTimeoutMilliseconds)), "userVerification": "preferred",
-                ],
-            ], headers: [.cacheControl: "no-store"])
-        }
+    func passkeyChallenge(_ request: Request) async throws -> Response {
+        let parameters = try await Auth0Parameters.body(of: request)
+        let clientId = try parameters.required("client_id")
+        let challenge = environment.random.bytes(32)
+        let session = randomToken()
+        let entry = Auth0PasskeySession(
+            kind: .login, challenge: challenge, clientId: clientId,
+            connection: parameters.string("realm") ?? Auth0Tenant.defaultConnection,
+            expiresAt: now.addingTimeInterval(Self.passkeySessionLifetime)
+        )
+        await state.update(Auth0Tenant.key) { tenant in tenant.passkeySessions[Auth0Tenant.digest(session)] = entry }
+        return EmulatorResponse.json([
+            "auth_session": .string(session),
+            "authn_params_public_key": [
+                "challenge": .string(Base64URL.encode(challenge)), "rpId": .string(Self.passkeyRelyingParty.id),
+                "timeout": .number(Double(Self.passkeyTimeoutMilliseconds)), "userVerification": "preferred",
+            ],
+        ], headers: [.cacheControl: "no-store"])
     }
 
     /// `POST /passkey/register` `{client_id, user_profile:{email, name?, …}, realm?}` → the
     /// creation options (AuthHubAuth0 docs, Auth0Endpoints: “Passkeys” step 2). The user is created only when the attestation
     /// verifies in the webauthn grant.
-    func passkeyRegister(_ request: Request) async -> Response {
-        await Self.guarded {
-            let parameters = try await Auth0Parameters.body(of: request)
-            let clientId = try parameters.required("client_id")
-            let profile = Auth0Parameters(parameters["user_profile"]?.objectValue ?? [:])
-            guard let email = profile.string("email")?.lowercased() else { throw Auth0Failure.missing("user_profile.email") }
-            let connection = parameters.string("realm") ?? Auth0Tenant.defaultConnection
-            if await state.get(Auth0Tenant.key).user(email: email, connection: connection) != nil {
-                throw Auth0Failure.oauth("user_exists", "The user already exists.", status: .badRequest)
-            }
-            var attributes: [String: JSONValue] = [:]
-            for key in ["name", "given_name", "family_name", "nickname", "picture", "phone_number"] {
-                if let value = profile.string(key) { attributes[key] = .string(value) }
-            }
-            let userId = "auth0|" + environment.random.bytes(12).map { String(format: "%02x", $0) }.joined()
-            let handle = environment.random.bytes(16)
-            let challenge = environment.random.bytes(32)
-            let session = randomToken()
-            let entry = Auth0PasskeySession(
-                kind: .signup(userId: userId, userHandle: handle, email: email, attributes: attributes),
-                challenge: challenge, clientId: clientId, connection: connection,
-                expiresAt: now.addingTimeInterval(Self.passkeySessionLifetime)
-            )
-            await state.update(Auth0Tenant.key) { tenant in tenant.passkeySessions[Auth0Tenant.digest(session)] = entry }
-            let displayName = attributes["name"]?.stringValue ?? email
-            return EmulatorResponse.json([
-                "auth_session": .string(session),
-                "authn_params_public_key": [
-                    "challenge": .string(Base64URL.encode(challenge)),
-                    "rp": ["id": .string(Self.passkeyRelyingParty.id), "name": "AuthHub Emulator"],
-                    "user": ["id": .string(Base64URL.encode(handle)), "name": .string(email), "displayName": .string(displayName)],
-                    "pubKeyCredParams": [["type": "public-key", "alg": -7], ["type": "public-key", "alg": -257]],
-                    "authenticatorSelection": ["residentKey": "required", "userVerification": "preferred"],
-                    "timeout": .number(Double(Self.passkeyTimeoutMilliseconds)),
-                ],
-            ], headers: [.cacheControl: "no-store"])
+    func passkeyRegister(_ request: Request) async throws -> Response {
+        let parameters = try await Auth0Parameters.body(of: request)
+        let clientId = try parameters.required("client_id")
+        let profile = Auth0Parameters(parameters["user_profile"]?.objectValue ?? [:])
+        guard let email = profile.string("email")?.lowercased() else { throw Auth0Failure.missing("user_profile.email") }
+        let connection = parameters.string("realm") ?? Auth0Tenant.defaultConnection
+        if await state.get(Auth0Tenant.key).user(email: email, connection: connection) != nil {
+            throw Auth0Failure.oauth("user_exists", "The user already exists.", status: .badRequest)
         }
+        var attributes: [String: JSONValue] = [:]
+        for key in ["name", "given_name", "family_name", "nickname", "picture", "phone_number"] {
+            if let value = profile.string(key) { attributes[key] = .string(value) }
+        }
+        let userId = "auth0|" + environment.random.bytes(12).map { String(format: "%02x", $0) }.joined()
+        let handle = environment.random.bytes(16)
+        let challenge = environment.random.bytes(32)
+        let session = randomToken()
+        let entry = Auth0PasskeySession(
+            kind: .signup(userId: userId, userHandle: handle, email: email, attributes: attributes),
+            challenge: challenge, clientId: clientId, connection: connection,
+            expiresAt: now.addingTimeInterval(Self.passkeySessionLifetime)
+        )
+        await state.update(Auth0Tenant.key) { tenant in tenant.passkeySessions[Auth0Tenant.digest(session)] = entry }
+        let displayName = attributes["name"]?.stringValue ?? email
+        return EmulatorResponse.json([
+            "auth_session": .string(session),
+            "authn_params_public_key": [
+                "challenge": .string(Base64URL.encode(challenge)),
+                "rp": ["id": .string(Self.passkeyRelyingParty.id), "name": "AuthHub Emulator"],
+                "user": ["id": .string(Base64URL.encode(handle)), "name": .string(email), "displayName": .string(displayName)],
+                "pubKeyCredParams": [["type": "public-key", "alg": -7], ["type": "public-key", "alg": -257]],
+                "authenticatorSelection": ["residentKey": "required", "userVerification": "preferred"],
+                "timeout": .number(Double(Self.passkeyTimeoutMilliseconds)),
+            ],
+        ], headers: [.cacheControl: "no-store"])
     }
 
     private enum PasskeyOutcome: Sendable {

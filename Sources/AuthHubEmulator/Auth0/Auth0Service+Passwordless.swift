@@ -16,33 +16,31 @@ extension Auth0Service {
     /// `POST /passwordless/start` (AuthHubAuth0 docs, Auth0Endpoints: “Passwordless”) with `send: "code"`: makes a 6-digit code for the
     /// email or phone number. Nothing is sent anywhere; read the code with
     /// `GET /auth0/__emulator/passwordless` (emulator only). Links (`send: "link"…`) are refused.
-    func passwordlessStart(_ request: Request) async -> Response {
-        await Self.guarded {
-            let parameters = try await Auth0Parameters.body(of: request)
-            _ = try parameters.required("client_id")
-            let send = parameters.string("send") ?? "code"
-            guard send == "code" else {
-                throw Auth0Failure.oauth("bad.send", "The emulator sends only codes, not links.", status: .badRequest)
-            }
-            let identifier: String
-            let field: String
-            if let email = parameters.string("email") {
-                identifier = email.lowercased()
-                field = "email"
-            } else if let phone = parameters.string("phone_number") {
-                identifier = phone
-                field = "phone_number"
-            } else {
-                throw Auth0Failure.missing("email")
-            }
-            let connection = parameters.string("connection") ?? (field == "email" ? "email" : "sms")
-            let code = sixDigitCode()
-            let entry = Auth0PasswordlessCode(code: code, connection: connection, expiresAt: now.addingTimeInterval(Self.passwordlessLifetime))
-            let key = Self.passwordlessKey(connection: connection, identifier: identifier)
-            await state.update(Auth0Tenant.key) { tenant in tenant.passwordlessCodes[key] = entry }
-            let verifiedKey = field == "email" ? "email_verified" : "phone_verified"
-            return EmulatorResponse.json(.object([field: .string(identifier), verifiedKey: .bool(false)]))
+    func passwordlessStart(_ request: Request) async throws -> Response {
+        let parameters = try await Auth0Parameters.body(of: request)
+        _ = try parameters.required("client_id")
+        let send = parameters.string("send") ?? "code"
+        guard send == "code" else {
+            throw Auth0Failure.oauth("bad.send", "The emulator sends only codes, not links.", status: .badRequest)
         }
+        let identifier: String
+        let field: String
+        if let email = parameters.string("email") {
+            identifier = email.lowercased()
+            field = "email"
+        } else if let phone = parameters.string("phone_number") {
+            identifier = phone
+            field = "phone_number"
+        } else {
+            throw Auth0Failure.missing("email")
+        }
+        let connection = parameters.string("connection") ?? (field == "email" ? "email" : "sms")
+        let code = sixDigitCode()
+        let entry = Auth0PasswordlessCode(code: code, connection: connection, expiresAt: now.addingTimeInterval(Self.passwordlessLifetime))
+        let key = Self.passwordlessKey(connection: connection, identifier: identifier)
+        await state.update(Auth0Tenant.key) { tenant in tenant.passwordlessCodes[key] = entry }
+        let verifiedKey = field == "email" ? "email_verified" : "phone_verified"
+        return EmulatorResponse.json(.object([field: .string(identifier), verifiedKey: .bool(false)]))
     }
 
     /// `POST /otp/challenge` (DB-connection OTP, AuthHubAuth0 docs, Auth0Endpoints: “Passwordless”) `{client_id, connection?, allow_signup?,
@@ -50,36 +48,34 @@ extension Auth0Service {
     /// passwordless code under the database connection (read it with
     /// `GET /auth0/__emulator/passwordless?email=…&connection=Username-Password-Authentication`).
     /// It answers the same whether or not the user exists.
-    func otpChallenge(_ request: Request) async -> Response {
-        await Self.guarded {
-            let parameters = try await Auth0Parameters.body(of: request)
-            let clientId = try parameters.required("client_id")
-            let connection = parameters.string("connection") ?? Auth0Tenant.defaultConnection
-            let identifier: String
-            let isEmail: Bool
-            if let email = parameters.string("email") {
-                identifier = email.lowercased()
-                isEmail = true
-            } else if let phone = parameters.string("phone_number") {
-                identifier = phone
-                isEmail = false
-            } else {
-                throw Auth0Failure.missing("email")
-            }
-            let session = randomToken()
-            let code = sixDigitCode()
-            let expiresAt = now.addingTimeInterval(Self.passwordlessLifetime)
-            let entry = Auth0OTPSession(
-                clientId: clientId, connection: connection, identifier: identifier, isEmail: isEmail,
-                allowSignup: parameters["allow_signup"]?.boolValue ?? false, expiresAt: expiresAt
-            )
-            let key = Self.passwordlessKey(connection: connection, identifier: identifier)
-            await state.update(Auth0Tenant.key) { tenant in
-                tenant.otpSessions[Auth0Tenant.digest(session)] = entry
-                tenant.passwordlessCodes[key] = Auth0PasswordlessCode(code: code, connection: connection, expiresAt: expiresAt)
-            }
-            return EmulatorResponse.json(["auth_session": .string(session)], headers: [.cacheControl: "no-store"])
+    func otpChallenge(_ request: Request) async throws -> Response {
+        let parameters = try await Auth0Parameters.body(of: request)
+        let clientId = try parameters.required("client_id")
+        let connection = parameters.string("connection") ?? Auth0Tenant.defaultConnection
+        let identifier: String
+        let isEmail: Bool
+        if let email = parameters.string("email") {
+            identifier = email.lowercased()
+            isEmail = true
+        } else if let phone = parameters.string("phone_number") {
+            identifier = phone
+            isEmail = false
+        } else {
+            throw Auth0Failure.missing("email")
         }
+        let session = randomToken()
+        let code = sixDigitCode()
+        let expiresAt = now.addingTimeInterval(Self.passwordlessLifetime)
+        let entry = Auth0OTPSession(
+            clientId: clientId, connection: connection, identifier: identifier, isEmail: isEmail,
+            allowSignup: parameters["allow_signup"]?.boolValue ?? false, expiresAt: expiresAt
+        )
+        let key = Self.passwordlessKey(connection: connection, identifier: identifier)
+        await state.update(Auth0Tenant.key) { tenant in
+            tenant.otpSessions[Auth0Tenant.digest(session)] = entry
+            tenant.passwordlessCodes[key] = Auth0PasswordlessCode(code: code, connection: connection, expiresAt: expiresAt)
+        }
+        return EmulatorResponse.json(["auth_session": .string(session)], headers: [.cacheControl: "no-store"])
     }
 
     /// A random 6-digit code.
@@ -172,23 +168,21 @@ extension Auth0Service {
 
     /// `GET /auth0/__emulator/passwordless?email=…` or `?phone_number=…` (optionally
     /// `&connection=…`), emulator only: the pending code, `{"code":"123456"}`, or 404.
-    func passwordlessCode(_ request: Request) async -> Response {
-        await Self.guarded {
-            let parameters = Auth0Parameters.query(of: request)
-            let identifier: String
-            let defaultConnection: String
-            if let email = parameters.string("email") {
-                identifier = email
-                defaultConnection = "email"
-            } else {
-                identifier = try parameters.required("phone_number")
-                defaultConnection = "sms"
-            }
-            let key = Self.passwordlessKey(connection: parameters.string("connection") ?? defaultConnection, identifier: identifier)
-            guard let entry = await state.get(Auth0Tenant.key).passwordlessCodes[key], entry.expiresAt > now else {
-                return EmulatorResponse.json(["statusCode": 404, "error": "Not Found", "message": "No pending code"], status: .notFound)
-            }
-            return EmulatorResponse.json(["code": .string(entry.code)])
+    func passwordlessCode(_ request: Request) async throws -> Response {
+        let parameters = Auth0Parameters.query(of: request)
+        let identifier: String
+        let defaultConnection: String
+        if let email = parameters.string("email") {
+            identifier = email
+            defaultConnection = "email"
+        } else {
+            identifier = try parameters.required("phone_number")
+            defaultConnection = "sms"
         }
+        let key = Self.passwordlessKey(connection: parameters.string("connection") ?? defaultConnection, identifier: identifier)
+        guard let entry = await state.get(Auth0Tenant.key).passwordlessCodes[key], entry.expiresAt > now else {
+            return EmulatorResponse.json(["statusCode": 404, "error": "Not Found", "message": "No pending code"], status: .notFound)
+        }
+        return EmulatorResponse.json(["code": .string(entry.code)])
     }
 }

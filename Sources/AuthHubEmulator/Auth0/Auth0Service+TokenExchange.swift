@@ -182,24 +182,22 @@ extension Auth0Service {
     /// `{subject_token_type, subject_token, email, connection?}` → 201
     /// `{subject_token_type, email, connection}`. A registered token may be used more than once
     /// and also serves as an `actor_token` of that type.
-    func registerExchangeToken(_ request: Request) async -> Response {
-        await Self.guarded {
-            let parameters = try await Auth0Parameters.body(of: request)
-            let type = try parameters.required("subject_token_type")
-            let token = try parameters.required("subject_token")
-            guard let email = Self.validEmail(try parameters.required("email")) else {
-                throw Auth0Failure.invalidRequest("email must be an email address.")
-            }
-            let connection = parameters.string("connection") ?? Self.socialConnection(for: type) ?? Auth0Tenant.defaultConnection
-            let subject = Auth0ExchangeSubject(email: email, connection: connection)
-            await state.update(Auth0Tenant.key) { tenant in
-                tenant.exchangeSubjects[Auth0Tenant.exchangeKey(type: type, token: token)] = subject
-                tenant.exchangeTypes.insert(type)
-            }
-            return EmulatorResponse.json(
-                ["subject_token_type": .string(type), "email": .string(email), "connection": .string(connection)],
-                status: .created
-            )
+    func registerExchangeToken(_ request: Request) async throws -> Response {
+        let parameters = try await Auth0Parameters.body(of: request)
+        let type = try parameters.required("subject_token_type")
+        let token = try parameters.required("subject_token")
+        guard let email = Self.validEmail(try parameters.required("email")) else {
+            throw Auth0Failure.invalidRequest("email must be an email address.")
         }
+        let connection = parameters.string("connection") ?? Self.socialConnection(for: type) ?? Auth0Tenant.defaultConnection
+        let subject = Auth0ExchangeSubject(email: email, connection: connection)
+        await state.update(Auth0Tenant.key) { tenant in
+            tenant.exchangeSubjects[Auth0Tenant.exchangeKey(type: type, token: token)] = subject
+            tenant.exchangeTypes.insert(type)
+        }
+        return EmulatorResponse.json(
+            ["subject_token_type": .string(type), "email": .string(email), "connection": .string(connection)],
+            status: .created
+        )
     }
 }

@@ -102,40 +102,36 @@ extension Auth0Service {
     }
 
     /// `POST /dbconnections/signup` (AuthHubAuth0 docs, Auth0Endpoints: “Sign-up”) → `{_id, email, email_verified, username?, …}`.
-    func signup(_ request: Request) async -> Response {
-        await Self.guarded {
-            let parameters = try await Auth0Parameters.body(of: request)
-            guard parameters.string("client_id") != nil else {
-                throw Auth0Failure.database(code: "invalid_parameter", description: "Missing required parameter: client_id")
-            }
-            let user = try await store(try newUser(from: parameters, passwordRequired: true), emailVerified: false)
-            var body: [String: JSONValue] = [
-                "_id": .string(user.shortId), "email": .string(user.email), "email_verified": .bool(user.emailVerified),
-            ]
-            if let username = user.username { body["username"] = .string(username) }
-            for (key, value) in user.attributes { body[key] = value }
-            if !user.userMetadata.isEmpty { body["user_metadata"] = .object(user.userMetadata) }
-            return EmulatorResponse.json(.object(body))
+    func signup(_ request: Request) async throws -> Response {
+        let parameters = try await Auth0Parameters.body(of: request)
+        guard parameters.string("client_id") != nil else {
+            throw Auth0Failure.database(code: "invalid_parameter", description: "Missing required parameter: client_id")
         }
+        let user = try await store(try newUser(from: parameters, passwordRequired: true), emailVerified: false)
+        var body: [String: JSONValue] = [
+            "_id": .string(user.shortId), "email": .string(user.email), "email_verified": .bool(user.emailVerified),
+        ]
+        if let username = user.username { body["username"] = .string(username) }
+        for (key, value) in user.attributes { body[key] = value }
+        if !user.userMetadata.isEmpty { body["user_metadata"] = .object(user.userMetadata) }
+        return EmulatorResponse.json(.object(body))
     }
 
     /// `POST /dbconnections/change_password` `{client_id, email, connection}`: Auth0 answers the
     /// same text whether or not the user exists, and the emulator sends no email.
-    func changePassword(_ request: Request) async -> Response {
-        await Self.guarded {
-            let parameters = try await Auth0Parameters.body(of: request)
-            guard parameters.string("client_id") != nil else {
-                throw Auth0Failure.database(code: "invalid_parameter", description: "Missing required parameter: client_id")
-            }
-            guard parameters.string("email") != nil else {
-                throw Auth0Failure.database(code: "invalid_parameter", description: "Missing required parameter: email")
-            }
-            return Response(
-                status: .ok,
-                headers: [.contentType: "text/plain; charset=utf-8"],
-                body: ResponseBody(byteBuffer: ByteBuffer(string: "We've just sent you an email to reset your password."))
-            )
+    func changePassword(_ request: Request) async throws -> Response {
+        let parameters = try await Auth0Parameters.body(of: request)
+        guard parameters.string("client_id") != nil else {
+            throw Auth0Failure.database(code: "invalid_parameter", description: "Missing required parameter: client_id")
         }
+        guard parameters.string("email") != nil else {
+            throw Auth0Failure.database(code: "invalid_parameter", description: "Missing required parameter: email")
+        }
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/plain; charset=utf-8"],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: "We've just sent you an email to reset your password."))
+        )
     }
 
     // MARK: - Emulator-only hooks
@@ -146,23 +142,21 @@ extension Auth0Service {
     /// (default false: password logins then answer `mfa_required` and the user enrolls with
     /// `/mfa/associate`) and `totp_secret` (base32; enrolls a confirmed TOTP authenticator and
     /// implies `mfa_required`). → 201 with the user (``userJSON(_:)``).
-    func seedUser(_ request: Request) async -> Response {
-        await Self.guarded {
-            let parameters = try await Auth0Parameters.body(of: request)
-            let new = try newUser(from: parameters, passwordRequired: false)
-            var secret: [UInt8]?
-            if let text = parameters.string("totp_secret") {
-                guard let bytes = try? Base32.decode(text), !bytes.isEmpty else {
-                    throw Auth0Failure.invalidRequest("totp_secret must be base32 text.")
-                }
-                secret = bytes
+    func seedUser(_ request: Request) async throws -> Response {
+        let parameters = try await Auth0Parameters.body(of: request)
+        let new = try newUser(from: parameters, passwordRequired: false)
+        var secret: [UInt8]?
+        if let text = parameters.string("totp_secret") {
+            guard let bytes = try? Base32.decode(text), !bytes.isEmpty else {
+                throw Auth0Failure.invalidRequest("totp_secret must be base32 text.")
             }
-            let user = try await store(
-                new, emailVerified: parameters["email_verified"]?.boolValue ?? true,
-                mfaRequired: parameters["mfa_required"]?.boolValue ?? false, totpSecret: secret
-            )
-            return EmulatorResponse.json(userJSON(user), status: .created)
+            secret = bytes
         }
+        let user = try await store(
+            new, emailVerified: parameters["email_verified"]?.boolValue ?? true,
+            mfaRequired: parameters["mfa_required"]?.boolValue ?? false, totpSecret: secret
+        )
+        return EmulatorResponse.json(userJSON(user), status: .created)
     }
 
     /// `GET /auth0/__emulator/users` (emulator only): every user, without password hashes or
@@ -193,38 +187,36 @@ extension Auth0Service {
     /// absolute redirect URI without a fragment. `api_scopes`, when present, lists the only API
     /// scopes (``Auth0API``: the five My Account and three Management scopes) the client's
     /// tokens may be granted; another value there is `400 invalid_request`.
-    func registerClient(_ request: Request) async -> Response {
-        await Self.guarded {
-            let parameters = try await Auth0Parameters.body(of: request)
-            let clientId = try parameters.required("client_id")
-            let callbacks = parameters["callbacks"]?.arrayValue?.compactMap(\.stringValue) ?? []
-            let rotation = parameters["refresh_token_rotation"]?.boolValue ?? true
-            var leeway = 0
-            if let value = parameters["refresh_token_leeway"], value != .null {
-                guard let seconds = value.doubleValue, seconds.rounded() == seconds, seconds >= 0, seconds <= 86_400 else {
-                    throw Auth0Failure.invalidRequest("refresh_token_leeway must be a whole number of seconds from 0 to 86400.")
-                }
-                leeway = Int(seconds)
+    func registerClient(_ request: Request) async throws -> Response {
+        let parameters = try await Auth0Parameters.body(of: request)
+        let clientId = try parameters.required("client_id")
+        let callbacks = parameters["callbacks"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        let rotation = parameters["refresh_token_rotation"]?.boolValue ?? true
+        var leeway = 0
+        if let value = parameters["refresh_token_leeway"], value != .null {
+            guard let seconds = value.doubleValue, seconds.rounded() == seconds, seconds >= 0, seconds <= 86_400 else {
+                throw Auth0Failure.invalidRequest("refresh_token_leeway must be a whole number of seconds from 0 to 86400.")
             }
-            var apiScopes: [String]?
-            if let value = parameters["api_scopes"], value != .null {
-                guard let list = value.arrayValue?.compactMap(\.stringValue), list.count == value.arrayValue?.count else {
-                    throw Auth0Failure.invalidRequest("api_scopes must be an array of strings.")
-                }
-                if let unknown = list.first(where: { !Auth0API.allScopes.contains($0) }) {
-                    throw Auth0Failure.invalidRequest("api_scopes: unknown API scope \(unknown).")
-                }
-                apiScopes = list
-            }
-            let settings = Auth0ClientSettings(clientId: clientId, callbacks: callbacks, rotateRefreshTokens: rotation,
-                                               refreshTokenLeeway: TimeInterval(leeway), apiScopes: apiScopes)
-            await state.update(Auth0Tenant.key) { tenant in tenant.clients[clientId] = settings }
-            var body: [String: JSONValue] = [
-                "client_id": .string(clientId), "callbacks": .array(callbacks.map(JSONValue.string)),
-                "refresh_token_rotation": .bool(rotation), "refresh_token_leeway": .number(Double(leeway)),
-            ]
-            if let apiScopes { body["api_scopes"] = .array(apiScopes.map(JSONValue.string)) }
-            return EmulatorResponse.json(.object(body), status: .created)
+            leeway = Int(seconds)
         }
+        var apiScopes: [String]?
+        if let value = parameters["api_scopes"], value != .null {
+            guard let list = value.arrayValue?.compactMap(\.stringValue), list.count == value.arrayValue?.count else {
+                throw Auth0Failure.invalidRequest("api_scopes must be an array of strings.")
+            }
+            if let unknown = list.first(where: { !Auth0API.allScopes.contains($0) }) {
+                throw Auth0Failure.invalidRequest("api_scopes: unknown API scope \(unknown).")
+            }
+            apiScopes = list
+        }
+        let settings = Auth0ClientSettings(clientId: clientId, callbacks: callbacks, rotateRefreshTokens: rotation,
+                                           refreshTokenLeeway: TimeInterval(leeway), apiScopes: apiScopes)
+        await state.update(Auth0Tenant.key) { tenant in tenant.clients[clientId] = settings }
+        var body: [String: JSONValue] = [
+            "client_id": .string(clientId), "callbacks": .array(callbacks.map(JSONValue.string)),
+            "refresh_token_rotation": .bool(rotation), "refresh_token_leeway": .number(Double(leeway)),
+        ]
+        if let apiScopes { body["api_scopes"] = .array(apiScopes.map(JSONValue.string)) }
+        return EmulatorResponse.json(.object(body), status: .created)
     }
 }

@@ -48,18 +48,6 @@ struct Auth0Service: Sendable {
     /// A fresh random token: 32 bytes, base64url.
     func randomToken(bytes: Int = 32) -> String { Base64URL.encode(environment.random.bytes(bytes)) }
 
-    /// Runs a handler, turning an ``Auth0Failure`` into its reply and anything else into a 500
-    /// `server_error` (never a crash, never the error's text, which could hold request data).
-    static func guarded(_ body: () async throws -> Response) async -> Response {
-        do {
-            return try await body()
-        } catch let failure as Auth0Failure {
-            return failure.response
-        } catch {
-            return Auth0Failure.oauth("server_error", "The emulator failed to handle the request.", status: .internalServerError).response
-        }
-    }
-
     /// The tenant's issuer, `http://HOST:PORT/auth0/` with the trailing slash (AuthHubAuth0 docs, Auth0Endpoints: “ID-token validation”: the
     /// expected issuer is the domain URL with a trailing `/`).
     func issuer(for request: Request) async -> String {
@@ -106,8 +94,8 @@ struct Auth0Service: Sendable {
     }
 
     /// `GET /.well-known/jwks.json`.
-    func jwks() async -> Response {
-        await Self.guarded { EmulatorResponse.json(try await signingKey.jwks()) }
+    func jwks() async throws -> Response {
+        EmulatorResponse.json(try await signingKey.jwks())
     }
 
     // MARK: - Token issuance
@@ -189,36 +177,34 @@ struct Auth0Service: Sendable {
     // MARK: - POST /oauth/token
 
     /// `POST /oauth/token`, dispatching on `grant_type`.
-    func token(_ request: Request) async -> Response {
-        await Self.guarded {
-            let parameters = try await Auth0Parameters.body(of: request)
-            let grantType = try parameters.required("grant_type")
-            let clientId = try parameters.required("client_id")
-            switch grantType {
-            case GrantType.password:
-                return try await passwordGrant(parameters, clientId: clientId, realm: Auth0Tenant.defaultConnection, request: request)
-            case GrantType.passwordRealm:
-                let realm = try parameters.required("realm")
-                return try await passwordGrant(parameters, clientId: clientId, realm: realm, request: request)
-            case GrantType.authorizationCode:
-                return try await authorizationCodeGrant(parameters, clientId: clientId, request: request)
-            case GrantType.refreshToken:
-                return try await refreshGrant(parameters, clientId: clientId, request: request)
-            case GrantType.mfaOTP:
-                return try await mfaOTPGrant(parameters, clientId: clientId, request: request)
-            case GrantType.mfaRecoveryCode:
-                return try await mfaRecoveryGrant(parameters, clientId: clientId, request: request)
-            case GrantType.passwordlessOTP:
-                return try await passwordlessGrant(parameters, clientId: clientId, request: request)
-            case Self.webAuthnGrant:
-                return try await webAuthnGrant(parameters, clientId: clientId, request: request)
-            case GrantType.mfaOOB:
-                return try await mfaOOBGrant(parameters, clientId: clientId, request: request)
-            case Self.tokenExchangeGrant:
-                return try await tokenExchangeGrant(parameters, clientId: clientId, request: request)
-            default:
-                throw Auth0Failure.oauth("unsupported_grant_type", "Unsupported grant type: \(grantType)", status: .badRequest)
-            }
+    func token(_ request: Request) async throws -> Response {
+        let parameters = try await Auth0Parameters.body(of: request)
+        let grantType = try parameters.required("grant_type")
+        let clientId = try parameters.required("client_id")
+        switch grantType {
+        case GrantType.password:
+            return try await passwordGrant(parameters, clientId: clientId, realm: Auth0Tenant.defaultConnection, request: request)
+        case GrantType.passwordRealm:
+            let realm = try parameters.required("realm")
+            return try await passwordGrant(parameters, clientId: clientId, realm: realm, request: request)
+        case GrantType.authorizationCode:
+            return try await authorizationCodeGrant(parameters, clientId: clientId, request: request)
+        case GrantType.refreshToken:
+            return try await refreshGrant(parameters, clientId: clientId, request: request)
+        case GrantType.mfaOTP:
+            return try await mfaOTPGrant(parameters, clientId: clientId, request: request)
+        case GrantType.mfaRecoveryCode:
+            return try await mfaRecoveryGrant(parameters, clientId: clientId, request: request)
+        case GrantType.passwordlessOTP:
+            return try await passwordlessGrant(parameters, clientId: clientId, request: request)
+        case Self.webAuthnGrant:
+            return try await webAuthnGrant(parameters, clientId: clientId, request: request)
+        case GrantType.mfaOOB:
+            return try await mfaOOBGrant(parameters, clientId: clientId, request: request)
+        case Self.tokenExchangeGrant:
+            return try await tokenExchangeGrant(parameters, clientId: clientId, request: request)
+        default:
+            throw Auth0Failure.oauth("unsupported_grant_type", "Unsupported grant type: \(grantType)", status: .badRequest)
         }
     }
 
@@ -499,28 +485,26 @@ struct Auth0Service: Sendable {
     /// and push authenticators enrolled through the My Account API as `{authenticator_type:"oob",
     /// oob_channel:"auth0", type:"push-notification"}`); `active` is false for an enrollment not
     /// yet confirmed by a code.
-    func listAuthenticators(_ request: Request) async -> Response {
-        await Self.guarded {
-            let transaction = try await bearerMFATransaction(request)
-            let user = await state.get(Auth0Tenant.key).users[transaction.grant.userId]
-            var list: [JSONValue] = []
-            if let totp = user?.totp {
-                list.append(["id": .string(totp.id), "authenticator_type": "otp", "type": "otp", "active": .bool(totp.confirmed)])
-            }
-            for authenticator in user?.oob ?? [] {
-                list.append(Self.authenticatorJSON(authenticator))
-            }
-            for push in user?.push ?? [] {
-                list.append([
-                    "id": .string(push.id), "authenticator_type": "oob", "oob_channel": "auth0", "type": "push-notification",
-                    "active": true,
-                ])
-            }
-            if let recovery = user?.recovery {
-                list.append(["id": .string(recovery.id), "authenticator_type": "recovery-code", "type": "recovery-code", "active": true])
-            }
-            return EmulatorResponse.json(.array(list))
+    func listAuthenticators(_ request: Request) async throws -> Response {
+        let transaction = try await bearerMFATransaction(request)
+        let user = await state.get(Auth0Tenant.key).users[transaction.grant.userId]
+        var list: [JSONValue] = []
+        if let totp = user?.totp {
+            list.append(["id": .string(totp.id), "authenticator_type": "otp", "type": "otp", "active": .bool(totp.confirmed)])
         }
+        for authenticator in user?.oob ?? [] {
+            list.append(Self.authenticatorJSON(authenticator))
+        }
+        for push in user?.push ?? [] {
+            list.append([
+                "id": .string(push.id), "authenticator_type": "oob", "oob_channel": "auth0", "type": "push-notification",
+                "active": true,
+            ])
+        }
+        if let recovery = user?.recovery {
+            list.append(["id": .string(recovery.id), "authenticator_type": "recovery-code", "type": "recovery-code", "active": true])
+        }
+        return EmulatorResponse.json(.array(list))
     }
 
     /// `POST /mfa/challenge` `{client_id, mfa_token, challenge_type, authenticator_id?}`
@@ -534,29 +518,27 @@ struct Auth0Service: Sendable {
     ///
     /// An `authenticator_id` the user does not have is `400 invalid_request`; a user without an
     /// authenticator of a requested type gets `400 unsupported_challenge_type`.
-    func challenge(_ request: Request) async -> Response {
-        await Self.guarded {
-            let parameters = try await Auth0Parameters.body(of: request)
-            let clientId = try parameters.required("client_id")
-            let mfaToken = try parameters.required("mfa_token")
-            let transaction = try await mfaTransaction(mfaToken, clientId: clientId)
-            let types = Auth0Grant.scopes(parameters.string("challenge_type") ?? "otp")
-            let authenticatorId = parameters.string("authenticator_id")
-            guard let user = await state.get(Auth0Tenant.key).users[transaction.grant.userId] else { throw Auth0Failure.malformedMFAToken }
-            if types.contains("oob"),
-               let authenticator = user.oob.first(where: { $0.confirmed && (authenticatorId == nil || $0.id == authenticatorId) }) {
-                return await oobChallenge(mfaToken: mfaToken, user: user, authenticator: authenticator)
-            }
-            if types.contains("otp"), let totp = user.totp, authenticatorId == nil || authenticatorId == totp.id {
-                return EmulatorResponse.json(["challenge_type": "otp"])
-            }
-            guard types.contains("otp") || types.contains("oob") else {
-                throw Auth0Failure.invalidRequest("challenge_type must be otp or oob.")
-            }
-            if authenticatorId != nil { throw Auth0Failure.invalidRequest("Invalid authenticator_id.") }
-            throw Auth0Failure.oauth("unsupported_challenge_type", "User is not enrolled with an authenticator of the requested type.",
-                                     status: .badRequest)
+    func challenge(_ request: Request) async throws -> Response {
+        let parameters = try await Auth0Parameters.body(of: request)
+        let clientId = try parameters.required("client_id")
+        let mfaToken = try parameters.required("mfa_token")
+        let transaction = try await mfaTransaction(mfaToken, clientId: clientId)
+        let types = Auth0Grant.scopes(parameters.string("challenge_type") ?? "otp")
+        let authenticatorId = parameters.string("authenticator_id")
+        guard let user = await state.get(Auth0Tenant.key).users[transaction.grant.userId] else { throw Auth0Failure.malformedMFAToken }
+        if types.contains("oob"),
+           let authenticator = user.oob.first(where: { $0.confirmed && (authenticatorId == nil || $0.id == authenticatorId) }) {
+            return await oobChallenge(mfaToken: mfaToken, user: user, authenticator: authenticator)
         }
+        if types.contains("otp"), let totp = user.totp, authenticatorId == nil || authenticatorId == totp.id {
+            return EmulatorResponse.json(["challenge_type": "otp"])
+        }
+        guard types.contains("otp") || types.contains("oob") else {
+            throw Auth0Failure.invalidRequest("challenge_type must be otp or oob.")
+        }
+        if authenticatorId != nil { throw Auth0Failure.invalidRequest("Invalid authenticator_id.") }
+        throw Auth0Failure.oauth("unsupported_challenge_type", "User is not enrolled with an authenticator of the requested type.",
+                                 status: .badRequest)
     }
 
     private enum AssociateOutcome: Sendable {
@@ -568,49 +550,47 @@ struct Auth0Service: Sendable {
     /// its `otpauth://` URI, plus a recovery code with the first enrollment. The authenticator
     /// becomes active once an `mfa-otp` grant accepts a code. `["oob"]` enrolls an SMS or email
     /// authenticator (``associateOOB(_:transaction:mfaToken:)``); other factor types are refused.
-    func associate(_ request: Request) async -> Response {
-        await Self.guarded {
-            let transaction = try await bearerMFATransaction(request)
-            let parameters = try await Auth0Parameters.body(of: request)
-            let types = parameters["authenticator_types"]?.arrayValue?.compactMap(\.stringValue) ?? []
-            guard !types.isEmpty else { throw Auth0Failure.missing("authenticator_types") }
-            if types == ["oob"], let mfaToken = request.bearerToken {
-                return try await associateOOB(parameters, transaction: transaction, mfaToken: mfaToken)
+    func associate(_ request: Request) async throws -> Response {
+        let transaction = try await bearerMFATransaction(request)
+        let parameters = try await Auth0Parameters.body(of: request)
+        let types = parameters["authenticator_types"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        guard !types.isEmpty else { throw Auth0Failure.missing("authenticator_types") }
+        if types == ["oob"], let mfaToken = request.bearerToken {
+            return try await associateOOB(parameters, transaction: transaction, mfaToken: mfaToken)
+        }
+        guard types == ["otp"] else {
+            throw Auth0Failure.invalidRequest("The emulator supports only the otp and oob authenticator types.")
+        }
+        let secret = environment.random.bytes(20)
+        let totp = try TOTP(secret: Secret(secret))
+        let authenticatorId = "totp|dev_" + randomToken(bytes: 12)
+        let recoveryId = "recovery-code|dev_" + randomToken(bytes: 12)
+        let recovery = try RecoveryCodeSet.generate(count: 1, random: environment.random)
+        let outcome: AssociateOutcome = await state.update(Auth0Tenant.key) { tenant in
+            guard let user = tenant.users[transaction.grant.userId] else { return .refused(.malformedMFAToken) }
+            if user.totp?.confirmed == true || user.oob.contains(where: \.confirmed) {
+                return .refused(.oauth("access_denied", "User is already enrolled.", status: .forbidden))
             }
-            guard types == ["otp"] else {
-                throw Auth0Failure.invalidRequest("The emulator supports only the otp and oob authenticator types.")
+            tenant.users[user.userId]?.totp = Auth0TOTPAuthenticator(id: authenticatorId, totp: totp, confirmed: false, lastStep: nil)
+            var code: String?
+            if user.recovery == nil {
+                tenant.users[user.userId]?.recovery = Auth0RecoveryAuthenticator(id: recoveryId, codes: recovery.set)
+                code = recovery.codes.first?.revealed()
             }
-            let secret = environment.random.bytes(20)
-            let totp = try TOTP(secret: Secret(secret))
-            let authenticatorId = "totp|dev_" + randomToken(bytes: 12)
-            let recoveryId = "recovery-code|dev_" + randomToken(bytes: 12)
-            let recovery = try RecoveryCodeSet.generate(count: 1, random: environment.random)
-            let outcome: AssociateOutcome = await state.update(Auth0Tenant.key) { tenant in
-                guard let user = tenant.users[transaction.grant.userId] else { return .refused(.malformedMFAToken) }
-                if user.totp?.confirmed == true || user.oob.contains(where: \.confirmed) {
-                    return .refused(.oauth("access_denied", "User is already enrolled.", status: .forbidden))
-                }
-                tenant.users[user.userId]?.totp = Auth0TOTPAuthenticator(id: authenticatorId, totp: totp, confirmed: false, lastStep: nil)
-                var code: String?
-                if user.recovery == nil {
-                    tenant.users[user.userId]?.recovery = Auth0RecoveryAuthenticator(id: recoveryId, codes: recovery.set)
-                    code = recovery.codes.first?.revealed()
-                }
-                return .associated(account: user.email, recoveryCode: code)
-            }
-            switch outcome {
-            case .refused(let failure):
-                throw failure
-            case .associated(let account, let recoveryCode):
-                let uri = try OTPAuthURI(totp: totp, account: account, issuer: "AuthHub Emulator")
-                var body: [String: JSONValue] = [
-                    "authenticator_type": "otp",
-                    "secret": .string(Base32.encode(secret)),
-                    "barcode_uri": .string(uri.string.revealed()),
-                ]
-                if let recoveryCode { body["recovery_codes"] = [.string(recoveryCode)] }
-                return EmulatorResponse.json(.object(body), headers: [.cacheControl: "no-store"])
-            }
+            return .associated(account: user.email, recoveryCode: code)
+        }
+        switch outcome {
+        case .refused(let failure):
+            throw failure
+        case .associated(let account, let recoveryCode):
+            let uri = try OTPAuthURI(totp: totp, account: account, issuer: "AuthHub Emulator")
+            var body: [String: JSONValue] = [
+                "authenticator_type": "otp",
+                "secret": .string(Base32.encode(secret)),
+                "barcode_uri": .string(uri.string.revealed()),
+            ]
+            if let recoveryCode { body["recovery_codes"] = [.string(recoveryCode)] }
+            return EmulatorResponse.json(.object(body), headers: [.cacheControl: "no-store"])
         }
     }
 
@@ -618,40 +598,36 @@ struct Auth0Service: Sendable {
 
     /// `GET /userinfo` with `Authorization: Bearer <access token>`: the user's claims for the
     /// token's scopes.
-    func userinfo(_ request: Request) async -> Response {
-        await Self.guarded {
-            guard let token = request.bearerToken else { throw Auth0Failure.invalidToken("Missing access token.") }
-            let tenant = await state.get(Auth0Tenant.key)
-            guard let access = tenant.accessTokens[Auth0Tenant.digest(token)], access.expiresAt > now else {
-                throw Auth0Failure.invalidToken("The access token is invalid or has expired.")
-            }
-            guard let user = tenant.users[access.grant.userId] else {
-                throw Auth0Failure.invalidToken("The user of the access token no longer exists.")
-            }
-            return EmulatorResponse.json(.object(user.claims(scopes: access.grant.scopeSet)))
+    func userinfo(_ request: Request) async throws -> Response {
+        guard let token = request.bearerToken else { throw Auth0Failure.invalidToken("Missing access token.") }
+        let tenant = await state.get(Auth0Tenant.key)
+        guard let access = tenant.accessTokens[Auth0Tenant.digest(token)], access.expiresAt > now else {
+            throw Auth0Failure.invalidToken("The access token is invalid or has expired.")
         }
+        guard let user = tenant.users[access.grant.userId] else {
+            throw Auth0Failure.invalidToken("The user of the access token no longer exists.")
+        }
+        return EmulatorResponse.json(.object(user.claims(scopes: access.grant.scopeSet)))
     }
 
     /// `POST /oauth/revoke` `{client_id, token}`: revokes the refresh token's whole family and
     /// answers 200 with an empty body; an unknown token is accepted silently (RFC 7009, section 2.2), a
     /// token of another client is refused.
-    func revoke(_ request: Request) async -> Response {
-        await Self.guarded {
-            let parameters = try await Auth0Parameters.body(of: request)
-            let clientId = try parameters.required("client_id")
-            let token = try parameters.required("token")
-            let refused: Auth0Failure? = await state.update(Auth0Tenant.key) { tenant in
-                guard let record = tenant.refreshTokens[Auth0Tenant.digest(token)],
-                      let family = tenant.families[record.familyId]
-                else { return nil }
-                guard family.grant.clientId == clientId else {
-                    return .oauth("unauthorized_client", "The token was not issued to this client.", status: .forbidden)
-                }
-                tenant.revokeFamily(record.familyId)
-                return nil
+    func revoke(_ request: Request) async throws -> Response {
+        let parameters = try await Auth0Parameters.body(of: request)
+        let clientId = try parameters.required("client_id")
+        let token = try parameters.required("token")
+        let refused: Auth0Failure? = await state.update(Auth0Tenant.key) { tenant in
+            guard let record = tenant.refreshTokens[Auth0Tenant.digest(token)],
+                  let family = tenant.families[record.familyId]
+            else { return nil }
+            guard family.grant.clientId == clientId else {
+                return .oauth("unauthorized_client", "The token was not issued to this client.", status: .forbidden)
             }
-            if let refused { throw refused }
-            return Response(status: .ok, headers: [.cacheControl: "no-store"])
+            tenant.revokeFamily(record.familyId)
+            return nil
         }
+        if let refused { throw refused }
+        return Response(status: .ok, headers: [.cacheControl: "no-store"])
     }
 }

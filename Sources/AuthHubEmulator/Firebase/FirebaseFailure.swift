@@ -3,13 +3,13 @@ import HTTPTypes
 import Hummingbird
 
 /// A refusal in the Google API error envelope of AuthHubFirebase docs, FirebaseErrors: “Envelope”, thrown by the Firebase
-/// handlers and turned into the reply by ``response``.
+/// handlers and rendered by Hummingbird (``EmulatorFailure``).
 ///
 /// Plain Firebase errors are `400` with `message` = `CODE` or `CODE : detail`, one entry in
 /// `errors` with `reason: "invalid"` and `domain: "global"`, and no `status` (the Auth Emulator's
 /// form). Errors of the API layer carry a `status`: `403 PERMISSION_DENIED` for a missing API key,
 /// `400 INVALID_ARGUMENT` with reason `parseError` for an unreadable body, `501 NOT_IMPLEMENTED`.
-struct FirebaseFailure: Error, Sendable, Equatable {
+struct FirebaseFailure: EmulatorFailure, Equatable {
     /// The HTTP status.
     var status: HTTPResponse.Status
     /// `error.message` (and `errors[0].message`).
@@ -30,8 +30,6 @@ struct FirebaseFailure: Error, Sendable, Equatable {
         return ["error": .object(error)]
     }
 
-    /// The reply for this failure.
-    var response: Response { EmulatorResponse.json(body, status: status) }
 
     /// A plain Firebase error: `400`, message `CODE` or `CODE : detail`.
     static func code(_ code: String, _ detail: String? = nil) -> FirebaseFailure {

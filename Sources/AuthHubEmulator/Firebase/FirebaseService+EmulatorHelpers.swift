@@ -8,21 +8,19 @@ extension FirebaseService {
     func helper(
         _ request: Request, context: EmulatorRequestContext, readBody: Bool = false,
         _ handler: (FirebaseRequestBody) async throws -> JSONValue
-    ) async -> Response {
-        await Self.guarded {
-            let requested = context.parameters.get("projectId") ?? ""
-            guard requested == projectId else {
-                throw FirebaseFailure.notFound("Project \(requested) is not served here; this emulator's project id is \(projectId).")
-            }
-            let body = readBody ? try await FirebaseRequestBody.read(request) : FirebaseRequestBody()
-            return EmulatorResponse.json(try await handler(body))
+    ) async throws -> Response {
+        let requested = context.parameters.get("projectId") ?? ""
+        guard requested == projectId else {
+            throw FirebaseFailure.notFound("Project \(requested) is not served here; this emulator's project id is \(projectId).")
         }
+        let body = readBody ? try await FirebaseRequestBody.read(request) : FirebaseRequestBody()
+        return EmulatorResponse.json(try await handler(body))
     }
 
     /// `DELETE /emulator/v1/projects/{projectId}/accounts` → `{}`: removes every account and
     /// pending oob code (the config stays).
-    func wipeAccounts(_ request: Request, context: EmulatorRequestContext) async -> Response {
-        await helper(request, context: context) { _ in
+    func wipeAccounts(_ request: Request, context: EmulatorRequestContext) async throws -> Response {
+        try await helper(request, context: context) { _ in
             await state.update(FirebaseProject.key) { project in
                 project.users = [:]
                 project.oobCodes = []
@@ -35,9 +33,9 @@ extension FirebaseService {
 
     /// `GET /emulator/v1/projects/{projectId}/oobCodes` → `{"oobCodes":[{email, oobCode, oobLink,
     /// requestType}]}`, oldest first (used codes are gone).
-    func listOobCodes(_ request: Request, context: EmulatorRequestContext) async -> Response {
+    func listOobCodes(_ request: Request, context: EmulatorRequestContext) async throws -> Response {
         let base = await baseURL(for: request)
-        return await helper(request, context: context) { _ in
+        return try await helper(request, context: context) { _ in
             let codes = await state.get(FirebaseProject.key).oobCodes
             return [
                 "oobCodes": .array(codes.map { code in
@@ -79,14 +77,14 @@ extension FirebaseService {
     }
 
     /// `GET /emulator/v1/projects/{projectId}/config`.
-    func getConfig(_ request: Request, context: EmulatorRequestContext) async -> Response {
-        await helper(request, context: context) { _ in Self.configBody(await state.get(FirebaseProject.key).config) }
+    func getConfig(_ request: Request, context: EmulatorRequestContext) async throws -> Response {
+        try await helper(request, context: context) { _ in Self.configBody(await state.get(FirebaseProject.key).config) }
     }
 
     /// `PATCH /emulator/v1/projects/{projectId}/config`: sets the fields present in the body,
     /// answers the whole config. A field of the wrong type is `400 INVALID_ARGUMENT`.
-    func patchConfig(_ request: Request, context: EmulatorRequestContext) async -> Response {
-        await helper(request, context: context, readBody: true) { body in
+    func patchConfig(_ request: Request, context: EmulatorRequestContext) async throws -> Response {
+        try await helper(request, context: context, readBody: true) { body in
             let duplicates = try Self.flag(body["signIn"], "allowDuplicateEmails", section: "signIn")
             let privacy = try Self.flag(body["emailPrivacyConfig"], "enableImprovedEmailPrivacy", section: "emailPrivacyConfig")
             let tenants = try Self.tenants(body["tenants"])
@@ -119,8 +117,8 @@ extension FirebaseService {
     /// `EMAIL_EXISTS`, `WEAK_PASSWORD`). `mfaInfo` is an array of objects kept as given (an entry
     /// without `mfaEnrollmentId` gets a random one); its users get `mfaPendingCredential` instead of
     /// tokens from password sign-in.
-    func seedAccount(_ request: Request, context: EmulatorRequestContext) async -> Response {
-        await helper(request, context: context, readBody: true) { body in
+    func seedAccount(_ request: Request, context: EmulatorRequestContext) async throws -> Response {
+        try await helper(request, context: context, readBody: true) { body in
             var account = try newAccount(body, in: await state.get(FirebaseProject.key))
             account.emailVerified = try body.bool("emailVerified") ?? false
             account.disabled = try body.bool("disabled") ?? false
@@ -147,23 +145,21 @@ extension FirebaseService {
     /// `verifyAndChangeEmail` apply the code (the `accounts:update {oobCode}` reply);
     /// `resetPassword` checks the code, or with `newPassword=…` in the query sets the password
     /// (the `accounts:resetPassword` reply). Other modes are 501. Errors use the AuthHubFirebase docs, FirebaseErrors: “Envelope” envelope.
-    func action(_ request: Request) async -> Response {
-        await Self.guarded {
-            let query = FirebaseRequestBody(form: request.uri.query ?? "")
-            let code = try query.string("oobCode")
-            switch try query.string("mode") {
-            case "verifyEmail", "verifyAndChangeEmail":
-                return EmulatorResponse.json(.object(try await applyEmailCode(code)))
-            case "resetPassword":
-                var fields: [String: JSONValue] = [:]
-                if let code { fields["oobCode"] = .string(code) }
-                if let password = try query.string("newPassword") { fields["newPassword"] = .string(password) }
-                return EmulatorResponse.json(try await resetPassword(Call(body: FirebaseRequestBody(fields), privileged: false)))
-            case nil:
-                throw FirebaseFailure.invalidArgument("mode is required")
-            case let mode?:
-                throw FirebaseFailure.notImplemented("The \(mode) action")
-            }
+    func action(_ request: Request) async throws -> Response {
+        let query = FirebaseRequestBody(form: request.uri.query ?? "")
+        let code = try query.string("oobCode")
+        switch try query.string("mode") {
+        case "verifyEmail", "verifyAndChangeEmail":
+            return EmulatorResponse.json(.object(try await applyEmailCode(code)))
+        case "resetPassword":
+            var fields: [String: JSONValue] = [:]
+            if let code { fields["oobCode"] = .string(code) }
+            if let password = try query.string("newPassword") { fields["newPassword"] = .string(password) }
+            return EmulatorResponse.json(try await resetPassword(Call(body: FirebaseRequestBody(fields), privileged: false)))
+        case nil:
+            throw FirebaseFailure.invalidArgument("mode is required")
+        case let mode?:
+            throw FirebaseFailure.notImplemented("The \(mode) action")
         }
     }
 }

@@ -187,8 +187,8 @@ extension FirebaseService {
     /// `CREDENTIAL_TOO_OLD_LOGIN_AGAIN` whatever the token's `auth_time`, until the user signs in
     /// again (which clears it) or the hook is called with `{"required": false}`. Unknown account →
     /// `404 NOT_FOUND`; another action after the colon → `404`.
-    func accountAction(_ request: Request, context: EmulatorRequestContext) async -> Response {
-        await helper(request, context: context, readBody: true) { body in
+    func accountAction(_ request: Request, context: EmulatorRequestContext) async throws -> Response {
+        try await helper(request, context: context, readBody: true) { body in
             let segment = context.parameters.get("accountAction") ?? ""
             guard let colon = segment.lastIndex(of: ":"), segment[segment.index(after: colon)...] == "requireRecentLogin" else {
                 throw FirebaseFailure.notFound("Unknown account action \(segment).")

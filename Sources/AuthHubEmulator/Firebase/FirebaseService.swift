@@ -32,28 +32,14 @@ struct FirebaseService: Sendable {
 
     // MARK: - Request plumbing
 
-    /// Runs a handler, turning a ``FirebaseFailure`` into its reply and anything else into a 500
-    /// (never the error's text, which could hold request data).
-    static func guarded(_ body: () async throws -> Response) async -> Response {
-        do {
-            return try await body()
-        } catch let failure as FirebaseFailure {
-            return failure.response
-        } catch {
-            return FirebaseFailure.internalError.response
-        }
-    }
-
     /// An API route: checks the API key (the `key` query parameter or the `x-goog-api-key`
     /// header; any non-empty key; not needed by privileged requests), reads the body and runs
     /// `handler`, replying with its JSON.
-    func api(_ request: Request, _ handler: (Call) async throws -> JSONValue) async -> Response {
-        await Self.guarded {
-            let privileged = request.bearerToken == "owner"
-            if !privileged && Self.apiKey(of: request) == nil { throw FirebaseFailure.missingAPIKey }
-            let body = try await FirebaseRequestBody.read(request)
-            return EmulatorResponse.json(try await handler(Call(body: body, privileged: privileged)))
-        }
+    func api(_ request: Request, _ handler: (Call) async throws -> JSONValue) async throws -> Response {
+        let privileged = request.bearerToken == "owner"
+        if !privileged && Self.apiKey(of: request) == nil { throw FirebaseFailure.missingAPIKey }
+        let body = try await FirebaseRequestBody.read(request)
+        return EmulatorResponse.json(try await handler(Call(body: body, privileged: privileged)))
     }
 
     /// The API key of `request`, when there is a non-empty one.
@@ -64,8 +50,8 @@ struct FirebaseService: Sendable {
     }
 
     /// An answer for an operation Firebase has that this emulator does not serve.
-    func notImplemented(_ request: Request, operation: String) async -> Response {
-        await api(request) { _ in throw FirebaseFailure.notImplemented(operation) }
+    func notImplemented(_ request: Request, operation: String) async throws -> Response {
+        try await api(request) { _ in throw FirebaseFailure.notImplemented(operation) }
     }
 
     // MARK: - Shared checks

@@ -1,4 +1,5 @@
 import enum AuthHub.JSONValue
+import Hummingbird
 
 /// The Auth0 share of the emulator, under `/auth0`.
 ///
@@ -130,56 +131,58 @@ public struct Auth0EmulatorModule: EmulatorModule {
         self.idTokenSigningAlgorithm = idTokenSigningAlgorithm
     }
 
-    /// Registers the Auth0 routes and starts generating this instance's signing key.
+    /// Registers the Auth0 routes, a route collection under `/auth0` whose unforeseen errors answer
+    /// `500 server_error`, and starts generating this instance's signing key.
     public func register(routes: EmulatorRouteBuilder, environment: EmulatorEnvironment) {
         let service = Auth0Service(environment: environment, signingKey: Auth0SigningKey(algorithm: idTokenSigningAlgorithm))
-        let p = Auth0Service.prefix
-        routes.get("\(p)/.well-known/openid-configuration") { request, _ in await service.discovery(request) }
-        routes.get("\(p)/.well-known/jwks.json") { _, _ in await service.jwks() }
-        routes.get("\(p)/authorize") { request, _ in await service.authorize(request) }
-        routes.post("\(p)/u/login") { request, _ in await service.loginForm(request) }
-        routes.post("\(p)/u/signup") { request, _ in await service.signupForm(request) }
-        routes.get("\(p)/v2/logout") { request, _ in await service.logout(request) }
-        routes.post("\(p)/oauth/token") { request, _ in await service.token(request) }
-        routes.post("\(p)/oauth/revoke") { request, _ in await service.revoke(request) }
-        routes.get("\(p)/userinfo") { request, _ in await service.userinfo(request) }
-        routes.post("\(p)/dbconnections/signup") { request, _ in await service.signup(request) }
-        routes.get("\(p)/mfa/authenticators") { request, _ in await service.listAuthenticators(request) }
-        routes.post("\(p)/mfa/associate") { request, _ in await service.associate(request) }
-        routes.post("\(p)/mfa/challenge") { request, _ in await service.challenge(request) }
-        routes.post("\(p)/dbconnections/change_password") { request, _ in await service.changePassword(request) }
-        routes.post("\(p)/passwordless/start") { request, _ in await service.passwordlessStart(request) }
-        routes.post("\(p)/otp/challenge") { request, _ in await service.otpChallenge(request) }
-        routes.post("\(p)/passkey/challenge") { request, _ in await service.passkeyChallenge(request) }
-        routes.post("\(p)/passkey/register") { request, _ in await service.passkeyRegister(request) }
-        routes.post("\(p)/__emulator/users") { request, _ in await service.seedUser(request) }
-        routes.get("\(p)/__emulator/users") { _, _ in await service.listUsers() }
-        routes.post("\(p)/__emulator/clients") { request, _ in await service.registerClient(request) }
-        routes.get("\(p)/__emulator/passwordless") { request, _ in await service.passwordlessCode(request) }
-        routes.post("\(p)/__emulator/token-exchange") { request, _ in await service.registerExchangeToken(request) }
-        routes.get("\(p)/__emulator/mfa-binding-code") { request, _ in await service.mfaBindingCode(request) }
-        routes.get("\(p)/__emulator/outbox") { request, _ in await service.outbox(request) }
-        routes.post("\(p)/__emulator/push/accept") { request, _ in await service.acceptPush(request) }
-        routes.post("\(p)/__emulator/organizations") { request, _ in await service.createOrganization(request) }
-        routes.post("\(p)/__emulator/organizations/:id/invitations") { request, context in
-            await service.createInvitation(request, context: context)
+        let auth0 = RouteCollection(failures: Auth0Failure.self)
+        auth0.get(".well-known/openid-configuration") { request, _ in await service.discovery(request) }
+        auth0.get(".well-known/jwks.json") { _, _ in try await service.jwks() }
+        auth0.get("authorize") { request, _ in try await service.authorize(request) }
+        auth0.post("u/login") { request, _ in try await service.loginForm(request) }
+        auth0.post("u/signup") { request, _ in try await service.signupForm(request) }
+        auth0.get("v2/logout") { request, _ in try await service.logout(request) }
+        auth0.post("oauth/token") { request, _ in try await service.token(request) }
+        auth0.post("oauth/revoke") { request, _ in try await service.revoke(request) }
+        auth0.get("userinfo") { request, _ in try await service.userinfo(request) }
+        auth0.post("dbconnections/signup") { request, _ in try await service.signup(request) }
+        auth0.get("mfa/authenticators") { request, _ in try await service.listAuthenticators(request) }
+        auth0.post("mfa/associate") { request, _ in try await service.associate(request) }
+        auth0.post("mfa/challenge") { request, _ in try await service.challenge(request) }
+        auth0.post("dbconnections/change_password") { request, _ in try await service.changePassword(request) }
+        auth0.post("passwordless/start") { request, _ in try await service.passwordlessStart(request) }
+        auth0.post("otp/challenge") { request, _ in try await service.otpChallenge(request) }
+        auth0.post("passkey/challenge") { request, _ in try await service.passkeyChallenge(request) }
+        auth0.post("passkey/register") { request, _ in try await service.passkeyRegister(request) }
+        auth0.post("__emulator/users") { request, _ in try await service.seedUser(request) }
+        auth0.get("__emulator/users") { _, _ in await service.listUsers() }
+        auth0.post("__emulator/clients") { request, _ in try await service.registerClient(request) }
+        auth0.get("__emulator/passwordless") { request, _ in try await service.passwordlessCode(request) }
+        auth0.post("__emulator/token-exchange") { request, _ in try await service.registerExchangeToken(request) }
+        auth0.get("__emulator/mfa-binding-code") { request, _ in try await service.mfaBindingCode(request) }
+        auth0.get("__emulator/outbox") { request, _ in try await service.outbox(request) }
+        auth0.post("__emulator/push/accept") { request, _ in try await service.acceptPush(request) }
+        auth0.post("__emulator/organizations") { request, _ in try await service.createOrganization(request) }
+        auth0.post("__emulator/organizations/:id/invitations") { request, context in
+            try await service.createInvitation(request, context: context)
         }
-        routes.post("\(p)/__emulator/attack-protection") { request, _ in await service.setAttackProtection(request) }
-        let methods = "\(p)/me/v1/authentication-methods"
-        routes.get(methods) { request, _ in await service.listMethods(request) }
-        routes.post(methods) { request, _ in await service.startEnrollment(request) }
-        routes.get("\(methods)/:id") { request, context in await service.getMethod(request, context: context) }
-        routes.patch("\(methods)/:id") { request, context in await service.updateMethod(request, context: context) }
-        routes.delete("\(methods)/:id") { request, context in await service.deleteMethod(request, context: context) }
-        routes.post("\(methods)/:id/verify") { request, context in await service.verifyEnrollment(request, context: context) }
-        routes.get("\(p)/me/v1/factors") { request, _ in await service.listFactors(request) }
-        let users = "\(p)/api/v2/users"
-        routes.get("\(users)/:id") { request, context in await service.getUser(request, context: context) }
-        routes.patch("\(users)/:id") { request, context in await service.patchUser(request, context: context) }
-        routes.post("\(users)/:id/identities") { request, context in await service.linkIdentity(request, context: context) }
-        routes.delete("\(users)/:id/identities/:provider/:secondary") { request, context in
-            await service.unlinkIdentity(request, context: context)
+        auth0.post("__emulator/attack-protection") { request, _ in try await service.setAttackProtection(request) }
+        let methods = auth0.group("me/v1/authentication-methods")
+        methods.get { request, _ in try await service.listMethods(request) }
+        methods.post { request, _ in try await service.startEnrollment(request) }
+        methods.get(":id") { request, context in try await service.getMethod(request, context: context) }
+        methods.patch(":id") { request, context in try await service.updateMethod(request, context: context) }
+        methods.delete(":id") { request, context in try await service.deleteMethod(request, context: context) }
+        methods.post(":id/verify") { request, context in try await service.verifyEnrollment(request, context: context) }
+        auth0.get("me/v1/factors") { request, _ in try await service.listFactors(request) }
+        let users = auth0.group("api/v2/users")
+        users.get(":id") { request, context in try await service.getUser(request, context: context) }
+        users.patch(":id") { request, context in try await service.patchUser(request, context: context) }
+        users.post(":id/identities") { request, context in try await service.linkIdentity(request, context: context) }
+        users.delete(":id/identities/:provider/:secondary") { request, context in
+            try await service.unlinkIdentity(request, context: context)
         }
+        routes.addRoutes(auth0, atPath: RouterPath(Auth0Service.prefix))
     }
 
     /// Auth0's 404 for an unknown path, in the `{statusCode, error, message}` shape its APIs use

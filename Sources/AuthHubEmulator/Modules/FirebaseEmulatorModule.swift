@@ -129,11 +129,13 @@ public struct FirebaseEmulatorModule: EmulatorModule {
         ("signInWithCustomToken", "verifyCustomToken"), ("signInWithEmailLink", "emailLinkSignin"),
     ]
 
-    /// Registers the Firebase routes.
+    /// Registers the Firebase routes: one route collection whose unforeseen errors answer
+    /// `500 INTERNAL` in the Google API error envelope.
     public func register(routes: EmulatorRouteBuilder, environment: EmulatorEnvironment) {
         let service = FirebaseService(environment: environment, projectId: projectId)
-        let v1 = "/identitytoolkit.googleapis.com/v1/accounts:"
-        let v3 = "/www.googleapis.com/identitytoolkit/v3/relyingparty/"
+        let firebase = RouteCollection(failures: FirebaseFailure.self)
+        let v1 = firebase.group("identitytoolkit.googleapis.com/v1")
+        let v3 = firebase.group("www.googleapis.com/identitytoolkit/v3/relyingparty")
         for (op, legacy) in Self.operations {
             let handler: @Sendable (FirebaseService.Call, Request) async throws -> JSONValue = { call, request in
                 switch op {
@@ -146,14 +148,14 @@ public struct FirebaseEmulatorModule: EmulatorModule {
                 default: try await service.delete(call)
                 }
             }
-            routes.post(v1 + op) { request, _ in await service.api(request) { try await handler($0, request) } }
-            routes.post(v3 + legacy) { request, _ in await service.api(request) { try await handler($0, request) } }
+            v1.post("accounts:\(op)") { request, _ in try await service.api(request) { try await handler($0, request) } }
+            v3.post(RouterPath(legacy)) { request, _ in try await service.api(request) { try await handler($0, request) } }
         }
         for (op, legacy) in Self.unimplemented {
-            routes.post(v1 + op) { request, _ in await service.notImplemented(request, operation: "accounts:\(op)") }
-            routes.post(v3 + legacy) { request, _ in await service.notImplemented(request, operation: legacy) }
+            v1.post("accounts:\(op)") { request, _ in try await service.notImplemented(request, operation: "accounts:\(op)") }
+            v3.post(RouterPath(legacy)) { request, _ in try await service.notImplemented(request, operation: legacy) }
         }
-        let v2 = "/identitytoolkit.googleapis.com/v2/accounts/"
+        let v2 = firebase.group("identitytoolkit.googleapis.com/v2/accounts")
         let mfa: [(String, @Sendable (FirebaseService.Call) async throws -> JSONValue)] = [
             ("mfaEnrollment:start", { try await service.startMFAEnrollment($0) }),
             ("mfaEnrollment:finalize", { try await service.finalizeMFAEnrollment($0) }),
@@ -161,18 +163,21 @@ public struct FirebaseEmulatorModule: EmulatorModule {
             ("mfaSignIn:finalize", { try await service.finalizeMFASignIn($0) }),
         ]
         for (op, handler) in mfa {
-            routes.post(v2 + op) { request, _ in await service.api(request) { try await handler($0) } }
+            v2.post(RouterPath(op)) { request, _ in try await service.api(request) { try await handler($0) } }
         }
-        routes.post(v2 + "mfaSignIn:start") { request, _ in await service.notImplemented(request, operation: "mfaSignIn:start (phone second factors)") }
-        routes.post("/securetoken.googleapis.com/v1/token") { request, _ in await service.api(request) { try await service.token($0) } }
-        let project = "/emulator/v1/projects/:projectId"
-        routes.delete("\(project)/accounts") { request, context in await service.wipeAccounts(request, context: context) }
-        routes.post("\(project)/accounts") { request, context in await service.seedAccount(request, context: context) }
-        routes.get("\(project)/oobCodes") { request, context in await service.listOobCodes(request, context: context) }
-        routes.get("\(project)/config") { request, context in await service.getConfig(request, context: context) }
-        routes.patch("\(project)/config") { request, context in await service.patchConfig(request, context: context) }
-        routes.post("\(project)/accounts/:accountAction") { request, context in await service.accountAction(request, context: context) }
-        routes.get("/emulator/action") { request, _ in await service.action(request) }
+        v2.post("mfaSignIn:start") { request, _ in
+            try await service.notImplemented(request, operation: "mfaSignIn:start (phone second factors)")
+        }
+        firebase.post("securetoken.googleapis.com/v1/token") { request, _ in try await service.api(request) { try await service.token($0) } }
+        let project = firebase.group("emulator/v1/projects/:projectId")
+        project.delete("accounts") { request, context in try await service.wipeAccounts(request, context: context) }
+        project.post("accounts") { request, context in try await service.seedAccount(request, context: context) }
+        project.get("oobCodes") { request, context in try await service.listOobCodes(request, context: context) }
+        project.get("config") { request, context in try await service.getConfig(request, context: context) }
+        project.patch("config") { request, context in try await service.patchConfig(request, context: context) }
+        project.post("accounts/:accountAction") { request, context in try await service.accountAction(request, context: context) }
+        firebase.get("emulator/action") { request, _ in try await service.action(request) }
+        routes.addRoutes(firebase)
     }
 
     /// The Google API error envelope (AuthHubFirebase docs, FirebaseErrors: “Envelope”) with code 404 and status `NOT_FOUND`.

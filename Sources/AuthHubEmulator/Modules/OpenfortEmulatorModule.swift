@@ -85,10 +85,12 @@ public struct OpenfortEmulatorModule: EmulatorModule {
 
     public init() {}
 
-    /// Registers the Openfort routes.
+    /// Registers the Openfort routes: a route collection under `/openfort` whose unforeseen errors
+    /// answer `500 INTERNAL_SERVER_ERROR`.
     public func register(routes: EmulatorRouteBuilder, environment: EmulatorEnvironment) {
         let service = OpenfortService(environment: environment)
-        let auth = "/openfort/iam/v2/auth/"
+        let openfort = RouteCollection(failures: OpenfortFailure.self)
+        let auth = openfort.group("iam/v2/auth")
         let posts: [(String, @Sendable (Request) async throws -> JSONValue)] = [
             ("sign-up/email", service.signUp), ("sign-in/email", service.signInWithPassword),
             ("sign-in/anonymous", service.signInAnonymously),
@@ -104,34 +106,28 @@ public struct OpenfortEmulatorModule: EmulatorModule {
             ("reset-password", service.resetPassword),
         ]
         for (path, handler) in posts {
-            routes.post(auth + path) { request, _ in await service.api(request) { try await handler(request) } }
+            auth.post(RouterPath(path)) { request, _ in try await service.api(request) { try await handler(request) } }
         }
-        routes.get(auth + "get-session") { request, _ in await service.api(request) { await service.getSession(request) } }
-        routes.get(auth + "list-accounts") { request, _ in await service.api(request) { try await service.listAccounts(request) } }
-        routes.get(auth + "verify-email") { request, _ in
-            await service.apiResponse(request) { try await service.verifyEmail(request) }
+        auth.get("get-session") { request, _ in try await service.api(request) { await service.getSession(request) } }
+        auth.get("list-accounts") { request, _ in try await service.api(request) { try await service.listAccounts(request) } }
+        auth.get("verify-email") { request, _ in
+            try OpenfortService.checkProjectKey(request)
+            return try await service.verifyEmail(request)
         }
-        routes.get(auth + "reset-password/:token") { request, context in
+        auth.get("reset-password/:token") { request, context in
             // The emailed link is opened by a browser, which sends no project key.
-            await service.apiResponse(request, checkKey: false) {
-                try await service.resetPasswordLanding(request, token: context.parameters.get("token") ?? "")
-            }
+            try await service.resetPasswordLanding(request, token: context.parameters.get("token") ?? "")
         }
-        routes.get("/openfort/iam/v2/me") { request, _ in await service.api(request) { try await service.me(request) } }
+        openfort.get("iam/v2/me") { request, _ in try await service.api(request) { try await service.me(request) } }
 
-        let hooks = "/openfort/__emulator/"
-        routes.get(hooks + "otp") { request, _ in await OpenfortService.guarded { EmulatorResponse.json(try await service.pendingOTP(request)) } }
-        routes.get(hooks + "tokens") { request, _ in
-            await OpenfortService.guarded { EmulatorResponse.json(try await service.pendingTokens(request)) }
-        }
-        routes.post(hooks + "users") { request, _ in await OpenfortService.guarded { EmulatorResponse.json(try await service.seedUser(request)) } }
-        routes.get(hooks + "config") { _, _ in EmulatorResponse.json(await service.getConfig()) }
-        routes.patch(hooks + "config") { request, _ in
-            await OpenfortService.guarded { EmulatorResponse.json(try await service.patchConfig(request)) }
-        }
-        routes.get(hooks + "oauth/authorize") { request, _ in
-            await service.apiResponse(request, checkKey: false) { try await service.authorize(request) }
-        }
+        let hooks = openfort.group("__emulator")
+        hooks.get("otp") { request, _ in EmulatorResponse.json(try await service.pendingOTP(request)) }
+        hooks.get("tokens") { request, _ in EmulatorResponse.json(try await service.pendingTokens(request)) }
+        hooks.post("users") { request, _ in EmulatorResponse.json(try await service.seedUser(request)) }
+        hooks.get("config") { _, _ in EmulatorResponse.json(await service.getConfig()) }
+        hooks.patch("config") { request, _ in EmulatorResponse.json(try await service.patchConfig(request)) }
+        hooks.get("oauth/authorize") { request, _ in try await service.authorize(request) }
+        routes.addRoutes(openfort, atPath: "/openfort")
     }
 
     /// A flat better-auth error body (AuthHubOpenfort docs, OpenfortErrors, shape 1) with code `NOT_FOUND`.

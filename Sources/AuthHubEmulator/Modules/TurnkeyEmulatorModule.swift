@@ -70,31 +70,32 @@ public struct TurnkeyEmulatorModule: EmulatorModule {
 
     public init() {}
 
-    /// Registers the Turnkey routes.
+    /// Registers the Turnkey routes: a route collection under each prefix, whose unforeseen errors
+    /// answer `500` code 13.
     public func register(routes: EmulatorRouteBuilder, environment: EmulatorEnvironment) {
         let service = TurnkeyService(environment: environment)
-        let api = "/turnkey/public/v1/"
+        let turnkey = RouteCollection(failures: TurnkeyFailure.self)
+        let api = turnkey.group("public/v1")
         let posts: [(String, @Sendable (Request) async throws -> JSONValue)] = [
             ("query/list_suborgs", service.listSubOrgs), ("query/whoami", service.whoami),
             ("query/get_activity", service.getActivity), ("submit/stamp_login", service.stampLogin),
             ("submit/create_read_write_session", service.createReadWriteSession),
         ]
         for (path, handler) in posts {
-            routes.post(api + path) { request, _ in await TurnkeyService.json { try await handler(request) } }
+            api.post(RouterPath(path)) { request, _ in EmulatorResponse.json(try await handler(request)) }
         }
-        routes.get("/turnkey-proxy/proxy/sub-org-ids") { request, _ in
-            await TurnkeyService.json { try await service.proxySubOrgIds(request) }
-        }
-        routes.post("/turnkey-proxy/auth/createSubOrg") { request, _ in
-            await TurnkeyService.json { try await service.proxyCreateSubOrg(request) }
-        }
+        let hooks = turnkey.group("__emulator")
+        hooks.post("users") { request, _ in EmulatorResponse.json(try await service.registerUser(request)) }
+        hooks.post("api-keys") { request, _ in EmulatorResponse.json(try await service.registerAPIKey(request)) }
+        hooks.get("notarizer") { _, _ in EmulatorResponse.json(service.notarizerKey()) }
+        hooks.get("config") { _, _ in EmulatorResponse.json(await service.getConfig()) }
+        hooks.patch("config") { request, _ in EmulatorResponse.json(try await service.patchConfig(request)) }
+        routes.addRoutes(turnkey, atPath: "/turnkey")
 
-        let hooks = "/turnkey/__emulator/"
-        routes.post(hooks + "users") { request, _ in await TurnkeyService.json { try await service.registerUser(request) } }
-        routes.post(hooks + "api-keys") { request, _ in await TurnkeyService.json { try await service.registerAPIKey(request) } }
-        routes.get(hooks + "notarizer") { _, _ in EmulatorResponse.json(service.notarizerKey()) }
-        routes.get(hooks + "config") { _, _ in EmulatorResponse.json(await service.getConfig()) }
-        routes.patch(hooks + "config") { request, _ in await TurnkeyService.json { try await service.patchConfig(request) } }
+        let proxy = RouteCollection(failures: TurnkeyFailure.self)
+        proxy.get("proxy/sub-org-ids") { request, _ in EmulatorResponse.json(try await service.proxySubOrgIds(request)) }
+        proxy.post("auth/createSubOrg") { request, _ in EmulatorResponse.json(try await service.proxyCreateSubOrg(request)) }
+        routes.addRoutes(proxy, atPath: "/turnkey-proxy")
     }
 
     /// Turnkey's gRPC-status body (AuthHubTurnkey docs, TurnkeyErrors) with code 5 (`NOT_FOUND`).

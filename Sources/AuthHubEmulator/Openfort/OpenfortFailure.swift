@@ -4,8 +4,8 @@ import Hummingbird
 
 /// A refusal in the flat better-auth error shape of AuthHubOpenfort docs, OpenfortErrors (shape 1),
 /// `{"code": "INVALID_EMAIL_OR_PASSWORD", "message": "Invalid email or password"}`, thrown by the
-/// Openfort handlers and turned into the reply by ``response``.
-struct OpenfortFailure: Error, Sendable, Equatable {
+/// Openfort handlers and rendered by Hummingbird (``EmulatorFailure``).
+struct OpenfortFailure: EmulatorFailure, Equatable {
     /// The HTTP status.
     var status: HTTPResponse.Status
     /// The better-auth code (`code`).
@@ -16,8 +16,6 @@ struct OpenfortFailure: Error, Sendable, Equatable {
     /// `{"code","message"}`.
     var body: JSONValue { ["code": .string(code), "message": .string(message)] }
 
-    /// The reply for this failure.
-    var response: Response { EmulatorResponse.json(body, status: status) }
 
     static func bad(_ code: String, _ message: String) -> OpenfortFailure {
         OpenfortFailure(status: .badRequest, code: code, message: message)

@@ -34,31 +34,10 @@ struct OpenfortService: Sendable {
 
     // MARK: - Request plumbing
 
-    /// Runs a handler, turning an ``OpenfortFailure`` into its reply and anything else into a 500.
-    static func guarded(_ body: () async throws -> Response) async -> Response {
-        do {
-            return try await body()
-        } catch let failure as OpenfortFailure {
-            return failure.response
-        } catch {
-            return OpenfortFailure.internalError.response
-        }
-    }
-
     /// A v2 route: checks `x-project-key`, then runs `handler` and replies with its JSON (200).
-    func api(_ request: Request, _ handler: () async throws -> JSONValue) async -> Response {
-        await Self.guarded {
-            try Self.checkProjectKey(request)
-            return EmulatorResponse.json(try await handler())
-        }
-    }
-
-    /// A v2 route that builds its own response (redirects).
-    func apiResponse(_ request: Request, checkKey: Bool = true, _ handler: () async throws -> Response) async -> Response {
-        await Self.guarded {
-            if checkKey { try Self.checkProjectKey(request) }
-            return try await handler()
-        }
+    func api(_ request: Request, _ handler: () async throws -> JSONValue) async throws -> Response {
+        try Self.checkProjectKey(request)
+        return EmulatorResponse.json(try await handler())
     }
 
     /// Accepts `x-project-key: pk_test_<uuid>` or `pk_live_<uuid>` (AuthHubOpenfort docs, OpenfortEndpoints: “Base URL and headers”).

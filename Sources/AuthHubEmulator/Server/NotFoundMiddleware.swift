@@ -7,7 +7,7 @@ import Hummingbird
 /// Also catches a known path requested with a method it does not serve: Hummingbird's router
 /// reports that as a 404 too, and the providers answer such requests with their 404 body.
 /// The body never echoes the path: paths can carry identifiers worth keeping out of replies.
-struct NotFoundMiddleware: RouterMiddleware {
+struct NotFoundMiddleware: EmulatorErrorMiddleware {
     typealias Context = EmulatorRequestContext
 
     /// Prefix → 404 body, longest prefix first.
@@ -22,16 +22,9 @@ struct NotFoundMiddleware: RouterMiddleware {
         self.bodies = bodies.sorted { $0.prefix.count > $1.prefix.count }
     }
 
-    func handle(
-        _ request: Request,
-        context: EmulatorRequestContext,
-        next: (Request, EmulatorRequestContext) async throws -> Response
-    ) async throws -> Response {
-        do {
-            return try await next(request, context)
-        } catch let error as HTTPError where error.status == .notFound {
-            return EmulatorResponse.json(body(for: request.uri.path), status: .notFound)
-        }
+    func recover(from error: any Error, request: Request) throws -> Response {
+        guard let error = error as? HTTPError, error.status == .notFound else { throw error }
+        return EmulatorResponse.json(body(for: request.uri.path), status: .notFound)
     }
 
     /// The 404 body for `path`.

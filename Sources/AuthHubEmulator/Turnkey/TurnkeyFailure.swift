@@ -4,8 +4,8 @@ import Hummingbird
 
 /// A refusal in Turnkey's gRPC-status shape (AuthHubTurnkey docs, TurnkeyErrors),
 /// `{"code": 16, "message": "…", "details": []}`, with the spec's HTTP mapping; thrown by the
-/// Turnkey handlers and turned into the reply by ``response``.
-struct TurnkeyFailure: Error, Sendable, Equatable {
+/// Turnkey handlers and rendered by Hummingbird (``EmulatorFailure``).
+struct TurnkeyFailure: EmulatorFailure, Equatable {
     /// The HTTP status.
     var status: HTTPResponse.Status
     /// The gRPC status code (`code`).
@@ -20,8 +20,6 @@ struct TurnkeyFailure: Error, Sendable, Equatable {
         ["code": .number(Double(code)), "message": .string(message), "details": .array(details)]
     }
 
-    /// The reply for this failure.
-    var response: Response { EmulatorResponse.json(body, status: status) }
 
     /// `400` code 3 (`INVALID_ARGUMENT`) with a `google.rpc.BadRequest` naming `field`.
     static func invalid(_ field: String, _ description: String) -> TurnkeyFailure {

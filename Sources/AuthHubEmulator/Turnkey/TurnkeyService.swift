@@ -33,22 +33,6 @@ struct TurnkeyService: Sendable {
 
     // MARK: - Request plumbing
 
-    /// Runs a handler, turning a ``TurnkeyFailure`` into its reply and anything else into a 500.
-    static func guarded(_ body: () async throws -> Response) async -> Response {
-        do {
-            return try await body()
-        } catch let failure as TurnkeyFailure {
-            return failure.response
-        } catch {
-            return TurnkeyFailure.internalError.response
-        }
-    }
-
-    /// Runs a handler and replies with its JSON (200).
-    static func json(_ handler: () async throws -> JSONValue) async -> Response {
-        await guarded { EmulatorResponse.json(try await handler()) }
-    }
-
     /// The exact bytes of the request body (a stamp covers these bytes).
     static func rawBody(_ request: Request) async throws -> Data {
         do {
