@@ -69,7 +69,7 @@ import Testing
         await emulator.stop()
 
         #expect(refusal.response.status == 400)
-        #expect(refusal.response.headers["Content-Type"] == "application/json; charset=utf-8")
+        #expect(refusal.response.headerFields["Content-Type"] == "application/json; charset=utf-8")
         #expect(String(decoding: refusal.response.body, as: UTF8.self) == #"{"code":"USER_NOT_FOUND","message":"User not found"}"#)
 
         #expect(unforeseen.response.status == 500)
@@ -80,12 +80,12 @@ import Testing
         #expect(foreign.json == unforeseen.json)
 
         #expect(auth0.response.status == 401)
-        #expect(auth0.response.headers["Cache-Control"] == "no-store")
-        #expect(auth0.response.headers["WWW-Authenticate"] == #"Bearer error="invalid_token""#)
+        #expect(auth0.response.headerFields["Cache-Control"] == "no-store")
+        #expect(auth0.response.headerFields["WWW-Authenticate"] == #"Bearer error="invalid_token""#)
         #expect(auth0.json == ["error": "invalid_token", "error_description": "Missing access token."])
 
         #expect(problem.response.status == 401)
-        #expect(problem.response.headers["Content-Type"] == "application/problem+json")
+        #expect(problem.response.headerFields["Content-Type"] == "application/problem+json")
         #expect(problem.json?["detail"] == "No token.")
     }
 
