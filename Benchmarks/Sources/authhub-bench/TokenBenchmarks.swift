@@ -40,7 +40,7 @@ enum TokenBenchmarks {
         let primitives = try publicKey.getKeyPrimitives()
         let kid = "bench-key-1"
         let jwks = """
-            {"keys":[{"kty":"RSA","kid":"\(kid)","use":"sig","alg":"RS256","n":"\(Base64URL.encode(primitives.modulus))","e":"\(Base64URL.encode(primitives.publicExponent))"}]}
+            {"keys":[{"kty":"RSA","kid":"\(kid)","use":"sig","alg":"RS256","n":"\(base64url(primitives.modulus))","e":"\(base64url(primitives.publicExponent))"}]}
             """
         let signer = JWTKeyCollection()
         await signer.add(rsa: privateKey, digestAlgorithm: .sha256, kid: JWKIdentifier(string: kid))
@@ -104,7 +104,7 @@ enum TokenBenchmarks {
             let ecPrivate = try ES256PrivateKey(backing: ecBacking)
             let point = [UInt8](ecBacking.publicKey.x963Representation)  // 0x04 || x || y
             let ecJWKS = """
-                {"keys":[{"kty":"EC","kid":"\(ecKid)","use":"sig","alg":"ES256","crv":"P-256","x":"\(Base64URL.encode(point[1..<33]))","y":"\(Base64URL.encode(point[33..<65]))"}]}
+                {"keys":[{"kty":"EC","kid":"\(ecKid)","use":"sig","alg":"ES256","crv":"P-256","x":"\(base64url(point[1..<33]))","y":"\(base64url(point[33..<65]))"}]}
                 """
             let ecSigner = JWTKeyCollection()
             await ecSigner.add(ecdsa: ecPrivate, kid: JWKIdentifier(string: ecKid))

@@ -110,7 +110,7 @@ func apiStampSeed() -> String {
     let stamper = TurnkeyAPIKeyStamper(privateKey: fuzzP256Key(seed: 4))
     guard let stamp = try? stamper.stamp(Array(#"{"organizationId":"org-1"}"#.utf8)),
           let json = try? JSONEncoder().encode(stamp) else { return "" }
-    return Base64URL.encode(json)
+    return base64url(json)
 }
 
 func sessionFileSeeds() -> [(name: String, bytes: [UInt8])] {
@@ -145,7 +145,7 @@ func jwtSeeds() -> [(name: String, bytes: [UInt8])] {
     let es256Header = #"{"alg":"ES256","typ":"JWT","kid":"ec-1"}"#
     let rs256Header = #"{"alg":"RS256","typ":"JWT","kid":"rsa-1"}"#
     let es256Token = signedToken(header: Array(es256Header.utf8), payload: Array(claims.utf8), rsa: false)
-    let unsigned = Base64URL.encode(Data(#"{"alg":"none","typ":"JWT"}"#.utf8)) + "." + Base64URL.encode(Data(firebaseClaims.utf8)) + "."
+    let unsigned = base64url(Data(#"{"alg":"none","typ":"JWT"}"#.utf8)) + "." + base64url(Data(firebaseClaims.utf8)) + "."
     return [
         ("raw-es256", [0] + Array(es256Token.utf8)),
         ("signed-es256", [1, 0] + Script.chunk(es256Header) + Array(claims.utf8)),

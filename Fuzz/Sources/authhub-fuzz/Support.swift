@@ -129,3 +129,10 @@ func runBlocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
     guard let value = result.withLock({ $0 }) else { fatalError("runBlocking: the body did not finish") }
     return value
 }
+
+/// Unpadded base64url of some bytes, for the tokens and keys this package builds (AuthHub's own
+/// encoder is internal to the AuthHub package).
+func base64url<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+    Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        .replacingOccurrences(of: "=", with: "")
+}

@@ -39,7 +39,7 @@ let fuzzRSAKey: _RSA.Signing.PrivateKey = {
 
 func rsaSignature(_ input: String) throws -> String {
     let signature = try fuzzRSAKey.signature(for: SHA256.hash(data: Data(input.utf8)), padding: .insecurePKCS1v1_5)
-    return Base64URL.encode(signature.rawRepresentation)
+    return base64url(signature.rawRepresentation)
 }
 
 /// A fixed P-256 key (ES256, kid `ec-1`).
@@ -50,10 +50,10 @@ let fuzzECKey = fuzzP256Key(seed: 2)
 let fuzzJWKSBytes: [UInt8] = {
     guard let primitives = try? fuzzRSAKey.publicKey.getKeyPrimitives() else { fatalError("RSA key") }
     var keys: [JSONValue] = [["kty": "RSA", "use": "sig", "alg": "RS256", "kid": "rsa-1",
-                              "n": .string(Base64URL.encode(primitives.modulus)), "e": .string(Base64URL.encode(primitives.publicExponent))]]
+                              "n": .string(base64url(primitives.modulus)), "e": .string(base64url(primitives.publicExponent))]]
     let raw = fuzzECKey.publicKey.rawRepresentation
     keys.append(["kty": "EC", "crv": "P-256", "use": "sig", "alg": "ES256", "kid": "ec-1",
-                 "x": .string(Base64URL.encode(raw.prefix(32))), "y": .string(Base64URL.encode(raw.suffix(32)))])
+                 "x": .string(base64url(raw.prefix(32))), "y": .string(base64url(raw.suffix(32)))])
     guard let data = try? JSONValue.object(["keys": .array(keys)]).serialized() else { fatalError("JWKS") }
     return Array(data)
 }()
@@ -61,12 +61,12 @@ var fuzzJWKS: Data { Data(fuzzJWKSBytes) }
 
 /// Signs `header`/`payload` (JSON bytes taken as they are, base64url-encoded) with the RSA or EC key.
 func signedToken(header: [UInt8], payload: [UInt8], rsa: Bool) -> String {
-    let input = Base64URL.encode(Data(header)) + "." + Base64URL.encode(Data(payload))
+    let input = base64url(Data(header)) + "." + base64url(Data(payload))
     if rsa {
         return input + "." + ((try? rsaSignature(input)) ?? "")
     }
     guard let signature = try? fuzzECKey.signature(for: Data(input.utf8)) else { return input + "." }
-    return input + "." + Base64URL.encode(signature.rawRepresentation)
+    return input + "." + base64url(signature.rawRepresentation)
 }
 
 func makeValidator(transport: any HTTPTransport, clock: FuzzClock) -> IDTokenValidator {
@@ -78,11 +78,11 @@ let fuzzExpectations = IDTokenExpectations(issuer: fuzzIssuer, clientId: fuzzCli
 
 /// Seam: `IDTokenValidator.validate` (OIDC, over a `JWKSCache` fed by a transport),
 /// `FirebaseIDTokenVerifier.verify` (production over `FirebasePublicKeyCache`, and emulator),
-/// `TurnkeySessionJWT`, `JWTParts.decode`. Modes (first byte): 0 raw token, fixed JWKS; 1 header
+/// `TurnkeySessionJWT`, and through them AuthHub's unverified JWT reader. Modes (first byte): 0 raw token, fixed JWKS; 1 header
 /// and payload JSON signed here (RS256 or ES256), fixed JWKS — reaches every claim check; 2 fuzzed
 /// JWKS reply, token signed here; 3 Firebase, claims signed here (RS256), fixed JWKS; 4 Firebase,
 /// fuzzed key reply (JWKS or x509 form, with Cache-Control), raw token; 5 Firebase emulator
-/// (unsigned tokens), raw token; 6 Turnkey session JWT and `JWTParts`.
+/// (unsigned tokens), raw token; 6 Turnkey session JWT.
 let jwtTarget = FuzzTarget(name: "jwt", summary: "JWT decoding, OIDC ID-token validation, Firebase verifier, Turnkey session JWT") { bytes in
     var reader = FuzzReader(bytes)
     let mode = reader.byte() % 7
@@ -92,7 +92,6 @@ let jwtTarget = FuzzTarget(name: "jwt", summary: "JWT decoding, OIDC ID-token va
     switch mode {
     case 0:
         let token = Secret(String(decoding: reader.rest(), as: UTF8.self))
-        _ = JWTParts.decode(token)
         runBlocking { _ = try? await makeValidator(transport: fixedKeys, clock: clock).validate(token, expecting: fuzzExpectations) }
     case 1:
         let rsa = reader.bool()

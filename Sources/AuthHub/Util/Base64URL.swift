@@ -4,9 +4,9 @@ import Foundation
 ///
 /// Both directions translate the alphabet byte by byte (ID-token verification decodes two parts
 /// per token, so this sits on a hot path).
-public enum Base64URL {
+package enum Base64URL {
     /// Encodes bytes as base64url without `=` padding.
-    public static func encode<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
+    package static func encode<Bytes: Sequence>(_ bytes: Bytes) -> String where Bytes.Element == UInt8 {
         let standard = Data(bytes).base64EncodedData()
         var out = [UInt8]()
         out.reserveCapacity(standard.count)
@@ -23,12 +23,12 @@ public enum Base64URL {
 
     /// Decodes base64url (padding optional; standard base64's `+` and `/` are accepted too).
     /// Returns nil for anything that is not base64.
-    public static func decode(_ text: String) -> Data? {
+    package static func decode(_ text: String) -> Data? {
         decode(bytes: text.utf8)
     }
 
     /// ``decode(_:)`` of the UTF-8 bytes of a text (a slice of a token, say).
-    public static func decode<Bytes: Collection>(bytes text: Bytes) -> Data? where Bytes.Element == UInt8 {
+    package static func decode<Bytes: Collection>(bytes text: Bytes) -> Data? where Bytes.Element == UInt8 {
         var standard = [UInt8]()
         standard.reserveCapacity(text.count + 3)
         for byte in text {

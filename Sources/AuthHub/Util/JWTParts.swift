@@ -4,10 +4,10 @@ import Foundation
 ///
 /// For reading claims that describe (a profile, an expiry hint) and as the first step of a
 /// verifier; never for deciding trust.
-public enum JWTParts {
+package enum JWTParts {
     /// The header and payload objects; nil when the token is not three parts of which the first
     /// two are base64url JSON objects.
-    public static func decode(_ token: Secret<String>) -> (header: [String: JSONValue], payload: [String: JSONValue])? {
+    package static func decode(_ token: Secret<String>) -> (header: [String: JSONValue], payload: [String: JSONValue])? {
         // Split the UTF-8 bytes: splitting the String compares Characters (grapheme breaking over a
         // ~1 KB token), which cost more than the JSON parsing.
         let parts = token.revealed().utf8.split(separator: UInt8(ascii: "."), maxSplits: 3, omittingEmptySubsequences: false)
