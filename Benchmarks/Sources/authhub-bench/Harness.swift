@@ -1,6 +1,7 @@
 import AuthHub
 import Foundation
 import MallocInterposerSwift
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -303,9 +304,10 @@ final class CountingTransport: HTTPTransport {
 }
 
 /// Serves one fixed document for every request (a JWKS), counting requests.
-struct FixedDocumentTransport: HTTPTransport {
+final class FixedDocumentTransport: HTTPTransport {
     let body: Data
     let counter = Mutex(0)
+    init(body: Data) { self.body = body }
     func send(_ request: HTTPRequest, body: Data?, timeout: Duration?) async throws -> HTTPReply {
         counter.withLock { $0 += 1 }
         return HTTPReply(status: 200, headerFields: [.contentType: "application/json", .cacheControl: "public, max-age=86400"], body: self.body)

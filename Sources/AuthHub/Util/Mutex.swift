@@ -11,14 +11,14 @@ import Foundation
 /// 2. `Value` is `Sendable`, so whatever `body` copies out of the lock (or leaves in it) may cross
 ///    threads: a non-`Sendable` reference cannot be smuggled out of the lock and shared;
 /// 3. the lock itself is a `let` and `NSLock` is thread-safe.
-public final class Mutex<Value: Sendable>: @unchecked Sendable {
+package final class Mutex<Value: Sendable>: @unchecked Sendable {
     private var value: Value
     private let lock = NSLock()
 
-    public init(_ value: Value) { self.value = value }
+    package init(_ value: Value) { self.value = value }
 
     /// Runs `body` with exclusive access to the value.
-    public func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+    package func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)
