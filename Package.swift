@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "AuthHubProviders", targets: ["AuthHubProviders"]),
         .library(name: "AuthHubEmulator", targets: ["AuthHubEmulator"]),
         .library(name: "AuthHubTesting", targets: ["AuthHubTesting"]),
+        .library(name: "AuthHubHummingbird", targets: ["AuthHubHummingbird"]),
         .executable(name: "authhub", targets: ["authhub"]),
         .plugin(name: "ValidateProviders", targets: ["ValidateProviders"]),
     ],
@@ -24,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.0.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
@@ -67,6 +69,15 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .target(
+            name: "AuthHubHummingbird",
+            dependencies: [
+                "AuthHub", "AuthHubOIDC",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
             ]
         ),
         .target(
@@ -127,6 +138,15 @@ let package = Package(
         .testTarget(
             name: "AuthHubFirebaseTests",
             dependencies: ["AuthHubFirebase", "AuthHub", "AuthHubFactors", "AuthHubTesting", .product(name: "JWTKit", package: "jwt-kit")]
+        ),
+        .testTarget(
+            name: "AuthHubHummingbirdTests",
+            dependencies: [
+                "AuthHubHummingbird", "AuthHub", "AuthHubAuth0", "AuthHubOIDC", "AuthHubEmulator", "AuthHubTesting",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]
         ),
         .testTarget(name: "AuthHubOpenfortTests", dependencies: ["AuthHubOpenfort", "AuthHub", "AuthHubTesting"]),
         .testTarget(

@@ -1,0 +1,41 @@
+import AuthHub
+import AuthHubOIDC
+import Foundation
+
+/// Sign-ins started by ``AuthHubWeb``'s login route and not finished yet, by the opaque id of the
+/// browser's pre-session cookie: the provider, the transaction (PKCE verifier, `state`, `nonce`,
+/// kept server-side only) and the return path.
+///
+/// Each entry is taken once (a replayed callback finds nothing), expires after the configured
+/// lifetime, and the table holds at most ``capacity`` entries (the oldest go first), so a flood of
+/// login requests cannot grow it without bound. It lives in the process: behind a load balancer the
+/// callback must reach the replica that served the login (sticky sessions), or the app passes its
+/// own shared table.
+actor PendingWebSignIns {
+    struct Entry: Sendable {
+        var provider: String
+        var transaction: OIDCAuthorizationTransaction
+        var returnPath: String
+        var createdAt: Date
+    }
+
+    static let capacity = 10_000
+    private var entries: [String: Entry] = [:]
+    private var order: [String] = []
+
+    func put(_ entry: Entry, id: String) {
+        if entries.count >= Self.capacity, let oldest = order.first {
+            entries[oldest] = nil
+            order.removeFirst()
+        }
+        entries[id] = entry
+        order.append(id)
+    }
+
+    /// The entry, removed: a second call with the same id gets nil.
+    func take(_ id: String) -> Entry? {
+        guard let entry = entries.removeValue(forKey: id) else { return nil }
+        order.removeAll { $0 == id }
+        return entry
+    }
+}

@@ -1,0 +1,235 @@
+import AuthHub
+import AuthHubAuth0
+import AuthHubEmulator
+import AuthHubHummingbird
+import AuthHubTesting
+import Foundation
+import Hummingbird
+import HummingbirdAuth
+import HummingbirdTesting
+import Testing
+
+/// The browser sign-in routes and the session middleware, in a Hummingbird app (router test
+/// framework) whose hub talks over real HTTP to the emulator's Auth0 tenant; the provider's side of
+/// the browser is played through the emulator's sign-in hook.
+@Suite struct WebSignInTests {
+    static let password = "correct horse battery staple"
+    static let emulatorUser = HTTPField.Name("X-AuthHub-Emulator-User")!
+
+    struct Fixture {
+        let emulator: RunningEmulator
+        let hub: AuthHub
+        let web: AuthHubWeb
+        let clock: FakeClock
+        let wire = URLSessionTransport(defaultTimeout: .seconds(10), followRedirects: false)
+
+        static func start(clock: FakeClock = FakeClock(now: Date(), mode: .manual)) async throws -> Fixture {
+            let emulator = try await Emulator.start(EmulatorConfiguration(clock: clock))
+            let config = """
+            {"defaultEnvironment": "dev", "environments": {"dev": {"defaultProvider": "auth0", "sessionStore": {"type": "memory"},
+              "providers": [{"id": "auth0", "type": "auth0", "domain": "\(emulator.url("/auth0").absoluteString)", "clientId": "authhub-web"}]}}}
+            """
+            let registry = ProviderRegistry([Auth0Plugin()])
+            let environment = try ConfigLoader(registry: registry, environmentVariables: [:]).load(data: Data(config.utf8))
+            let hub = try AuthHub(environment: environment, registry: registry,
+                                  context: ProviderContext(transport: URLSessionTransport(defaultTimeout: .seconds(10)), clock: clock))
+            let web = try AuthHubWeb(hub: hub, configuration: WebSignInConfiguration(publicBaseURL: URL(string: "http://127.0.0.1:8080")!))
+            let fixture = Fixture(emulator: emulator, hub: hub, web: web, clock: clock)
+            let seeded = try await fixture.wire.send(.post, emulator.url("/auth0/__emulator/users"), headerFields: [.contentType: "application/json"],
+                                                     body: Data(#"{"email":"web@example.com","password":"\#(password)"}"#.utf8))
+            #expect(seeded.status == 201)
+            return fixture
+        }
+
+        func application() -> some ApplicationProtocol {
+            let router = Router(context: AuthHubRequestContext.self)
+            router.add(middleware: web.sessionMiddleware())
+            router.addRoutes(web.routes(), atPath: RouterPath(web.configuration.routePrefix))
+            let api = router.group("api").add(middleware: IsAuthenticatedMiddleware())
+            api.get("me") { _, context in try context.requireIdentity().email ?? "" }
+            api.get("csrf") { _, context in try context.requireIdentity().csrfToken ?? "" }
+            return Application(router: router)
+        }
+
+        /// The provider's side of the browser: Universal Login finishes for the seeded user and
+        /// answers the redirect back to the app's callback; returns the callback's path and query.
+        func approve(_ authorizeURL: String) async throws -> String {
+            let reply = try await wire.send(.get, try #require(URL(string: authorizeURL)), headerFields: [WebSignInTests.emulatorUser: "web@example.com"])
+            #expect(reply.status == 302)
+            let location = try #require(reply.headerFields[.location].flatMap(URLComponents.init(string:)))
+            #expect(location.path == "/auth/callback")
+            return location.path + "?" + (location.percentEncodedQuery ?? "")
+        }
+    }
+
+    /// The value of cookie `name` set by a response (nil when not set; "" when cleared).
+    static func cookie(_ name: String, in response: TestResponse) -> String? {
+        for header in response.headers[values: .setCookie] {
+            let pair = header.split(separator: ";", maxSplits: 1)[0].split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            if pair.count == 2, pair[0] == name { return String(pair[1]) }
+        }
+        return nil
+    }
+
+    static func attributes(_ name: String, in response: TestResponse) -> String {
+        response.headers[values: .setCookie].first { $0.hasPrefix(name + "=") } ?? ""
+    }
+
+    /// Signs in through the routes and returns the session cookie's value.
+    static func signIn(_ client: some TestClientProtocol, _ fixture: Fixture, returnTo: String = "/profile") async throws -> String {
+        let login = try await client.execute(uri: "/auth/login?provider=auth0&returnTo=\(returnTo)", method: .get)
+        #expect(login.status == .found)
+        let pre = try #require(cookie("authhub-signin", in: login))
+        let callback = try await fixture.approve(try #require(login.headers[.location]))
+        let finished = try await client.execute(uri: callback, method: .get, headers: [.cookie: "authhub-signin=\(pre)"])
+        #expect(finished.status == .found)
+        #expect(finished.headers[.location] == returnTo)
+        #expect(cookie("authhub-signin", in: finished) == "", "the pre-session cookie is cleared")
+        return try #require(cookie("authhub-session", in: finished))
+    }
+
+    @Test func loginRedirectsWithPKCEStateAndNonceKeptOnTheServer() async throws {
+        let fixture = try await Fixture.start()
+        defer { Task { await fixture.emulator.stop() } }
+        try await fixture.application().test(.router) { client in
+            let login = try await client.execute(uri: "/auth/login?provider=auth0", method: .get)
+            #expect(login.status == .found)
+            let url = try #require(login.headers[.location].flatMap(URLComponents.init(string:)))
+            let query = Dictionary((url.queryItems ?? []).map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { a, _ in a })
+            #expect(url.path == "/auth0/authorize")
+            #expect(query["code_challenge_method"] == "S256")
+            #expect(query["redirect_uri"] == "http://127.0.0.1:8080/auth/callback")
+            #expect(query["state"]?.isEmpty == false)
+            #expect(query["nonce"]?.isEmpty == false)
+            let pre = try #require(Self.cookie("authhub-signin", in: login))
+            #expect(!pre.contains(query["state"] ?? "-"), "the cookie is an opaque id, not the state")
+            let attributes = Self.attributes("authhub-signin", in: login)
+            #expect(attributes.contains("HttpOnly") && attributes.contains("SameSite=Lax") && attributes.contains("Path=/"))
+            #expect(!attributes.contains("Secure"), "plain-HTTP loopback development mode")
+        }
+    }
+
+    @Test func signInSessionCookieProtectedRouteAndSignOut() async throws {
+        let fixture = try await Fixture.start()
+        defer { Task { await fixture.emulator.stop() } }
+        try await fixture.application().test(.router) { client in
+            #expect(try await client.execute(uri: "/api/me", method: .get).status == .unauthorized)
+            let sid = try await Self.signIn(client, fixture)
+            #expect(sid.hasPrefix("auth0."))
+            let me = try await client.execute(uri: "/api/me", method: .get, headers: [.cookie: "authhub-session=\(sid)"])
+            #expect(me.status == .ok)
+            #expect(String(buffer: me.body) == "web@example.com")
+            // The tokens stay in the hub's store, under the session's own account; the cookie holds none.
+            let keys = try await fixture.hub.store.keys()
+            #expect(keys.count == 1 && keys[0].account.hasPrefix("web."))
+            let stored = try #require(try await fixture.hub.store.load(keys[0]))
+            #expect(!sid.contains(stored.accessToken.revealed()) && !sid.contains(stored.refreshToken?.revealed() ?? "-"))
+
+            let csrf = String(buffer: try await client.execute(uri: "/api/csrf", method: .get, headers: [.cookie: "authhub-session=\(sid)"]).body)
+            // Sign-out needs this site's origin and the session's token.
+            let crossSite = try await client.execute(uri: "/auth/logout", method: .post,
+                                                     headers: [.cookie: "authhub-session=\(sid)", .origin: "https://evil.example",
+                                                               .contentType: "application/x-www-form-urlencoded"],
+                                                     body: ByteBuffer(string: "csrf=\(csrf)"))
+            #expect(crossSite.status == .forbidden)
+            let noToken = try await client.execute(uri: "/auth/logout", method: .post,
+                                                   headers: [.cookie: "authhub-session=\(sid)", .origin: "http://127.0.0.1:8080"])
+            #expect(noToken.status == .forbidden)
+            #expect(try await client.execute(uri: "/api/me", method: .get, headers: [.cookie: "authhub-session=\(sid)"]).status == .ok,
+                    "a refused sign-out keeps the session")
+            let out = try await client.execute(uri: "/auth/logout", method: .post,
+                                               headers: [.cookie: "authhub-session=\(sid)", .origin: "http://127.0.0.1:8080",
+                                                         .contentType: "application/x-www-form-urlencoded"],
+                                               body: ByteBuffer(string: "csrf=\(csrf)"))
+            #expect(out.status == .seeOther)
+            #expect(Self.cookie("authhub-session", in: out) == "")
+            #expect(try await fixture.hub.store.keys().isEmpty)
+            #expect(try await client.execute(uri: "/api/me", method: .get, headers: [.cookie: "authhub-session=\(sid)"]).status == .unauthorized)
+        }
+    }
+
+    @Test func callbacksThatMustBeRefused() async throws {
+        let fixture = try await Fixture.start()
+        defer { Task { await fixture.emulator.stop() } }
+        try await fixture.application().test(.router) { client in
+            // Another sign-in's state: the transaction's check refuses it.
+            let login = try await client.execute(uri: "/auth/login?provider=auth0", method: .get)
+            let pre = try #require(Self.cookie("authhub-signin", in: login))
+            let callback = try await fixture.approve(try #require(login.headers[.location]))
+            var tampered = URLComponents(string: callback)!
+            tampered.queryItems = tampered.queryItems?.map { $0.name == "state" ? URLQueryItem(name: "state", value: "forged") : $0 }
+            let mismatch = try await client.execute(uri: tampered.string!, method: .get, headers: [.cookie: "authhub-signin=\(pre)"])
+            #expect(mismatch.status == .badRequest)
+            #expect(Self.cookie("authhub-session", in: mismatch) == nil)
+            // The real callback after that: the pending sign-in was used up.
+            let replay = try await client.execute(uri: callback, method: .get, headers: [.cookie: "authhub-signin=\(pre)"])
+            #expect(replay.status == .badRequest)
+            #expect(Self.cookie("authhub-session", in: replay) == nil)
+            // A callback without the browser's pre-session cookie.
+            #expect(try await client.execute(uri: callback, method: .get).status == .badRequest)
+            #expect(try await fixture.hub.store.keys().isEmpty)
+        }
+    }
+
+    @Test func anExpiredPreSessionIsRefused() async throws {
+        let fixture = try await Fixture.start()
+        defer { Task { await fixture.emulator.stop() } }
+        try await fixture.application().test(.router) { client in
+            let login = try await client.execute(uri: "/auth/login?provider=auth0", method: .get)
+            let pre = try #require(Self.cookie("authhub-signin", in: login))
+            let callback = try await fixture.approve(try #require(login.headers[.location]))
+            fixture.clock.advance(by: 601)
+            let late = try await client.execute(uri: callback, method: .get, headers: [.cookie: "authhub-signin=\(pre)"])
+            #expect(late.status == .badRequest)
+            #expect(Self.cookie("authhub-session", in: late) == nil)
+        }
+    }
+
+    @Test func openRedirectsAndUnknownProvidersAreRefused() async throws {
+        let fixture = try await Fixture.start()
+        defer { Task { await fixture.emulator.stop() } }
+        try await fixture.application().test(.router) { client in
+            for target in ["https://evil.example/", "//evil.example/x", "/\\evil.example", "javascript:alert(1)", "evil"] {
+                let escaped = target.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+                let login = try await client.execute(uri: "/auth/login?provider=auth0&returnTo=\(escaped)", method: .get)
+                #expect(login.status == .badRequest, "returnTo \(target)")
+                #expect(login.headers[.location] == nil)
+            }
+            #expect(try await client.execute(uri: "/auth/login?provider=nope", method: .get).status == .notFound)
+        }
+    }
+
+    @Test func tamperedOrTimedOutCookiesAreNoSession() async throws {
+        let fixture = try await Fixture.start()
+        defer { Task { await fixture.emulator.stop() } }
+        try await fixture.application().test(.router) { client in
+            let sid = try await Self.signIn(client, fixture)
+            var forged = Array(sid)
+            forged[forged.count - 2] = forged[forged.count - 2] == "A" ? "B" : "A"
+            for value in [String(forged), sid + "x", "auth0.1.x", String(repeating: "a", count: 5000), "nope.\(sid)"] {
+                let me = try await client.execute(uri: "/api/me", method: .get, headers: [.cookie: "authhub-session=\(value)"])
+                #expect(me.status == .unauthorized)
+                #expect(Self.cookie("authhub-session", in: me) == "", "the cookie is cleared")
+            }
+            #expect(try await client.execute(uri: "/api/me", method: .get, headers: [.cookie: "authhub-session=\(sid)"]).status == .ok)
+            // Idle for longer than the idle timeout (30 minutes): the session is over, and removed.
+            fixture.clock.advance(by: 31 * 60)
+            #expect(try await client.execute(uri: "/api/me", method: .get, headers: [.cookie: "authhub-session=\(sid)"]).status == .unauthorized)
+            #expect(try await fixture.hub.store.keys().isEmpty)
+        }
+    }
+
+    @Test func settingsAreChecked() async throws {
+        let fixture = try await Fixture.start()
+        defer { Task { await fixture.emulator.stop() } }
+        #expect(throws: AuthError.self) {
+            try AuthHubWeb(hub: fixture.hub, configuration: WebSignInConfiguration(publicBaseURL: URL(string: "http://app.example.com")!))
+        }
+        #expect(throws: AuthError.self) {
+            try AuthHubWeb(hub: fixture.hub, configuration: WebSignInConfiguration(publicBaseURL: URL(string: "https://app.example.com")!,
+                                                                                  routePrefix: "auth/"))
+        }
+        let secure = try AuthHubWeb(hub: fixture.hub, configuration: WebSignInConfiguration(publicBaseURL: URL(string: "https://app.example.com")!))
+        #expect(secure.configuration.sessionCookieName == "__Host-authhub-session")
+    }
+}
