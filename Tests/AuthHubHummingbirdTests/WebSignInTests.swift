@@ -23,7 +23,7 @@ import Testing
         let clock: FakeClock
         let wire = URLSessionTransport(defaultTimeout: .seconds(10), followRedirects: false)
 
-        static func start(clock: FakeClock = FakeClock(now: Date(), mode: .manual)) async throws -> Fixture {
+        static func start(clock: FakeClock = FakeClock(now: Date(), mode: .manual), idleTimeout: Duration = .seconds(30 * 60)) async throws -> Fixture {
             let emulator = try await Emulator.start(EmulatorConfiguration(clock: clock))
             let config = """
             {"defaultEnvironment": "dev", "environments": {"dev": {"defaultProvider": "auth0", "sessionStore": {"type": "memory"},
@@ -33,7 +33,8 @@ import Testing
             let environment = try ConfigLoader(registry: registry, environmentVariables: [:]).load(data: Data(config.utf8))
             let hub = try AuthHub(environment: environment, registry: registry,
                                   context: ProviderContext(transport: URLSessionTransport(defaultTimeout: .seconds(10)), clock: clock))
-            let web = try AuthHubWeb(hub: hub, configuration: WebSignInConfiguration(publicBaseURL: URL(string: "http://127.0.0.1:8080")!))
+            let web = try AuthHubWeb(hub: hub, configuration: WebSignInConfiguration(publicBaseURL: URL(string: "http://127.0.0.1:8080")!,
+                                                                                    idleTimeout: idleTimeout, absoluteTimeout: idleTimeout * 4))
             let fixture = Fixture(emulator: emulator, hub: hub, web: web, clock: clock)
             let seeded = try await fixture.wire.send(.post, emulator.url("/auth0/__emulator/users"), headerFields: [.contentType: "application/json"],
                                                      body: Data(#"{"email":"web@example.com","password":"\#(password)"}"#.utf8))
@@ -231,5 +232,50 @@ import Testing
         }
         let secure = try AuthHubWeb(hub: fixture.hub, configuration: WebSignInConfiguration(publicBaseURL: URL(string: "https://app.example.com")!))
         #expect(secure.configuration.sessionCookieName == "__Host-authhub-session")
+    }
+
+    @Test func expiredSessionsAreRenewedAndAProviderOutageKeepsThem() async throws {
+        // Timeouts far past the token's lifetime: this test is about renewal, not session timeouts.
+        let fixture = try await Fixture.start(idleTimeout: .seconds(7 * 86_400))
+        defer { Task { await fixture.emulator.stop() } }
+        try await fixture.application().test(.router) { client in
+            let sid = try await Self.signIn(client, fixture)
+            let key = try #require(try await fixture.hub.store.keys().first)
+            let first = try #require(try await fixture.hub.store.load(key))
+            #expect(first.canRenew, "the sign-in asked for offline_access")
+            // Past the access token's expiry: the middleware renews before the route runs.
+            fixture.clock.set(try #require(first.expiresAt).addingTimeInterval(120))
+            let me = try await client.execute(uri: "/api/me", method: .get, headers: [.cookie: "authhub-session=\(sid)"])
+            #expect(me.status == .ok)
+            let renewed = try #require(try await fixture.hub.store.load(key))
+            #expect(renewed.accessToken != first.accessToken)
+            #expect(renewed.version > first.version)
+            // Expired again, and the provider is down: 503, the session and the cookie are kept.
+            fixture.clock.set(try #require(renewed.expiresAt).addingTimeInterval(120))
+            await fixture.emulator.stop()
+            let down = try await client.execute(uri: "/api/me", method: .get, headers: [.cookie: "authhub-session=\(sid)"])
+            #expect(down.status == .serviceUnavailable)
+            #expect(Self.cookie("authhub-session", in: down) == nil)
+            #expect(try await fixture.hub.store.load(key)?.refreshToken == renewed.refreshToken)
+        }
+    }
+
+    @Test func aDeadRefreshTokenSignsTheBrowserOut() async throws {
+        let fixture = try await Fixture.start(idleTimeout: .seconds(7 * 86_400))
+        defer { Task { await fixture.emulator.stop() } }
+        try await fixture.application().test(.router) { client in
+            let sid = try await Self.signIn(client, fixture)
+            let key = try #require(try await fixture.hub.store.keys().first)
+            let first = try #require(try await fixture.hub.store.load(key))
+            // The refresh token is revoked at the provider (as a sign-out elsewhere would).
+            let revoke = try await fixture.wire.send(.post, fixture.emulator.url("/auth0/oauth/revoke"), headerFields: [.contentType: "application/json"],
+                                                     body: Data(#"{"client_id":"authhub-web","token":"\#(try #require(first.refreshToken).revealed())"}"#.utf8))
+            #expect(revoke.status == 200)
+            fixture.clock.set(try #require(first.expiresAt).addingTimeInterval(120))
+            let me = try await client.execute(uri: "/api/me", method: .get, headers: [.cookie: "authhub-session=\(sid)"])
+            #expect(me.status == .unauthorized)
+            #expect(Self.cookie("authhub-session", in: me) == "")
+            #expect(try await fixture.hub.store.keys().isEmpty)
+        }
     }
 }
