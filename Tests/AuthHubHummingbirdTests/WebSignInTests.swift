@@ -76,12 +76,18 @@ import Testing
         response.headers[values: .setCookie].first { $0.hasPrefix(name + "=") } ?? ""
     }
 
-    /// Signs in through the routes and returns the session cookie's value.
-    static func signIn(_ client: some TestClientProtocol, _ fixture: Fixture, returnTo: String = "/profile") async throws -> String {
+    /// Starts a sign-in and plays the provider's part: the pre-session cookie and the callback path.
+    static func begin(_ client: some TestClientProtocol, _ fixture: Fixture, returnTo: String = "/profile") async throws
+        -> (pre: String, callback: String) {
         let login = try await client.execute(uri: "/auth/login?provider=auth0&returnTo=\(returnTo)", method: .get)
         #expect(login.status == .found)
         let pre = try #require(cookie("authhub-signin", in: login))
-        let callback = try await fixture.approve(try #require(login.headers[.location]))
+        return (pre, try await fixture.approve(try #require(login.headers[.location])))
+    }
+
+    /// Signs in through the routes and returns the session cookie's value.
+    static func signIn(_ client: some TestClientProtocol, _ fixture: Fixture, returnTo: String = "/profile") async throws -> String {
+        let (pre, callback) = try await begin(client, fixture, returnTo: returnTo)
         let finished = try await client.execute(uri: callback, method: .get, headers: [.cookie: "authhub-signin=\(pre)"])
         #expect(finished.status == .found)
         #expect(finished.headers[.location] == returnTo)
@@ -154,9 +160,7 @@ import Testing
         defer { Task { await fixture.emulator.stop() } }
         try await fixture.application().test(.router) { client in
             // Another sign-in's state: the transaction's check refuses it.
-            let login = try await client.execute(uri: "/auth/login?provider=auth0", method: .get)
-            let pre = try #require(Self.cookie("authhub-signin", in: login))
-            let callback = try await fixture.approve(try #require(login.headers[.location]))
+            let (pre, callback) = try await Self.begin(client, fixture)
             var tampered = URLComponents(string: callback)!
             tampered.queryItems = tampered.queryItems?.map { $0.name == "state" ? URLQueryItem(name: "state", value: "forged") : $0 }
             let mismatch = try await client.execute(uri: tampered.string!, method: .get, headers: [.cookie: "authhub-signin=\(pre)"])
@@ -176,9 +180,7 @@ import Testing
         let fixture = try await Fixture.start()
         defer { Task { await fixture.emulator.stop() } }
         try await fixture.application().test(.router) { client in
-            let login = try await client.execute(uri: "/auth/login?provider=auth0", method: .get)
-            let pre = try #require(Self.cookie("authhub-signin", in: login))
-            let callback = try await fixture.approve(try #require(login.headers[.location]))
+            let (pre, callback) = try await Self.begin(client, fixture)
             fixture.clock.advance(by: 601)
             let late = try await client.execute(uri: callback, method: .get, headers: [.cookie: "authhub-signin=\(pre)"])
             #expect(late.status == .badRequest)
