@@ -2,7 +2,7 @@ import AuthHub
 import Foundation
 
 /// Who a request is from, as AuthHub's middlewares put it on the request context
-/// (`context.identity`, hummingbird-auth's ``HummingbirdAuth/AuthRequestContext`` convention).
+/// (`context.identity`, hummingbird-auth's `AuthRequestContext` convention).
 ///
 /// A session identity comes from the browser-session cookie (``AuthHubSessionMiddleware``): the
 /// tokens stay in the hub's session store, and ``accessToken`` is valid for at least a minute

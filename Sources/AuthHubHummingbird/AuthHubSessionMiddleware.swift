@@ -6,7 +6,7 @@ import HummingbirdAuth
 /// Resolves the browser-session cookie to an ``AuthHubIdentity`` on the request context.
 ///
 /// - A valid session: `context.identity` is set, with an access token valid for at least a minute
-///   (renewed first through the hub's ``SessionManager`` when needed: single-flight, across
+///   (renewed first through the hub's `SessionManager` when needed: single-flight, across
 ///   processes with a shared store), and the cookie's `Max-Age` is renewed (sliding idle timeout).
 /// - No cookie: the request goes on without an identity (guard routes with
 ///   hummingbird-auth's `IsAuthenticatedMiddleware` or `context.requireIdentity()`).

@@ -5,12 +5,12 @@ import Foundation
 import Hummingbird
 import HummingbirdAuth
 
-/// Browser sign-in for a Hummingbird app on top of an ``AuthHub/AuthHub``: the sign-in, callback and
+/// Browser sign-in for a Hummingbird app on top of an `AuthHub`: the sign-in, callback and
 /// sign-out routes (``routes(context:)``) and the middleware that turns the session cookie into an
 /// identity with a valid access token (``sessionMiddleware(context:)``).
 ///
 /// - **Sign-in.** `GET <prefix>/login?provider=ID&returnTo=/path` starts a redirect sign-in
-///   (``AuthHubOIDC/RedirectSignInProvider``: PKCE, `state`, `nonce`) and sends the browser to the
+///   (`RedirectSignInProvider`: PKCE, `state`, `nonce`) and sends the browser to the
 ///   provider. The transaction stays on the server; the browser gets only a short-lived pre-session
 ///   cookie binding the sign-in to it. `returnTo` must be a local path (open redirects are refused).
 /// - **Callback.** `GET <prefix>/callback` takes the pending sign-in once (a replay finds nothing),
@@ -24,8 +24,8 @@ import HummingbirdAuth
 ///   `X-CSRF-Token`); it revokes and removes the session and clears the cookie, and with
 ///   `federated=1` sends the browser on to end the provider's own session.
 ///
-/// Sessions live in the hub's ``AuthHub/SessionStore`` like any other (one account per browser
-/// session), so renewal is the ``SessionManager``'s: single-flight, a transient provider failure
+/// Sessions live in the hub's `SessionStore` like any other (one account per browser
+/// session), so renewal is the `SessionManager`'s: single-flight, a transient provider failure
 /// keeps the session, a dead refresh token ends it.
 public final class AuthHubWeb: Sendable {
     public let hub: AuthHub

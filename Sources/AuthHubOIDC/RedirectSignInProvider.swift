@@ -6,7 +6,7 @@ import Foundation
 /// the sign-in when the browser comes back to its own redirect URI.
 ///
 /// This is what a web server needs (AuthHubHummingbird's sign-in routes); a command-line tool uses
-/// ``BrowserSignInProvider`` with a loopback redirect instead. ``OIDCProvider`` and the Auth0
+/// `BrowserSignInProvider` with a loopback redirect instead. ``OIDCProvider`` and the Auth0
 /// provider conform.
 public protocol RedirectSignInProvider: AuthProvider {
     /// Starts a sign-in that returns to `redirectURI`: the transaction holds the authorization URL
