@@ -98,23 +98,17 @@ public struct IDTokenValidator: Sendable {
     /// The header and payload objects of a compact JWS, NOT verified; nil when the token is not
     /// three base64url parts holding JSON objects. For reading claims that describe (a profile),
     /// never for deciding trust: ``validate(_:expecting:)`` does that.
-    public static func decode(_ token: Secret<String>) -> (header: [String: JSONValue], payload: [String: JSONValue])? {
-        JWTParts.decode(token)
-    }
-
-    public func validate(_ token: Secret<String>, expecting expectations: IDTokenExpectations) async throws -> IDTokenClaims {
-        let raw = token.revealed()
-        // 1. Decode.
-        guard !raw.isEmpty else { throw IDTokenValidationFailure.missingIDToken.error() }
-        guard let (header, payload) = Self.decode(token) else { throw IDTokenValidationFailure.cannotDecode.error() }
-
-        // 2. Signature.
+    /// Checks a compact JWS's signature with the issuer's keys: RS256 or ES256 only, the header's
+    /// `alg` bound to the algorithm of the key its `kid` names (no `kid`: only a JWKS with a single
+    /// usable key, OpenID Connect Core, section 10.1). Shared by ID-token and access-token checks.
+    /// - Throws: the ``IDTokenValidationFailure`` error `invalidAlgorithm`, `missingPublicKey` or
+    ///   `invalidSignature`.
+    static func verifySignature(_ raw: String, header: [String: JSONValue], keys: JWKSCache) async throws {
         let alg = header["alg"]?.stringValue ?? ""
         guard let algorithm = JWKSCache.Algorithm(rawValue: alg) else {
             throw IDTokenValidationFailure.invalidAlgorithm.error(details: ["actual": alg, "expected": Self.acceptedAlgorithms])
         }
         let kid = header["kid"]?.stringValue ?? ""
-        // No `kid`: only a JWKS with a single usable key can verify it (OpenID Connect Core, section 10.1).
         let key = kid.isEmpty ? try await keys.soleKey() : try await keys.keys(containing: kid)
         // jwt-kit picks the key by `kid` alone and verifies with that key's algorithm whatever the
         // header's `alg` says, so the pairing is checked here.
@@ -126,6 +120,20 @@ public struct IDTokenValidator: Sendable {
         } catch {
             throw IDTokenValidationFailure.invalidSignature.error(details: ["kid": kid])
         }
+    }
+
+    public static func decode(_ token: Secret<String>) -> (header: [String: JSONValue], payload: [String: JSONValue])? {
+        JWTParts.decode(token)
+    }
+
+    public func validate(_ token: Secret<String>, expecting expectations: IDTokenExpectations) async throws -> IDTokenClaims {
+        let raw = token.revealed()
+        // 1. Decode.
+        guard !raw.isEmpty else { throw IDTokenValidationFailure.missingIDToken.error() }
+        guard let (header, payload) = Self.decode(token) else { throw IDTokenValidationFailure.cannotDecode.error() }
+
+        // 2. Signature.
+        try await Self.verifySignature(raw, header: header, keys: keys)
 
         // 3. Claims.
         let now = clock.now

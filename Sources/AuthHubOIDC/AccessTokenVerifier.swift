@@ -1,0 +1,97 @@
+import AuthHub
+import Foundation
+
+/// Verifies JWT access tokens (RFC 9068 profile) that an API receives as `Authorization: Bearer`:
+/// the signature with the issuer's keys (RS256 or ES256, `alg` bound to the key, exactly as for ID
+/// tokens), then `iss`, `aud` (the API's identifier), `exp` and `nbf` (with leeway), `iat` in range,
+/// and the scopes the route needs.
+///
+/// The keys come from a ``JWKSCache``: fetched once, refetched for an unknown `kid` at most once a
+/// minute (a token naming a made-up `kid` cannot make the API hammer the provider).
+public struct AccessTokenVerifier: Sendable {
+    /// The `iss` the tokens must carry.
+    public let issuer: String
+    /// The API identifier that must be among the token's `aud`.
+    public let audience: String
+    public let keys: JWKSCache
+    public let clock: any AuthClock
+    /// Seconds of clock skew allowed on `exp` and `nbf` (0…300).
+    public let leeway: Int
+
+    /// A verified token's claims.
+    public struct Claims: Sendable {
+        public let claims: [String: JSONValue]
+        public let subject: String?
+        public let expiresAt: Date
+        /// The granted scopes: the `scope` claim (space-separated), else `scp` or `permissions` (arrays).
+        public let scopes: Set<String>
+    }
+
+    public init(issuer: String, audience: String, keys: JWKSCache, clock: any AuthClock, leeway: Int = 60) {
+        self.issuer = issuer
+        self.audience = audience
+        self.keys = keys
+        self.clock = clock
+        self.leeway = min(max(leeway, 0), 300)
+    }
+
+    /// The verifier for an OpenID provider's access tokens: its issuer and `jwks_uri` from discovery.
+    public static func discovering(_ provider: OIDCProvider, audience: String) async throws -> AccessTokenVerifier {
+        let metadata = try await provider.metadata()
+        let api = APIClient(provider: provider.id, baseURL: metadata.jwksURI, context: provider.context, errorMapper: OAuthErrorMapper())
+        return AccessTokenVerifier(issuer: metadata.issuer, audience: audience,
+                                   keys: JWKSCache(jwksURI: metadata.jwksURI.absoluteString, api: api), clock: provider.context.clock)
+    }
+
+    /// Verifies a bearer token and, when `requiredScopes` is not empty, that it grants all of them.
+    /// - Throws: ``AuthErrorCode/invalidToken`` (`details["reason"]` says which check failed) for a
+    ///   token that cannot be trusted or is not for this API; ``AuthErrorCode/accessDenied`` with
+    ///   `reason` `insufficientScope` and `scope` for a valid token lacking a scope.
+    public func verify(_ token: Secret<String>, requiredScopes: Set<String> = []) async throws -> Claims {
+        let raw = token.revealed()
+        guard !raw.isEmpty, raw.utf8.count <= 16_384, let (header, payload) = JWTParts.decode(token) else {
+            throw Self.invalid("The access token could not be decoded.", reason: "cannotDecode")
+        }
+        try await IDTokenValidator.verifySignature(raw, header: header, keys: keys)
+        guard payload["iss"]?.stringValue == issuer else { throw Self.invalid("The access token was issued by another issuer.", reason: "mismatchedIss") }
+        let audiences: [String] = switch payload["aud"] {
+        case .string(let value): [value]
+        case .array(let values): values.compactMap(\.stringValue)
+        default: []
+        }
+        guard audiences.contains(audience) else { throw Self.invalid("The access token is not for this API (aud).", reason: "mismatchedAud") }
+        let now = clock.now.timeIntervalSince1970, skew = TimeInterval(leeway)
+        guard let exp = payload["exp"]?.doubleValue, SessionTimeLimits.isValidDate(exp) else {
+            throw Self.invalid("The access token has no valid expiry (exp).", reason: "missingExp")
+        }
+        guard exp + skew > now else { throw Self.invalid("The access token has expired.", reason: "pastExp") }
+        if let nbf = payload["nbf"] {
+            guard let value = nbf.doubleValue, SessionTimeLimits.isValidDate(value) else {
+                throw Self.invalid("The access token has an invalid not-before time (nbf).", reason: "invalidTimeClaim")
+            }
+            guard value - skew <= now else { throw Self.invalid("The access token is not valid yet (nbf).", reason: "futureNbf") }
+        }
+        if let iat = payload["iat"], !(iat.doubleValue.map(SessionTimeLimits.isValidDate) ?? false) {
+            throw Self.invalid("The access token has an invalid issue time (iat).", reason: "invalidTimeClaim")
+        }
+        let scopes = Self.scopes(payload)
+        let missing = requiredScopes.subtracting(scopes)
+        guard missing.isEmpty else {
+            throw AuthError(.accessDenied, message: "The access token lacks a required scope.",
+                            details: ["reason": "insufficientScope", "scope": missing.sorted().joined(separator: " ")])
+        }
+        return Claims(claims: payload, subject: payload["sub"]?.stringValue, expiresAt: Date(timeIntervalSince1970: exp), scopes: scopes)
+    }
+
+    static func scopes(_ payload: [String: JSONValue]) -> Set<String> {
+        if let scope = payload["scope"]?.stringValue { return Set(scope.split(separator: " ").map(String.init)) }
+        for name in ["scp", "permissions"] {
+            if case .array(let values) = payload[name] { return Set(values.compactMap(\.stringValue)) }
+        }
+        return []
+    }
+
+    static func invalid(_ message: String, reason: String) -> AuthError {
+        AuthError(.invalidToken, message: message, details: ["reason": reason])
+    }
+}
