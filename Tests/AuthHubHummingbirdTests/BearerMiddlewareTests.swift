@@ -1,4 +1,6 @@
 import AuthHub
+import AuthHubAuth0
+import AuthHubEmulator
 import AuthHubHummingbird
 import AuthHubOIDC
 import AuthHubTesting
@@ -91,5 +93,36 @@ import Testing
             let challenge = reply.headers[.wwwAuthenticate] ?? ""
             #expect(challenge.contains("error=\"insufficient_scope\"") && challenge.contains("scope=\"write:things\""), "\(challenge)")
         }
+    }
+
+    /// The emulator's Auth0 tenant issues JWT access tokens for an API audience; a protected route
+    /// accepts the one a user got by signing in, and refuses it for another API.
+    @Test func anAuth0AccessTokenFromTheEmulatorReachesTheRoute() async throws {
+        let emulator = try await Emulator.start()
+        defer { Task { await emulator.stop() } }
+        let wire = URLSessionTransport(defaultTimeout: .seconds(10))
+        let seeded = try await wire.send(.post, emulator.url("/auth0/__emulator/users"), headerFields: [.contentType: "application/json"],
+                                         body: Data(#"{"email":"api@example.com","password":"correct horse battery staple"}"#.utf8))
+        #expect(seeded.status == 201)
+        let configuration = try Auth0Configuration(domain: emulator.url("/auth0").absoluteString, clientId: "authhub-api", audience: Self.api)
+        let auth0 = Auth0Provider(id: "auth0", configuration: configuration, context: ProviderContext(transport: wire))
+        let session = try await auth0.signIn(.password(identifier: "api@example.com", password: Secret("correct horse battery staple")))
+        #expect(session.accessToken.revealed().split(separator: ".").count == 3, "a JWT for an API audience")
+
+        for (audience, expected) in [(Self.api, HTTPResponse.Status.ok), ("https://other-api.example.com", .unauthorized)] {
+            let router = Router(context: AuthHubRequestContext.self)
+            router.group("api")
+                .add(middleware: AuthHubBearerMiddleware(verifiers: ["auth0": auth0.accessTokenVerifier(audience: audience)]))
+                .add(middleware: IsAuthenticatedMiddleware())
+                .get("me") { _, context in try context.requireIdentity().provider }
+            try await Application(router: router).test(.router) { client in
+                let reply = try await call(client, "Bearer \(session.accessToken.revealed())")
+                #expect(reply.status == expected, "audience \(audience)")
+                if expected == .ok { #expect(String(buffer: reply.body) == "auth0") }
+            }
+        }
+        // The emulator still recognises its JWT access token (userinfo).
+        let info = try await wire.send(.get, emulator.url("/auth0/userinfo"), headerFields: [.authorization: "Bearer \(session.accessToken.revealed())"])
+        #expect(info.status == 200)
     }
 }

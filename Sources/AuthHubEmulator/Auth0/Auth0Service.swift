@@ -127,8 +127,37 @@ struct Auth0Service: Sendable {
             return (user, grant, refresh)
         }
         guard let (user, grant, refresh) = issued else { throw Auth0Failure.invalidGrant("The user does not exist.") }
-        return try await credentials(grant: grant, user: user, access: access, refresh: refresh, issuedAt: issuedAt,
+        var accessToken = access
+        if let audience = grant.audience, !audience.isEmpty {
+            // For an API audience Auth0 issues a JWT access token (its RFC 9068-style profile); the
+            // tenant keeps recognising it by digest like an opaque one.
+            accessToken = try await accessTokenJWT(grant: grant, audience: audience, issuer: issuer, issuedAt: issuedAt)
+            let jwt = accessToken
+            _ = await state.update(Auth0Tenant.key) { tenant -> Bool in
+                guard let record = tenant.accessTokens.removeValue(forKey: Auth0Tenant.digest(access)) else { return false }
+                tenant.accessTokens[Auth0Tenant.digest(jwt)] = record
+                return true
+            }
+        }
+        return try await credentials(grant: grant, user: user, access: accessToken, refresh: refresh, issuedAt: issuedAt,
                                      request: request, extra: extra)
+    }
+
+    /// A JWT access token for an API audience, signed with the tenant's key (the JWKS at
+    /// `/.well-known/jwks.json`): `iss`, `sub`, `aud` (the API, and the tenant's `/userinfo` when
+    /// `openid` was granted), `azp` (the client), `iat`, `exp`, `scope`, `jti`, and `org_id` for an
+    /// organization's login.
+    func accessTokenJWT(grant: Auth0Grant, audience: String, issuer: String, issuedAt: Date) async throws -> String {
+        let iat = issuedAt.timeIntervalSince1970.rounded(.down)
+        var audiences: [JSONValue] = [.string(audience)]
+        if grant.scopes.contains("openid") { audiences.append(.string(issuer + "userinfo")) }
+        var claims: [String: JSONValue] = [
+            "iss": .string(issuer), "sub": .string(grant.userId), "aud": .array(audiences), "azp": .string(grant.clientId),
+            "iat": .number(iat), "exp": .number(iat + Self.accessTokenLifetime), "scope": .string(grant.scope),
+            "jti": .string(randomToken(bytes: 12)),
+        ]
+        if let organization = grant.organization { claims["org_id"] = .string(organization.id) }
+        return try await signingKey.sign(claims)
     }
 
     /// The Credentials body for already stored tokens.
