@@ -2,7 +2,7 @@ import AuthHub
 import AuthHubOIDC
 import Foundation
 
-extension Auth0Provider {
+extension Auth0Provider: AccessTokenIssuingProvider {
     /// A verifier for the JWT access tokens this tenant issues for the API `audience` (its
     /// identifier in the Auth0 dashboard): issuer `https://<domain>/`, keys from the tenant's JWKS
     /// (the same cache as ID-token validation). For an API server that receives them as bearer tokens.

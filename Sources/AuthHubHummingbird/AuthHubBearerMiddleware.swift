@@ -35,6 +35,22 @@ public struct AuthHubBearerMiddleware<Context: AuthRequestContext>: RouterMiddle
         self.realm = realm.filter { $0 != "\"" && $0 != "\\" }
     }
 
+    /// A middleware for the API `audience` trusting every provider of the hub whose access tokens
+    /// are JWTs (``AccessTokenIssuingProvider``: OpenID Connect providers, Auth0).
+    /// - Throws: discovery errors of those providers; ``AuthErrorCode/invalidConfiguration`` when
+    ///   none of the hub's providers issues verifiable access tokens.
+    public init(hub: AuthHub, audience: String, requiredScopes: Set<String> = [], realm: String = "api") async throws {
+        var verifiers: [String: AccessTokenVerifier] = [:]
+        for id in hub.providerIDs {
+            guard let provider = try hub.provider(id) as? any AccessTokenIssuingProvider else { continue }
+            verifiers[id] = try await provider.accessTokenVerifier(audience: audience)
+        }
+        guard !verifiers.isEmpty else {
+            throw AuthError(.invalidConfiguration, message: "No provider of this environment issues JWT access tokens to verify.")
+        }
+        self.init(verifiers: verifiers, requiredScopes: requiredScopes, realm: realm)
+    }
+
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let header = request.headers[.authorization] else { return try await next(request, context) }
         let parts = header.split(separator: " ", maxSplits: 1)

@@ -1,6 +1,19 @@
 import AuthHub
 import Foundation
 
+/// A provider whose access tokens are JWTs an API can verify on its own (``OIDCProvider``, Auth0).
+public protocol AccessTokenIssuingProvider: AuthProvider {
+    /// A verifier of this provider's access tokens for the API `audience`.
+    func accessTokenVerifier(audience: String) async throws -> AccessTokenVerifier
+}
+
+extension OIDCProvider: AccessTokenIssuingProvider {
+    /// The issuer and keys from discovery (``AccessTokenVerifier/discovering(_:audience:)``).
+    public func accessTokenVerifier(audience: String) async throws -> AccessTokenVerifier {
+        try await AccessTokenVerifier.discovering(self, audience: audience)
+    }
+}
+
 /// Verifies JWT access tokens (RFC 9068 profile) that an API receives as `Authorization: Bearer`:
 /// the signature with the issuer's keys (RS256 or ES256, `alg` bound to the key, exactly as for ID
 /// tokens), then `iss`, `aud` (the API's identifier), `exp` and `nbf` (with leeway), `iat` in range,

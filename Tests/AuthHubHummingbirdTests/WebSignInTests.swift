@@ -280,4 +280,22 @@ import Testing
             #expect(try await fixture.hub.store.keys().isEmpty)
         }
     }
+
+    /// The same hub serves browser sessions and bearer tokens: a middleware built from the hub
+    /// trusts its Auth0 tenant's access tokens for the API.
+    @Test func aBearerMiddlewareBuiltFromTheHub() async throws {
+        let fixture = try await Fixture.start()
+        defer { Task { await fixture.emulator.stop() } }
+        let bearer = try await AuthHubBearerMiddleware<AuthHubRequestContext>(hub: fixture.hub, audience: "https://api.example.com")
+        let auth0 = try fixture.hub.provider("auth0", as: Auth0Provider.self)
+        let tokens = try await auth0.authentication.login(usernameOrEmail: "web@example.com", password: Secret(Self.password),
+                                                          realm: "Username-Password-Authentication", audience: "https://api.example.com")
+        let router = Router(context: AuthHubRequestContext.self)
+        router.group("api").add(middleware: bearer).add(middleware: IsAuthenticatedMiddleware())
+            .get("me") { _, context in try context.requireIdentity().provider }
+        try await Application(router: router).test(.router) { client in
+            let ok = try await client.execute(uri: "/api/me", method: .get, headers: [.authorization: "Bearer \(tokens.accessToken.revealed())"])
+            #expect(ok.status == .ok)
+        }
+    }
 }
