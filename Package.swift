@@ -142,7 +142,7 @@ let package = Package(
         .testTarget(
             name: "AuthHubHummingbirdTests",
             dependencies: [
-                "AuthHubHummingbird", "AuthHub", "AuthHubAuth0", "AuthHubOIDC", "AuthHubEmulator", "AuthHubTesting",
+                "AuthHubHummingbird", "AuthHub", "AuthHubAuth0", "AuthHubOIDC", "AuthHubFirebase", "AuthHubEmulator", "AuthHubTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -18,7 +18,7 @@ import HummingbirdAuth
 /// The `iss` is read from the token before its signature is checked only to pick the verifier; the
 /// verifier then checks the signature with that issuer's keys and the `iss` again.
 public struct AuthHubBearerMiddleware<Context: AuthRequestContext>: RouterMiddleware where Context.Identity == AuthHubIdentity {
-    let verifiers: [String: (provider: String, verifier: AccessTokenVerifier)]
+    let verifiers: [String: (provider: String, verifier: any BearerTokenVerifier)]
     /// Scopes every request through this middleware needs.
     public let requiredScopes: Set<String>
     /// The `realm` of the challenge.
@@ -27,23 +27,24 @@ public struct AuthHubBearerMiddleware<Context: AuthRequestContext>: RouterMiddle
     /// - Parameters:
     ///   - verifiers: the verifier of each provider's tokens, by provider id.
     ///   - requiredScopes: scopes every token must grant.
-    public init(verifiers: [String: AccessTokenVerifier], requiredScopes: Set<String> = [], realm: String = "api") {
-        var byIssuer: [String: (String, AccessTokenVerifier)] = [:]
+    public init(verifiers: [String: any BearerTokenVerifier], requiredScopes: Set<String> = [], realm: String = "api") {
+        var byIssuer: [String: (String, any BearerTokenVerifier)] = [:]
         for (provider, verifier) in verifiers.sorted(by: { $0.key < $1.key }) { byIssuer[verifier.issuer] = (provider, verifier) }
         self.verifiers = byIssuer
         self.requiredScopes = requiredScopes
         self.realm = realm.filter { $0 != "\"" && $0 != "\\" }
     }
 
-    /// A middleware for the API `audience` trusting every provider of the hub whose access tokens
-    /// are JWTs (``AccessTokenIssuingProvider``: OpenID Connect providers, Auth0).
+    /// A middleware for the API `audience` trusting every provider of the hub whose tokens an API can
+    /// verify (`BearerTokenProvider`: OpenID Connect and Auth0 access tokens for the audience,
+    /// Firebase ID tokens of the project).
     /// - Throws: discovery errors of those providers; ``AuthErrorCode/invalidConfiguration`` when
     ///   none of the hub's providers issues verifiable access tokens.
     public init(hub: AuthHub, audience: String, requiredScopes: Set<String> = [], realm: String = "api") async throws {
-        var verifiers: [String: AccessTokenVerifier] = [:]
+        var verifiers: [String: any BearerTokenVerifier] = [:]
         for id in hub.providerIDs {
-            guard let provider = try hub.provider(id) as? any AccessTokenIssuingProvider else { continue }
-            verifiers[id] = try await provider.accessTokenVerifier(audience: audience)
+            guard let provider = try hub.provider(id) as? any BearerTokenProvider else { continue }
+            verifiers[id] = try await provider.bearerTokenVerifier(audience: audience)
         }
         guard !verifiers.isEmpty else {
             throw AuthError(.invalidConfiguration, message: "No provider of this environment issues JWT access tokens to verify.")
@@ -61,14 +62,13 @@ public struct AuthHubBearerMiddleware<Context: AuthRequestContext>: RouterMiddle
         guard let issuer = JWTParts.decode(token)?.payload["iss"]?.stringValue, let entry = verifiers[issuer] else {
             return challenge(.unauthorized, error: "invalid_token", description: "The token's issuer is not trusted here.")
         }
-        let claims: AccessTokenVerifier.Claims
+        let claims: VerifiedBearerToken
         do {
-            claims = try await entry.verifier.verify(token, requiredScopes: requiredScopes)
+            claims = try await entry.verifier.verifyBearer(token, requiredScopes: requiredScopes)
         } catch let error as AuthError where error.code == .accessDenied {
             return challenge(.forbidden, error: "insufficient_scope", description: "The token lacks a required scope.",
                              scope: error.details["scope"])
-        } catch let error as AuthError where error.code == .invalidToken && error.details["reason"] == "missingPublicKey"
-            && (error.underlying as? AuthError).map({ [.network, .timeout, .providerUnavailable].contains($0.code) }) == true {
+        } catch let error as AuthError where Self.isTransient(error) {
             throw HTTPError(.serviceUnavailable, message: "The token issuer's keys could not be fetched.")
         } catch let error as AuthError {
             return challenge(.unauthorized, error: "invalid_token", description: error.message)
@@ -77,6 +77,13 @@ public struct AuthHubBearerMiddleware<Context: AuthRequestContext>: RouterMiddle
         context.identity = AuthHubIdentity(provider: entry.provider, subject: claims.subject, claims: claims.claims, source: .bearer,
                                            accessToken: token, expiresAt: claims.expiresAt, csrfToken: nil)
         return try await next(request, context)
+    }
+
+    /// Whether a refusal is the issuer's keys being out of reach rather than the token being bad.
+    static func isTransient(_ error: AuthError) -> Bool {
+        let transient: Set<AuthErrorCode> = [.network, .timeout, .providerUnavailable, .rateLimited]
+        if transient.contains(error.code) { return true }
+        return error.code == .invalidToken && (error.underlying as? AuthError).map { transient.contains($0.code) } == true
     }
 
     /// A 401/403 with the RFC 6750 challenge; quotes and backslashes are dropped from the values.

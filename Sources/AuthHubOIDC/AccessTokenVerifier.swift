@@ -1,15 +1,10 @@
 import AuthHub
 import Foundation
 
-/// A provider whose access tokens are JWTs an API can verify on its own (``OIDCProvider``, Auth0).
-public protocol AccessTokenIssuingProvider: AuthProvider {
-    /// A verifier of this provider's access tokens for the API `audience`.
-    func accessTokenVerifier(audience: String) async throws -> AccessTokenVerifier
-}
-
-extension OIDCProvider: AccessTokenIssuingProvider {
-    /// The issuer and keys from discovery (``AccessTokenVerifier/discovering(_:audience:)``).
-    public func accessTokenVerifier(audience: String) async throws -> AccessTokenVerifier {
+extension OIDCProvider: BearerTokenProvider {
+    /// The provider's JWT access tokens for `audience`: issuer and keys from discovery
+    /// (``AccessTokenVerifier/discovering(_:audience:)``).
+    public func bearerTokenVerifier(audience: String) async throws -> any BearerTokenVerifier {
         try await AccessTokenVerifier.discovering(self, audience: audience)
     }
 }
@@ -21,7 +16,7 @@ extension OIDCProvider: AccessTokenIssuingProvider {
 ///
 /// The keys come from a ``JWKSCache``: fetched once, refetched for an unknown `kid` at most once a
 /// minute (a token naming a made-up `kid` cannot make the API hammer the provider).
-public struct AccessTokenVerifier: Sendable {
+public struct AccessTokenVerifier: BearerTokenVerifier {
     /// The `iss` the tokens must carry.
     public let issuer: String
     /// The API identifier that must be among the token's `aud`.
@@ -94,6 +89,12 @@ public struct AccessTokenVerifier: Sendable {
                             details: ["reason": "insufficientScope", "scope": missing.sorted().joined(separator: " ")])
         }
         return Claims(claims: payload, subject: payload["sub"]?.stringValue, expiresAt: Date(timeIntervalSince1970: exp), scopes: scopes)
+    }
+
+    /// ``verify(_:requiredScopes:)`` as a ``BearerTokenVerifier``.
+    public func verifyBearer(_ token: Secret<String>, requiredScopes: Set<String>) async throws -> VerifiedBearerToken {
+        let claims = try await verify(token, requiredScopes: requiredScopes)
+        return VerifiedBearerToken(subject: claims.subject, claims: claims.claims, expiresAt: claims.expiresAt, scopes: claims.scopes)
     }
 
     static func scopes(_ payload: [String: JSONValue]) -> Set<String> {

@@ -1,6 +1,7 @@
 import AuthHub
 import AuthHubAuth0
 import AuthHubEmulator
+import AuthHubFirebase
 import AuthHubHummingbird
 import AuthHubOIDC
 import AuthHubTesting
@@ -124,5 +125,36 @@ import Testing
         // The emulator still recognises its JWT access token (userinfo).
         let info = try await wire.send(.get, emulator.url("/auth0/userinfo"), headerFields: [.authorization: "Bearer \(session.accessToken.revealed())"])
         #expect(info.status == 200)
+    }
+
+    /// Firebase's backend pattern: the app sends the user's ID token; a middleware built from a hub
+    /// with a Firebase provider (here the emulator's project) accepts it, and refuses it where a scope
+    /// is required (ID tokens grant none).
+    @Test func aFirebaseIDTokenThroughAMiddlewareBuiltFromTheHub() async throws {
+        let emulator = try await Emulator.start()
+        defer { Task { await emulator.stop() } }
+        let config = """
+        {"defaultEnvironment": "dev", "environments": {"dev": {"defaultProvider": "firebase", "sessionStore": {"type": "memory"},
+          "providers": [{"id": "firebase", "type": "firebase", "apiKey": "dev-key", "projectId": "authhub-dev",
+                         "emulatorHost": "\(emulator.url("/").host ?? ""):\(emulator.url("/").port ?? 0)"}]}}}
+        """
+        let registry = ProviderRegistry([FirebasePlugin()])
+        let environment = try ConfigLoader(registry: registry, environmentVariables: [:]).load(data: Data(config.utf8))
+        let hub = try AuthHub(environment: environment, registry: registry,
+                              context: ProviderContext(transport: URLSessionTransport(defaultTimeout: .seconds(10))))
+        _ = try await hub.signUp(SignUpRequest(email: "fb@example.com", password: Secret("correct horse battery staple")))
+        let session = try await hub.session()
+        let idToken = try #require(session.idToken ?? Optional(session.accessToken))
+        for (scopes, expected) in [(Set<String>(), HTTPResponse.Status.ok), (["read:things"], .forbidden)] {
+            let bearer = try await AuthHubBearerMiddleware<AuthHubRequestContext>(hub: hub, audience: Self.api, requiredScopes: scopes)
+            let router = Router(context: AuthHubRequestContext.self)
+            router.group("api").add(middleware: bearer).add(middleware: IsAuthenticatedMiddleware())
+                .get("me") { _, context in "\(try context.requireIdentity().provider) \(try context.requireIdentity().subject ?? "-")" }
+            try await Application(router: router).test(.router) { client in
+                let reply = try await call(client, "Bearer \(idToken.revealed())")
+                #expect(reply.status == expected, "scopes \(scopes)")
+                if expected == .ok { #expect(String(buffer: reply.body) == "firebase \(session.userID ?? "?")") }
+            }
+        }
     }
 }
