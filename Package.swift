@@ -80,6 +80,21 @@ let package = Package(
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
             ]
         ),
+        // The example web app (Examples/WebApp): a library the demo drives, and its executable.
+        .target(
+            name: "AuthHubWebExample",
+            dependencies: [
+                "AuthHub", "AuthHubHummingbird",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
+            ],
+            path: "Examples/WebApp/Sources/AuthHubWebExample"
+        ),
+        .executableTarget(
+            name: "authhub-webapp",
+            dependencies: ["AuthHub", "AuthHubProviders", "AuthHubWebExample", .product(name: "Hummingbird", package: "hummingbird")],
+            path: "Examples/WebApp/Sources/authhub-webapp"
+        ),
         .target(
             name: "AuthHubTesting",
             dependencies: [
@@ -91,7 +106,8 @@ let package = Package(
             name: "authhub",
             dependencies: [
                 "AuthHub", "AuthHubProviders", "AuthHubEmulator", "AuthHubAuth0", "AuthHubOIDC", "AuthHubFactors", "AuthHubTurnkey",
-                "AuthHubFirebase", "AuthHubOpenfort",
+                "AuthHubFirebase", "AuthHubOpenfort", "AuthHubWebExample",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),

@@ -87,14 +87,7 @@ extension AuthHubWeb {
             response.setCookie(clearing(configuration.sessionCookieName))
             return response
         }
-        var fields: [String: String] = [:]
-        if request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true {
-            let body = try await request.body.collect(upTo: 4096)
-            for pair in String(buffer: body).split(separator: "&") {
-                let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).removingPercentEncoding ?? String($0) }
-                if parts.count == 2 { fields[parts[0]] = parts[1] }
-            }
-        }
+        let fields = try await Self.formFields(request)
         let token = request.headers[HTTPField.Name.constant("X-CSRF-Token")] ?? fields["csrf"]
         guard isValidCSRFToken(token, for: id) else { return Self.page(.forbidden, "The sign-out form expired. Please try again.") }
         let federated = fields["federated"] == "1" || request.uri.queryParameters["federated"] == "1"

@@ -87,6 +87,35 @@ public final class AuthHubWeb: Sendable {
         return origin == configuration.origin
     }
 
+    /// Whether a state-changing request of a signed-in browser (a form of the app's own) may be
+    /// served: it comes from the app's origin and carries the session's CSRF token (form field
+    /// `csrf`, up to 4 KiB of form body, or header `X-CSRF-Token`).
+    /// - Parameter value: the session cookie's value (``AuthHubIdentity/Source/session(id:)``).
+    public func isValidStateChange(_ request: Request, sessionCookie value: String) async throws -> Bool {
+        guard isSameOrigin(request), let id = WebSessionID(cookie: value) else { return false }
+        let fields = try await Self.formFields(request)
+        return isValidCSRFToken(request.headers[HTTPField.Name.constant("X-CSRF-Token")] ?? fields["csrf"], for: id)
+    }
+
+    /// The hub account a browser session is stored under, for calls such as `hub.refresh(provider:account:)`.
+    public func account(ofSessionCookie value: String) -> String? { WebSessionID(cookie: value)?.account }
+
+    /// The fields of a form body (`application/x-www-form-urlencoded`, at most 4 KiB); empty for
+    /// another content type.
+    static func formFields(_ request: Request) async throws -> [String: String] {
+        var fields: [String: String] = [:]
+        guard request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true else { return fields }
+        var request = request
+        let body = try await request.collectBody(upTo: 4096)
+        for pair in String(buffer: body).split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map {
+                String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String($0)
+            }
+            if parts.count == 2 { fields[parts[0]] = parts[1] }
+        }
+        return fields
+    }
+
     // MARK: - Sessions
 
     /// The session a cookie names, with its identity, renewed when needed.

@@ -87,6 +87,7 @@ struct DemoCommand: AsyncParsableCommand {
         }
         guard let hub else { return }
         await DemoAuth0Flows.run(hub: hub, emulator: emulator, transport: transport, into: &report)
+        await DemoWebFlows.run(hub: hub, emulator: emulator, into: &report)
         await DemoFirebaseFlows.run(hub: hub, emulator: emulator, transport: transport, into: &report)
         await DemoOpenfortFlows.run(hub: hub, emulator: emulator, transport: transport, into: &report)
         await DemoTurnkeyFlows.run(hub: hub, emulator: emulator, authenticator: passkeys, transport: transport, into: &report)

@@ -1,0 +1,143 @@
+import AuthHub
+import AuthHubEmulator
+import AuthHubWebExample
+import Foundation
+import Hummingbird
+
+/// The "web sign-in" row of `authhub demo`: the example web app (Examples/WebApp) runs in-process on
+/// a loopback port over the demo's hub, and the demo plays a browser with a cookie jar: the app's
+/// sign-in link, the emulator's real Universal Login form (no test hook), the callback, the profile
+/// page, and the sign-out form with its CSRF token.
+enum DemoWebFlows {
+    /// A cookie jar per origin, enough for a browser played over two loopback ports.
+    final class Browser: Sendable {
+        let transport = URLSessionTransport(defaultTimeout: .seconds(10), followRedirects: false)
+        private let jar = Mutex<[String: [String: String]]>([:])
+
+        func send(_ method: HTTPRequest.Method, _ url: URL, form: [(String, String)]? = nil, origin: String? = nil) async throws -> HTTPReply {
+            let key = "\(url.host ?? ""):\(url.port ?? 0)"
+            var fields = HTTPFields()
+            let cookies = jar.withLock { $0[key] ?? [:] }.map { "\($0.key)=\($0.value)" }.sorted()
+            if !cookies.isEmpty { fields[.cookie] = cookies.joined(separator: "; ") }
+            if let origin { fields[.origin] = origin }
+            var body: Data?
+            if let form {
+                fields[.contentType] = "application/x-www-form-urlencoded"
+                var allowed = CharacterSet.alphanumerics
+                allowed.insert(charactersIn: "-._~")
+                body = Data(form.map { "\($0)=\($1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }.joined(separator: "&").utf8)
+            }
+            let reply = try await transport.send(method, url, headerFields: fields, body: body)
+            for header in reply.headerFields[values: .setCookie].flatMap(Self.cookies) {
+                let pair = header.split(separator: ";", maxSplits: 1)[0].split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                guard pair.count == 2 else { continue }
+                let name = String(pair[0]).trimmingCharacters(in: .whitespaces), value = String(pair[1])
+                jar.withLock { $0[key, default: [:]][name] = value.isEmpty ? nil : value }
+            }
+            return reply
+        }
+
+        /// The cookies of one `Set-Cookie` value: FoundationNetworking joins several `Set-Cookie`
+        /// fields with `, `, which an `Expires` date also contains, so a piece starts a new cookie
+        /// only when it begins with `name=`.
+        static func cookies(_ value: String) -> [String] {
+            var cookies: [String] = []
+            for piece in value.components(separatedBy: ", ") {
+                let name = piece.prefix { $0 != "=" && $0 != ";" && $0 != " " }
+                if let last = cookies.indices.last, !(piece.dropFirst(name.count).first == "=" && !name.isEmpty) {
+                    cookies[last] += ", " + piece
+                } else {
+                    cookies.append(piece)
+                }
+            }
+            return cookies
+        }
+
+        /// Follows redirects (relative ones against `url`) until a non-3xx reply.
+        func follow(_ method: HTTPRequest.Method, _ url: URL, form: [(String, String)]? = nil, origin: String? = nil) async throws -> (HTTPReply, URL) {
+            var reply = try await send(method, url, form: form, origin: origin)
+            var current = url
+            for _ in 0..<10 where (300...399).contains(reply.status) {
+                guard let location = reply.headerFields[.location], let next = URL(string: location, relativeTo: current)?.absoluteURL else { break }
+                current = next
+                reply = try await send(.get, next)
+            }
+            return (reply, current)
+        }
+    }
+
+    static func run(hub: AuthHub, emulator: RunningEmulator, into report: inout DemoReport) async {
+        await report.record(provider: "auth0", flow: "web sign-in (example app, login form, cookie session)") {
+            let email = "web+\(UUID().uuidString.prefix(8).lowercased())@example.com"
+            try await DemoAuth0Flows.seed(email, extra: [:], emulator: emulator, transport: URLSessionTransport(defaultTimeout: .seconds(10)))
+            let port = try freeLoopbackPort()
+            let base = try URL(string: "http://127.0.0.1:\(port)").orThrow("no base URL")
+            let router = try await WebExampleApp.router(hub: hub, publicBaseURL: base, apiAudience: nil)
+            let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)))
+            let server = Task { try await app.runService() }
+            defer { server.cancel() }
+            let browser = Browser()
+            // The app may take a moment to listen.
+            var home: HTTPReply?
+            for _ in 0..<100 {
+                if let reply = try? await browser.send(.get, base) { home = reply; break }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            let homePage = String(decoding: try home.orThrow("the example app did not start").body, as: UTF8.self)
+            guard homePage.contains("/auth/login?provider=auth0") else { throw DemoFailure("the home page lists no Auth0 sign-in link") }
+            // Sign-in link → the emulator's login form (a real page: no test hook).
+            let (loginPage, loginURL) = try await browser.follow(.get, base.appendingPathComponent("auth/login").appending(queryItems: [
+                URLQueryItem(name: "provider", value: "auth0"), URLQueryItem(name: "returnTo", value: "/profile"),
+            ]))
+            let html = String(decoding: loginPage.body, as: UTF8.self)
+            guard loginPage.status == 200, let action = attribute("action", in: html, after: "<form"),
+                  let transaction = attribute("value", in: html, after: "name=\"transaction\"") else {
+                throw DemoFailure("no login form at \(loginURL.path) (HTTP \(loginPage.status))")
+            }
+            let formURL = try URL(string: action, relativeTo: loginURL).orThrow("bad form action").absoluteURL
+            let (profile, profileURL) = try await browser.follow(.post, formURL, form: [
+                ("transaction", transaction), ("email", email), ("password", DemoAuth0Flows.password),
+            ])
+            let profileHTML = String(decoding: profile.body, as: UTF8.self)
+            guard profile.status == 200, profileURL.path == "/profile", profileHTML.contains(email) else {
+                throw DemoFailure("the profile page did not show the user (HTTP \(profile.status) at \(profileURL.path))")
+            }
+            let csrf = try attribute("value", in: profileHTML, after: "name=\"csrf\"").orThrow("no CSRF token on the profile page")
+            let (out, _) = try await browser.follow(.post, base.appendingPathComponent("auth/logout"), form: [("csrf", csrf)],
+                                                    origin: "http://127.0.0.1:\(port)")
+            guard out.status == 200 else { throw DemoFailure("sign-out answered HTTP \(out.status)") }
+            let after = try await browser.send(.get, base.appendingPathComponent("profile"))
+            guard after.status == 401 else { throw DemoFailure("the profile is still served after sign-out (HTTP \(after.status))") }
+        }
+    }
+
+    /// The value of the first `name="…"` attribute after `marker` in a page the emulator or the app wrote.
+    static func attribute(_ name: String, in html: String, after marker: String) -> String? {
+        guard let start = html.range(of: marker) else { return nil }
+        let rest = html[start.upperBound...]
+        guard let open = rest.range(of: "\(name)=\"") else { return nil }
+        let value = rest[open.upperBound...].prefix { $0 != "\"" }
+        return String(value).replacingOccurrences(of: "&amp;", with: "&").replacingOccurrences(of: "&quot;", with: "\"")
+    }
+
+    /// A loopback port nobody listens on now (bound, read and closed; the app binds it next).
+    static func freeLoopbackPort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw DemoFailure("no socket") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else { throw DemoFailure("cannot bind a loopback port") }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        guard named == 0 else { throw DemoFailure("cannot read the bound port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
