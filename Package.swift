@@ -159,6 +159,7 @@ let package = Package(
             name: "AuthHubHummingbirdTests",
             dependencies: [
                 "AuthHubHummingbird", "AuthHub", "AuthHubAuth0", "AuthHubOIDC", "AuthHubFirebase", "AuthHubEmulator", "AuthHubTesting",
+                "AuthHubProviders", "AuthHubWebExample",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -11,6 +11,7 @@ import HummingbirdAuth
 /// - `GET /`: the providers with sign-in links, or who is signed in.
 /// - `GET /profile` (signed in): the claims, the token's expiry, a "Refresh now" button and a
 ///   sign-out button (both forms carry the CSRF token).
+/// - `GET /profile.json` (signed in): the same as JSON, for the page's own scripts.
 /// - `POST /profile/refresh` (signed in, same origin, CSRF token): renews the access token now.
 /// - `GET /api/me` (bearer token for `apiAudience`): the token's provider and subject as JSON.
 public enum WebExampleApp {
@@ -31,6 +32,14 @@ public enum WebExampleApp {
         let profile = router.group("profile").add(middleware: IsAuthenticatedMiddleware())
         profile.get { _, context in
             html(page(title: "Profile", body: try profilePage(try context.requireIdentity())))
+        }
+        router.group("profile.json").add(middleware: IsAuthenticatedMiddleware()).get { _, context in
+            let identity = try context.requireIdentity()
+            var body: [String: JSONValue] = ["provider": .string(identity.provider), "claims": .object(identity.claims)]
+            if let subject = identity.subject { body["subject"] = .string(subject) }
+            if let expiresAt = identity.expiresAt { body["expiresAt"] = .number(expiresAt.timeIntervalSince1970.rounded(.down)) }
+            return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                            body: ResponseBody(byteBuffer: ByteBuffer(bytes: try JSONValue.object(body).serialized())))
         }
         profile.post("refresh") { request, context in
             let identity = try context.requireIdentity()
