@@ -11,6 +11,8 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/malloc-interposer.git", from: "1.6.1"),
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.0.0"),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
     ],
     targets: [
         .executableTarget(
@@ -22,6 +24,9 @@ let package = Package(
                 .product(name: "AuthHubFirebase", package: "AuthHub"),
                 .product(name: "AuthHubProviders", package: "AuthHub"),
                 .product(name: "AuthHubEmulator", package: "AuthHub"),
+                .product(name: "AuthHubHummingbird", package: "AuthHub"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -1,0 +1,131 @@
+import AuthHub
+import AuthHubHummingbird
+import AuthHubOIDC
+import Crypto
+import _CryptoExtras
+import Foundation
+import Hummingbird
+import HummingbirdAuth
+import JWTKit
+
+/// The claims of the benchmark's access token.
+struct BenchAccessClaims: JWTPayload {
+    var iss: IssuerClaim
+    var sub: SubjectClaim
+    var aud: AudienceClaim
+    var exp: ExpirationClaim
+    var iat: IssuedAtClaim
+    var scope: String
+    func verify(using algorithm: some JWTAlgorithm) async throws {}
+}
+
+/// `bearer.route.rs256`: a Hummingbird app in this process with two routes answering the same text,
+/// one behind `AuthHubBearerMiddleware` (RS256 token, JWKS cached), one unprotected; one curl process
+/// sends a batch of keep-alive requests to either (the protected ones with the token). The row's
+/// note compares the per-request cost of the middleware with one plain RS256 signature check
+/// (swift-crypto), measured in the same run.
+enum BearerBenchmarks {
+    static let name = "bearer.route.rs256"
+
+    static func run(_ options: BenchOptions) async throws -> [Row] {
+        guard options.wants(name) else { return [] }
+        guard let curl = Spawn.which("curl") else { return [Row.skipped(name, target: "report", reason: "curl is not installed")] }
+        let issuer = "https://issuer.bench.invalid/", audience = "https://api.bench.invalid"
+        let backing = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+        let privateKey = try Insecure.RSA.PrivateKey(backing: backing)
+        let primitives = try privateKey.publicKey.getKeyPrimitives()
+        let jwks = """
+            {"keys":[{"kty":"RSA","kid":"bench-key","use":"sig","alg":"RS256","n":"\(base64url(primitives.modulus))","e":"\(base64url(primitives.publicExponent))"}]}
+            """
+        let signer = JWTKeyCollection()
+        await signer.add(rsa: privateKey, digestAlgorithm: .sha256, kid: "bench-key")
+        let now = Date()
+        let token = try await signer.sign(BenchAccessClaims(iss: IssuerClaim(value: issuer), sub: "bench-user", aud: AudienceClaim(value: audience),
+                                                            exp: ExpirationClaim(value: now.addingTimeInterval(24 * 3600)),
+                                                            iat: IssuedAtClaim(value: now), scope: "read:things"), kid: "bench-key")
+        let api = APIClient(provider: "bench", baseURL: URL(string: issuer)!, transport: FixedDocumentTransport(body: Data(jwks.utf8)))
+        let verifier = AccessTokenVerifier(issuer: issuer, audience: audience, keys: JWKSCache(jwksURI: issuer + "jwks", api: api),
+                                           clock: SystemClock())
+        _ = try await verifier.verify(Secret(token))  // fetch the JWKS once
+
+        let router = Router(context: AuthHubRequestContext.self)
+        router.get("open") { _, _ in "ok" }
+        router.group("api").add(middleware: AuthHubBearerMiddleware(verifiers: ["bench": verifier], requiredScopes: ["read:things"]))
+            .get("protected") { _, context in context.identity == nil ? "no" : "ok" }
+        let port = try freeLoopbackPort()
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)))
+        let server = Task { try await app.runService() }
+        defer { server.cancel() }
+        try await waitForListener(port: port, curl: curl)
+
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("authhub-bench-bearer-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let outPath = directory.appendingPathComponent("codes.txt").path
+        let ops = options.quick ? 50 : 500
+        func config(_ path: String, token: String?) throws -> String {
+            var lines = ["silent", "write-out = \"%{http_code}\\n\""]
+            if let token { lines.append("header = \"Authorization: Bearer \(token)\"") }
+            for _ in 0..<ops { lines += ["url = \"http://127.0.0.1:\(port)\(path)\"", "output = \"/dev/null\""] }
+            let file = directory.appendingPathComponent(path.replacingOccurrences(of: "/", with: "_") + ".conf").path
+            try lines.joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
+            return file
+        }
+        let open = try config("/open", token: nil), protected = try config("/api/protected", token: token)
+        func batch(_ file: String) throws -> Double {
+            let ns = Clock.perOp(ops) { Spawn.run([curl, "--config", file], stdout: outPath) }
+            let codes = (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? ""
+            guard codes.split(separator: "\n").filter({ $0 == "200" }).count == ops else { throw BenchFailure("not every request got 200") }
+            return ns
+        }
+        let result = try await paired(samples: options.samples, baseline: { try batch(open) }, subject: { try batch(protected) })
+
+        // The floor: one RS256 signature check of the same token with swift-crypto.
+        let parts = token.split(separator: ".")
+        let signed = Data((parts[0] + "." + parts[1]).utf8)
+        let signature = _RSA.Signing.RSASignature(rawRepresentation: Data(base64urlDecoded: String(parts[2])) ?? Data())
+        let publicKey = try _RSA.Signing.PublicKey(n: primitives.modulus, e: primitives.publicExponent)
+        let verifyOps = options.batch(2_000)
+        let rawVerify = Clock.perOp(verifyOps) {
+            for _ in 0..<verifyOps { _ = publicKey.isValidSignature(signature, for: signed, padding: .insecurePKCS1v1_5) }
+        }
+        let extra = (result.subject.median - result.baseline.median) / 1_000
+        var row = timeRow(name, result, unit: "µs/op", baseline: "the same app's unprotected route, same curl batch", targetRatio: .infinity,
+                          note: String(format: "the middleware adds %.1f µs per request; one RS256 signature check (swift-crypto) takes %.1f µs here", extra, rawVerify / 1_000))
+        row.target = "≤ signature + a few µs"
+        row.verdict = extra <= rawVerify / 1_000 + 10 ? "pass" : "MISS"
+        return [row]
+    }
+
+    /// Waits until the app answers on `port` (at most 5 s).
+    static func waitForListener(port: Int, curl: String) async throws {
+        for _ in 0..<250 {
+            if Spawn.run([curl, "--silent", "--output", "/dev/null", "http://127.0.0.1:\(port)/open"]) == 0 { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw BenchFailure("the benchmark app did not start")
+    }
+
+    /// A loopback port nobody listens on now.
+    static func freeLoopbackPort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let ok = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard ok else { throw BenchFailure("no free loopback port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+extension Data {
+    init?(base64urlDecoded text: String) {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64 += "=" }
+        self.init(base64Encoded: base64)
+    }
+}
