@@ -68,7 +68,10 @@ public actor JWKSCache {
     /// JWKS as described above. The caller must check the algorithm against the token's `alg`.
     /// - Throws: the ``IDTokenValidationFailure/missingPublicKey`` error when no key has this `kid`
     ///   or the JWKS cannot be fetched.
-    func keys(containing kid: String) async throws -> VerificationKey {
+    nonisolated func keys(containing kid: String) async throws -> VerificationKey {
+        if let set = cache.fresh(where: { $0.kids[kid] != nil }), let algorithm = set.kids[kid] {
+            return VerificationKey(collection: set.collection, algorithm: algorithm)
+        }
         let set: KeySet
         do {
             set = try await cache.document { $0.kids[kid] != nil }
@@ -84,7 +87,7 @@ public actor JWKSCache {
     /// servers that publish a single key and omit `kid` from their tokens. The key may be RSA or EC;
     /// the caller must check its algorithm against the token's `alg`.
     /// - Throws: the ``IDTokenValidationFailure/missingPublicKey`` error otherwise.
-    func soleKey() async throws -> VerificationKey {
+    nonisolated func soleKey() async throws -> VerificationKey {
         let set: KeySet
         do { set = try await cache.document { _ in true } } catch {
             throw IDTokenValidationFailure.missingPublicKey.error(underlying: AuthError.wrap(error))
