@@ -30,7 +30,17 @@ struct PostgresCLITests {
         return fallback
     }
 
-    static func run(_ arguments: [String], environment: [String: String]) throws -> Run {
+    /// Runs `authhub arguments…` on a dispatch queue, so that waiting for it does not hold one of
+    /// the few threads of Swift's cooperative pool (the other tests run on them).
+    static func run(_ arguments: [String], environment: [String: String]) async throws -> Run {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try runBlocking(arguments, environment: environment) })
+            }
+        }
+    }
+
+    private static func runBlocking(_ arguments: [String], environment: [String: String]) throws -> Run {
         let process = Process()
         process.executableURL = try binary()
         process.arguments = arguments
@@ -71,22 +81,22 @@ struct PostgresCLITests {
             """.utf8).write(to: config)
         let environment = ["DATABASE_URL": TestDatabase.url ?? "", "STORE_KEY": storeKey.revealed()]
 
-        let token = try Self.run(["token", "--config", config.path], environment: environment)
+        let token = try await Self.run(["token", "--config", config.path], environment: environment)
         #expect(token.status == 0, "\(token.stderr)")
         #expect(token.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "cli-access-5e1f")
 
-        let session = try Self.run(["session", "--json", "--config", config.path], environment: environment)
+        let session = try await Self.run(["session", "--json", "--config", config.path], environment: environment)
         #expect(session.status == 0, "\(session.stderr)")
         #expect(session.stdout.contains("\"user\" : \"user-cli\"") || session.stdout.contains("\"user\":\"user-cli\""), "\(session.stdout)")
         #expect(!session.stdout.contains("cli-access-5e1f") && !session.stdout.contains("cli-refresh-9a0b"))
 
         // The provider cannot be reached to revoke: the session is still removed, with a warning.
-        let logout = try Self.run(["logout", "--config", config.path], environment: environment)
+        let logout = try await Self.run(["logout", "--config", config.path], environment: environment)
         #expect(logout.status == 0, "\(logout.stderr)")
         #expect(try await store.load(key) == nil)
 
         // A missing variable is a validation error naming it, before any connection.
-        let missing = try Self.run(["session", "--config", config.path], environment: ["STORE_KEY": storeKey.revealed()])
+        let missing = try await Self.run(["session", "--config", config.path], environment: ["STORE_KEY": storeKey.revealed()])
         #expect(missing.status != 0)
         #expect(missing.stderr.contains("DATABASE_URL"), "\(missing.stderr)")
 
