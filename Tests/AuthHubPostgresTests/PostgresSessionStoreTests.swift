@@ -157,10 +157,6 @@ struct PostgresSessionStoreTests {
         let first = try stores.make(table: table, key: key).makeRefreshLock()
         let second = try stores.make(table: table, key: key).makeRefreshLock()
         let sessionKey = SessionKey(provider: "auth0", account: "shared")
-        // pg_locks shows a bigint advisory lock as classid (high 32 bits) and objid (low 32 bits).
-        let bits = UInt64(bitPattern: PostgresRefreshLock.lockID(table: try PostgresTableName(table), key: sessionKey))
-        let high = Int64(bits >> 32)
-        let low = Int64(bits & 0xFFFF_FFFF)
         let secondEntered = Mutex(false)
 
         try await first.withLock(sessionKey) {
@@ -170,13 +166,7 @@ struct PostgresSessionStoreTests {
             // Wait (polling the server, bounded) until the second store is queued on the advisory lock.
             var waiting = false
             for _ in 0..<200 where !waiting {
-                let rows = try await TestDatabase.withConnection { connection in
-                    try await connection.query("""
-                        SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted
-                        AND classid::bigint = \(high) AND objid::bigint = \(low)
-                        """, logger: connection.logger).collect().map { try $0.decode(Int64.self) }
-                }
-                waiting = rows.first == 1
+                waiting = try await TestDatabase.refreshLockWaiters(table: table, key: sessionKey) == 1
                 if !waiting { try await Task.sleep(for: .milliseconds(25)) }
             }
             #expect(waiting, "the second store never queued on the advisory lock")
@@ -215,22 +205,37 @@ struct PostgresSessionStoreTests {
         let stores = Stores()
         let table = TestDatabase.uniqueTable("refresh")
         let storeKey = TestDatabase.randomKey()
-        let provider = CountingRefreshProvider(id: "auth0")
+        let gate = Gate()
+        let provider = CountingRefreshProvider(id: "auth0", gate: gate)
         let sessionKey = SessionKey(provider: "auth0", account: "default")
         let replicas = try (0..<2).map { _ in try stores.make(table: table, key: storeKey) }
         try await replicas[0].save(Session(providerID: "auth0", accountKey: "default", accessToken: Secret("access-old"),
                                            refreshToken: Secret("refresh-old"), expiresAt: Date().addingTimeInterval(-60)),
                                    for: sessionKey, expectedVersion: nil)
         let managers = replicas.map { SessionManager(key: sessionKey, provider: provider, store: $0) }
-        let tokens = try await withThrowingTaskGroup(of: String.self) { group in
-            for i in 0..<100 {
-                let manager = managers[i % managers.count]
-                group.addTask { try await manager.session().accessToken.revealed() }
+        let callers = Task {
+            try await withThrowingTaskGroup(of: String.self) { group in
+                for i in 0..<100 {
+                    let manager = managers[i % managers.count]
+                    group.addTask { try await manager.session().accessToken.revealed() }
+                }
+                var all: [String] = []
+                for try await token in group { all.append(token) }
+                return all
             }
-            var all: [String] = []
-            for try await token in group { all.append(token) }
-            return all
         }
+        // One replica is inside the refresh (held at the gate); the other must be queued on the
+        // advisory lock — not refreshing too. Wait (bounded) until one or the other is seen.
+        var settled = false
+        for _ in 0..<400 where !settled {
+            let refreshing = provider.refreshes.withLock { $0 }
+            let queued = try await TestDatabase.refreshLockWaiters(table: table, key: sessionKey)
+            settled = refreshing >= 2 || (refreshing == 1 && queued >= 1)
+            if !settled { try await Task.sleep(for: .milliseconds(25)) }
+        }
+        #expect(settled, "the second replica neither queued on the lock nor refreshed")
+        await gate.open()
+        let tokens = try await callers.value
         #expect(provider.refreshes.withLock { $0 } == 1)
         #expect(Set(tokens) == ["access-renewed-1"])
         let stored = try #require(try await replicas[1].load(sessionKey))

@@ -43,6 +43,21 @@ enum TestDatabase {
         }
     }
 
+    /// How many connections wait for the refresh lock of `key` in `table` (pg_locks shows a bigint
+    /// advisory lock as classid, its high 32 bits, and objid, its low 32 bits).
+    static func refreshLockWaiters(table: String, key: SessionKey) async throws -> Int64 {
+        let bits = UInt64(bitPattern: PostgresRefreshLock.lockID(table: try PostgresTableName(table), key: key))
+        let high = Int64(bits >> 32)
+        let low = Int64(bits & 0xFFFF_FFFF)
+        let rows = try await withConnection { connection in
+            try await connection.query("""
+                SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted
+                AND classid::bigint = \(high) AND objid::bigint = \(low)
+                """, logger: connection.logger).collect().map { try $0.decode(Int64.self) }
+        }
+        return rows.first ?? 0
+    }
+
     /// Drops the tables (and their migration records) a test created.
     static func drop(_ tables: [String]) async {
         _ = try? await withConnection { connection in
@@ -56,20 +71,38 @@ enum TestDatabase {
     }
 }
 
-/// A provider whose refreshes are counted and slow enough (a few suspension points) for concurrent
-/// callers to pile up behind the first.
+/// Holds whoever waits until it is opened.
+actor Gate {
+    private var isOpen = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    func wait() async {
+        if isOpen { return }
+        await withCheckedContinuation { waiters.append($0) }
+    }
+
+    func open() {
+        isOpen = true
+        for waiter in waiters { waiter.resume() }
+        waiters = []
+    }
+}
+
+/// A provider whose refreshes are counted and held at `gate` until the test opens it, so that a
+/// test can see what every other caller does while one refresh is in flight.
 struct CountingRefreshProvider: AuthProvider {
     let id: String
     let type = "counting"
     var capabilities: Set<AuthCapability> { [.refresh] }
     let refreshes = Mutex(0)
+    var gate: Gate?
 
     func refresh(_ session: Session, scope: String?) async throws -> Session {
         let n = refreshes.withLock { count -> Int in
             count += 1
             return count
         }
-        for _ in 0..<50 { await Task.yield() }
+        await gate?.wait()
         return Session(providerID: id, accountKey: session.accountKey, accessToken: Secret("access-renewed-\(n)"),
                        refreshToken: Secret("refresh-renewed-\(n)"), expiresAt: Date().addingTimeInterval(3600))
     }
