@@ -96,7 +96,10 @@ public final class PostgresSessionStore: SessionStore {
     ///   - client: the pool the store's statements run on.
     ///   - lockConnection: how to open the dedicated connection each refresh lock is held on (the
     ///     same server and database as `client`).
-    ///   - table, encryptionKey, operationTimeout, logger: as for ``init(url:table:encryptionKey:operationTimeout:logger:)``.
+    ///   - table: the sessions table, a plain SQL identifier; created when missing.
+    ///   - encryptionKey: 32 random bytes as base64 (base64url accepted), sealing every row.
+    ///   - operationTimeout: the longest one load, save, remove or listing waits for the database.
+    ///   - logger: receives the store's debug lines (keys and versions, never tokens or the password).
     /// - Throws: ``AuthErrorCode/invalidConfiguration`` for a bad table name or key.
     public convenience init(client: PostgresClient, lockConnection: PostgresConnection.Configuration, table: String = "authhub_sessions",
                             encryptionKey: Secret<String>, operationTimeout: Duration = .seconds(10),
