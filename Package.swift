@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "AuthHubEmulator", targets: ["AuthHubEmulator"]),
         .library(name: "AuthHubTesting", targets: ["AuthHubTesting"]),
         .library(name: "AuthHubHummingbird", targets: ["AuthHubHummingbird"]),
+        .library(name: "AuthHubPostgres", targets: ["AuthHubPostgres"]),
         .executable(name: "authhub", targets: ["authhub"]),
         .plugin(name: "ValidateProviders", targets: ["ValidateProviders"]),
     ],
@@ -30,6 +31,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.0.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.0"),
     ],
     targets: [
         .target(
@@ -102,11 +104,18 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
+        .target(
+            name: "AuthHubPostgres",
+            dependencies: [
+                "AuthHub", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "authhub",
             dependencies: [
                 "AuthHub", "AuthHubProviders", "AuthHubEmulator", "AuthHubAuth0", "AuthHubOIDC", "AuthHubFactors", "AuthHubTurnkey",
-                "AuthHubFirebase", "AuthHubOpenfort", "AuthHubWebExample",
+                "AuthHubFirebase", "AuthHubOpenfort", "AuthHubPostgres", "AuthHubWebExample",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -166,6 +175,15 @@ let package = Package(
             ]
         ),
         .testTarget(name: "AuthHubOpenfortTests", dependencies: ["AuthHubOpenfort", "AuthHub", "AuthHubTesting"]),
+        .testTarget(
+            name: "AuthHubPostgresTests",
+            dependencies: [
+                "AuthHubPostgres", "AuthHub", "AuthHubTesting", .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                // Not imported: the CLI test runs the built `authhub` binary against the database.
+                "authhub",
+            ]
+        ),
         .testTarget(
             name: "AuthHubTurnkeyTests",
             dependencies: ["AuthHubTurnkey", "AuthHubFactors", "AuthHub", "AuthHubTesting", .product(name: "Crypto", package: "swift-crypto")]

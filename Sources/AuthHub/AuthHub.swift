@@ -50,12 +50,16 @@ public final class AuthHub: Sendable {
             }
         }
         self.providersByID = built
-        let resolvedStore = try store ?? AuthHub.makeStore(environment.sessionStore, baseDirectory: baseDirectory, logger: context.logger)
+        let resolvedStore = try store ?? AuthHub.makeStore(environment.sessionStore, registry: registry, baseDirectory: baseDirectory,
+                                                           logger: context.logger)
         self.store = resolvedStore
         self.refreshLock = resolvedStore.makeRefreshLock()
     }
 
-    static func makeStore(_ configuration: SessionStoreConfiguration, baseDirectory: URL?, logger: Logger) throws -> any SessionStore {
+    /// The store of `configuration`: memory and file stores are built here, other types by the
+    /// ``SessionStoreFactory`` registered for them.
+    static func makeStore(_ configuration: SessionStoreConfiguration, registry: ProviderRegistry, baseDirectory: URL?,
+                          logger: Logger) throws -> any SessionStore {
         switch configuration {
         case .memory:
             return InMemorySessionStore()
@@ -68,6 +72,13 @@ public final class AuthHub: Sendable {
                 url = base.appendingPathComponent(path)
             }
             return try FileSessionStore(directory: url, encryptionKey: key, logger: logger)
+        case .postgres:
+            guard let factory = registry.storeFactory(for: configuration.type) else {
+                throw AuthError(.invalidConfiguration,
+                                message: "sessionStore type 'postgres' needs the AuthHubPostgres module: import it and register its store "
+                                    + "factory (registry.registering(storeFactory: PostgresSessionStoreFactory())).")
+            }
+            return try factory.makeStore(configuration, logger: logger)
         }
     }
 

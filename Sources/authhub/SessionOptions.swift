@@ -1,5 +1,6 @@
 import ArgumentParser
 import AuthHub
+import AuthHubPostgres
 import AuthHubProviders
 import Foundation
 
@@ -54,6 +55,10 @@ struct SessionSummary: Encodable {
 }
 
 enum HubLoader {
+    /// What the commands that build a hub know: every built-in provider plugin, and the `postgres`
+    /// session store (core validates its settings; AuthHubPostgres builds it).
+    static let registry = ProviderRegistry.builtIn.registering(storeFactory: PostgresSessionStoreFactory())
+
     /// The hub of `providers.json`, or a one-line failure.
     /// - Parameter passkeyStore: the software passkey authenticator's credential directory, handed
     ///   to providers that sign in with a passkey (nil: no passkeys).
@@ -63,7 +68,7 @@ enum HubLoader {
                 ? WaitingNoticeTransport(URLSessionTransport()) : URLSessionTransport()
             let context = ProviderContext(transport: transport,
                                           passkeyAuthenticator: passkeyStore.map { CLIPasskeyAuthenticator(directory: $0) })
-            return try AuthHub.load(configPath: options.config, environment: options.env, registry: .builtIn, context: context)
+            return try AuthHub.load(configPath: options.config, environment: options.env, registry: registry, context: context)
         } catch let error as AuthError {
             if let configuration = error.underlying as? ConfigurationError { fail(configuration, options) }
             CLI.fail(error.message)

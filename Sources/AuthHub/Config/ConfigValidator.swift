@@ -33,7 +33,7 @@ struct ConfigValidator {
 
     static let rootKeys = ["$schema", "defaultEnvironment", "environments"]
     static let environmentKeys = ["defaultProvider", "sessionStore", "providers"]
-    static let storeTypes = ["file", "memory"]
+    static let storeTypes = ["file", "memory", "postgres"]
 
     // MARK: Root
 
@@ -210,6 +210,15 @@ struct ConfigValidator {
 
     // MARK: Session store
 
+    /// Every key some store type accepts (for messages when `type` is missing or wrong).
+    static let storeKeys = ["type", "path", "url", "table", "encryptionKey"]
+
+    static let storePathField = ConfigField("path", .string, required: true, description: "Directory of the session files.")
+    static let storeURLField = ConfigField("url", .string, required: true, secret: true,
+                                           description: "postgres://user:password@host:port/database?sslmode=…")
+    static let storeTableField = ConfigField("table", .string, description: "Table of the sessions.",
+                                             defaultValue: .string(PostgresTableName.defaultName))
+
     mutating func sessionStore(_ node: JSONSourceNode, path: String, mode: Mode) -> SessionStoreConfiguration? {
         guard let members = node.members else {
             report(path, "expected object, found \(node.typeName)")
@@ -217,12 +226,12 @@ struct ConfigValidator {
         }
         let typePath = Self.path(path, "type")
         guard let typeNode = node["type"] else {
-            checkKeys(members, path: path, allowed: ["type", "path", "encryptionKey"], what: "key")
+            checkKeys(members, path: path, allowed: Self.storeKeys, what: "key")
             report(typePath, "required (one of: \(Self.storeTypes.joined(separator: ", ")))")
             return nil
         }
         guard let type = typeNode.string else {
-            checkKeys(members, path: path, allowed: ["type", "path", "encryptionKey"], what: "key")
+            checkKeys(members, path: path, allowed: Self.storeKeys, what: "key")
             report(typePath, "expected string, found \(typeNode.typeName)")
             return nil
         }
@@ -232,25 +241,60 @@ struct ConfigValidator {
             return .memory
         case "file":
             checkKeys(members, path: path, allowed: ["type", "path", "encryptionKey"], what: "key for a file store")
-            let pathField = ConfigField("path", .string, required: true, description: "Directory of the session files.")
-            let keyField = ConfigField("encryptionKey", .string, secret: true, description: "AES-256-GCM key, base64.")
-            let directory = fieldValue(pathField, node["path"], path: Self.path(path, "path"), mode: mode)
-            let key = fieldValue(keyField, node["encryptionKey"], path: Self.path(path, "encryptionKey"), mode: mode)
-            if case .value(.string(let raw)) = key {
-                let decoded = Data(base64Encoded: raw.trimmingCharacters(in: .whitespaces))
-                if decoded?.count != 32 {
-                    report(Self.path(path, "encryptionKey"),
-                           "must be 32 bytes encoded in base64 (generate one with: openssl rand -base64 32)")
+            let directory = fieldValue(Self.storePathField, node["path"], path: Self.path(path, "path"), mode: mode)
+            let key = storeEncryptionKey(node["encryptionKey"], path: Self.path(path, "encryptionKey"), mode: mode, required: false)
+            guard case .value(.string(let directoryPath)) = directory else { return nil }
+            return .file(path: directoryPath, encryptionKey: key)
+        case "postgres":
+            checkKeys(members, path: path, allowed: ["type", "url", "table", "encryptionKey"], what: "key for a postgres store")
+            let urlPath = Self.path(path, "url")
+            var url: String?
+            if case .value(.string(let raw)) = fieldValue(Self.storeURLField, node["url"], path: urlPath, mode: mode) {
+                do {
+                    _ = try PostgresConnectionURL(parsing: raw)
+                    url = raw
+                } catch let error as AuthError {
+                    let fromVariables = node["url"]?.string.map(VariableInterpolation.containsReference) ?? false
+                    report(urlPath, error.message + (fromVariables ? " (after substituting environment variables)" : ""))
+                } catch {
+                    report(urlPath, "is not a valid PostgreSQL URL")
                 }
             }
-            guard case .value(.string(let directoryPath)) = directory else { return nil }
-            var secret: Secret<String>?
-            if case .value(.string(let raw)) = key { secret = Secret(raw.trimmingCharacters(in: .whitespaces)) }
-            return .file(path: directoryPath, encryptionKey: secret)
+            let tablePath = Self.path(path, "table")
+            var table: String? = PostgresTableName.defaultName
+            switch fieldValue(Self.storeTableField, node["table"], path: tablePath, mode: mode) {
+            case .value(.string(let name)):
+                if let why = PostgresTableName.problem(name) {
+                    report(tablePath, why)
+                    table = nil
+                } else {
+                    table = name
+                }
+            case .absent:
+                break
+            default:
+                table = nil
+            }
+            let key = storeEncryptionKey(node["encryptionKey"], path: Self.path(path, "encryptionKey"), mode: mode, required: true)
+            guard let url, let table, let key else { return nil }
+            return .postgres(url: Secret(url), table: table, encryptionKey: key)
         default:
             report(typePath, "unknown session store type \(quoted(type)) (known: \(Self.storeTypes.joined(separator: ", ")))")
             return nil
         }
+    }
+
+    /// A store's `encryptionKey`: 32 bytes in base64 (surrounding spaces ignored), or nil when absent,
+    /// unresolved or invalid (a problem is then reported, except for an absent optional key).
+    mutating func storeEncryptionKey(_ node: JSONSourceNode?, path: String, mode: Mode, required: Bool) -> Secret<String>? {
+        let field = ConfigField("encryptionKey", .string, required: required, secret: true, description: "AES-256-GCM key, base64.")
+        guard case .value(.string(let raw)) = fieldValue(field, node, path: path, mode: mode) else { return nil }
+        let trimmed = raw.trimmingCharacters(in: .whitespaces)
+        guard Data(base64Encoded: trimmed)?.count == 32 else {
+            report(path, "must be 32 bytes encoded in base64 (generate one with: openssl rand -base64 32)")
+            return nil
+        }
+        return Secret(trimmed)
     }
 
     // MARK: Provider entry

@@ -7,6 +7,26 @@ public enum SessionStoreConfiguration: Sendable {
     /// `{"type": "file", "path": …, "encryptionKey"?: …}`: one file per session under `path`;
     /// with `encryptionKey` (32 bytes, base64) every file is sealed with AES-256-GCM.
     case file(path: String, encryptionKey: Secret<String>?)
+    /// `{"type": "postgres", "url": …, "table"?: …, "encryptionKey": …}`: one row per session in a
+    /// PostgreSQL table, every row sealed with AES-256-GCM; shared by every replica of an app.
+    ///
+    /// Core validates these settings but does not build the store: an app (or the `authhub` CLI)
+    /// that imports AuthHubPostgres registers its ``SessionStoreFactory`` with the
+    /// ``ProviderRegistry``, so that users of the other stores never build postgres-nio.
+    /// - Parameters:
+    ///   - url: `postgres://user:password@host:port/database?sslmode=…` (a secret: it holds the password).
+    ///   - table: the table's name, a plain SQL identifier (default `authhub_sessions`).
+    ///   - encryptionKey: 32 bytes, base64: required, so that a database dump holds no usable token.
+    case postgres(url: Secret<String>, table: String, encryptionKey: Secret<String>)
+
+    /// The `type` of the configuration in providers.json: `memory`, `file` or `postgres`.
+    public var type: String {
+        switch self {
+        case .memory: "memory"
+        case .file: "file"
+        case .postgres: "postgres"
+        }
+    }
 }
 
 /// One environment of providers.json, validated and with every `${VAR}` resolved.

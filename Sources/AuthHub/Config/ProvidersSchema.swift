@@ -99,6 +99,30 @@ public enum ProvidersSchema {
                     ],
                 ],
             ],
+            [
+                "type": "object",
+                "additionalProperties": false,
+                "required": ["type", "url", "encryptionKey"],
+                "properties": [
+                    "type": [
+                        "const": "postgres",
+                        "description": "One row per session in a PostgreSQL table, shared by every replica (needs the AuthHubPostgres module).",
+                    ],
+                    "url": [
+                        "anyOf": [["type": "string", "pattern": "^postgres(ql)?://"], referenceString],
+                        "description": "postgres://user:password@host:port/database?sslmode=… (sslmode: disable, prefer, require, verify-ca, verify-full). Secret: use ${VAR}.",
+                    ],
+                    "table": [
+                        "anyOf": [["type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]{0,62}$"], referenceString],
+                        "default": .string(PostgresTableName.defaultName),
+                        "description": "The sessions table, created and migrated by the store; a plain SQL identifier.",
+                    ],
+                    "encryptionKey": [
+                        "type": "string",
+                        "description": "32 bytes, base64 (openssl rand -base64 32): seals every row with AES-256-GCM, so a database dump holds no usable token. Secret: use ${VAR}.",
+                    ],
+                ],
+            ],
         ],
     ]
 

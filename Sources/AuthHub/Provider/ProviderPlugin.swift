@@ -171,9 +171,11 @@ extension ProviderPlugin {
     public func validate(_ configuration: ProviderConfiguration) -> [ConfigProblem] { [] }
 }
 
-/// The provider types an app knows, by `type` name.
+/// The provider types an app knows, by `type` name, and the factories of session stores that core
+/// does not build itself (see ``SessionStoreFactory``).
 public struct ProviderRegistry: Sendable {
     private var plugins: [String: any ProviderPlugin]
+    private var storeFactories: [String: any SessionStoreFactory] = [:]
 
     /// A registry of the given plugins; a later plugin with the same type replaces an earlier one.
     public init(_ plugins: [any ProviderPlugin] = []) {
@@ -200,4 +202,17 @@ public struct ProviderRegistry: Sendable {
 
     /// Every plugin, sorted by type.
     public var all: [any ProviderPlugin] { types.compactMap { plugins[$0] } }
+
+    /// Adds (or replaces) the factory of a session store type.
+    public mutating func register(storeFactory: any SessionStoreFactory) { storeFactories[storeFactory.storeType] = storeFactory }
+
+    /// A copy with `storeFactory` added (or replacing the one of the same store type).
+    public func registering(storeFactory: any SessionStoreFactory) -> ProviderRegistry {
+        var copy = self
+        copy.register(storeFactory: storeFactory)
+        return copy
+    }
+
+    /// The factory registered for a `sessionStore.type`, if any.
+    public func storeFactory(for storeType: String) -> (any SessionStoreFactory)? { storeFactories[storeType] }
 }

@@ -21,7 +21,10 @@ import Foundation
 /// format or version, sealed with another key or tampered with, or plain where the store requires
 /// encryption, throws ``AuthErrorCode/storageFailure`` whose message names the file and the reason
 /// and never includes the file's contents.
-struct SessionFileFormat: Sendable {
+///
+/// `package` so that other stores of this package (AuthHubPostgres) seal rows exactly as files are
+/// sealed: one format, one cipher, one reader of hostile bytes.
+package struct SessionFileFormat: Sendable {
     /// The `format` value of every session file.
     static let formatName = "authhub.session"
     /// The envelope version this build writes and reads.
@@ -33,13 +36,30 @@ struct SessionFileFormat: Sendable {
     private let key: SymmetricKey?
 
     /// Whether files are encrypted.
-    var isEncrypted: Bool { key != nil }
+    package var isEncrypted: Bool { key != nil }
+
+    /// What a decoding failure names: a session file (`session file /path`) or, for a store that keeps
+    /// the same envelopes elsewhere, its own description of the entry (a table row).
+    package struct Location: Sendable {
+        /// Completes "Cannot read …", e.g. `session file /var/lib/authhub/session.auth0.default.json`.
+        package var description: String
+        /// Structured details put in the error (`path` for a file).
+        package var details: [String: String]
+
+        package init(description: String, details: [String: String]) {
+            self.description = description
+            self.details = details
+        }
+
+        /// A session file at `path`.
+        static func file(_ path: String) -> Location { Location(description: "session file \(path)", details: ["path": path]) }
+    }
 
     /// Creates the format.
     /// - Parameter encryptionKey: 32 bytes as base64 or base64url (padding optional); nil for plain files.
     /// - Throws: ``AuthErrorCode/invalidConfiguration`` when the key is not base64 or not 32 bytes;
     ///   the message never contains the key.
-    init(encryptionKey: Secret<String>?) throws {
+    package init(encryptionKey: Secret<String>?) throws {
         guard let encryptionKey else {
             key = nil
             return
@@ -62,7 +82,7 @@ struct SessionFileFormat: Sendable {
     /// per-field containers: BENCHMARKS.md, `filestore.save+load`).
     /// - Throws: ``AuthErrorCode/storageFailure`` for a version above 2^53, which a JSON number
     ///   cannot hold exactly (so it could not be read back as written), or a non-finite number.
-    func encode(_ session: Session, for sessionKey: SessionKey, name: SessionFileName) throws -> Data {
+    package func encode(_ session: Session, for sessionKey: SessionKey, name: SessionFileName) throws -> Data {
         // Never write what `decode` would refuse: a date outside 1970–9999 would make the file unreadable.
         for date in [session.expiresAt, session.issuedAt].compactMap({ $0 }) where !SessionTimeLimits.isValidDate(date.timeIntervalSince1970) {
             throw AuthError(.storageFailure, message: "Cannot store the session for \(sessionKey): a date lies outside the years 1970–9999.")
@@ -112,13 +132,19 @@ struct SessionFileFormat: Sendable {
     /// Decodes the contents of the session file at `path` (named `name`, expected to hold `sessionKey`).
     /// - Throws: ``AuthErrorCode/storageFailure`` naming `path` and what is wrong.
     func decode(_ data: Data, path: String, name: SessionFileName, expecting sessionKey: SessionKey) throws -> Session {
-        let session = try read(data, path: path, name: name, expecting: sessionKey) { try StoredSessionReader.session(from: $0, at: $1) }
+        try decode(data, location: .file(path), name: name, expecting: sessionKey)
+    }
+
+    /// Decodes an envelope kept at `location` (named `name`, expected to hold `sessionKey`).
+    /// - Throws: ``AuthErrorCode/storageFailure`` naming `location` and what is wrong.
+    package func decode(_ data: Data, location: Location, name: SessionFileName, expecting sessionKey: SessionKey) throws -> Session {
+        let session = try read(data, location: location, name: name, expecting: sessionKey) { try StoredSessionReader.session(from: $0, at: $1) }
         // The envelope's key is checked in `read`; the session inside must name the same key, or a file
         // copied (or planted) under another key's name would be shown and used as that key's session.
         guard session.providerID == sessionKey.provider, session.accountKey == sessionKey.account else {
             throw AuthError(.storageFailure,
-                            message: "Cannot read session file \(path): the session inside belongs to another key.",
-                            details: ["path": path])
+                            message: "Cannot read \(location.description): the session inside belongs to another key.",
+                            details: location.details)
         }
         return session
     }
@@ -128,15 +154,15 @@ struct SessionFileFormat: Sendable {
     /// decryption) but without building the session's claims and extras.
     /// - Throws: ``AuthErrorCode/storageFailure`` naming `path` and what is wrong.
     func storedVersion(_ data: Data, path: String, name: SessionFileName, expecting sessionKey: SessionKey) throws -> UInt64 {
-        try read(data, path: path, name: name, expecting: sessionKey) { try StoredSessionReader.version(from: $0, at: $1) }
+        try read(data, location: .file(path), name: name, expecting: sessionKey) { try StoredSessionReader.version(from: $0, at: $1) }
     }
 
     /// Checks the envelope of `data` and hands the session's JSON (decrypted when sealed) to `payload`,
     /// with the coding path it sits at (`session` in a plain envelope, the root of a sealed payload).
-    private func read<Payload>(_ data: Data, path: String, name: SessionFileName, expecting sessionKey: SessionKey,
+    private func read<Payload>(_ data: Data, location: Location, name: SessionFileName, expecting sessionKey: SessionKey,
                                _ payload: (JSONValue, [String]) throws -> Payload) throws -> Payload {
         func failure(_ reason: String) -> AuthError {
-            AuthError(.storageFailure, message: "Cannot read session file \(path): \(reason).", details: ["path": path])
+            AuthError(.storageFailure, message: "Cannot read \(location.description): \(reason).", details: location.details)
         }
         if data.isEmpty { throw failure("the file is empty (truncated write or corruption)") }
         let root: JSONValue

@@ -18,7 +18,10 @@ import Foundation
 /// compare-and-swap), a refresh lock `.<base>.refresh` (held by ``FileRefreshLock``) and, while a
 /// save is under way or after one was killed, a pending file `.<base>.pending`. They are hidden
 /// (leading dot) and never mistaken for sessions.
-struct SessionFileName: Hashable, Sendable {
+///
+/// `package` because the name is also what AES-GCM authenticates with a sealed session
+/// (``authenticatedData``), wherever the envelope is kept (AuthHubPostgres seals rows the same way).
+package struct SessionFileName: Hashable, Sendable {
     /// The name without extension: `session.<provider>.<account>` or `session-sha256.<hex>`.
     let base: String
     /// Whether the name is a hash, so the key cannot be decoded from it.
@@ -35,7 +38,7 @@ struct SessionFileName: Hashable, Sendable {
     static let maxBaseLength = 200
 
     /// The names for `key`.
-    init(_ key: SessionKey) {
+    package init(_ key: SessionKey) {
         let escaped = Self.prefix + Self.escape(key.provider) + "." + Self.escape(key.account)
         if escaped.utf8.count <= Self.maxBaseLength {
             base = escaped
@@ -69,7 +72,7 @@ struct SessionFileName: Hashable, Sendable {
 
     /// The bytes AES-GCM authenticates with a sealed session: the session file's name, so a sealed
     /// file copied under another key's name fails to open.
-    var authenticatedData: Data { Data(fileName.utf8) }
+    package var authenticatedData: Data { Data(fileName.utf8) }
 
     /// Classifies a directory entry: a session file's name (with the key when it is encoded in the
     /// name), or nil for anything else (lock and temporary files, foreign files).

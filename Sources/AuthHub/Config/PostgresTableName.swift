@@ -1,0 +1,41 @@
+import Foundation
+
+/// The name of the PostgreSQL table a `postgres` session store keeps its rows in, validated as a
+/// plain SQL identifier so that it can be written into SQL text (a table name cannot be a bound
+/// parameter) without any way to change the statement.
+///
+/// Rules: 1 to 63 bytes (PostgreSQL's limit), ASCII letters, digits and `_`, not starting with a
+/// digit. The name is always written double-quoted, so its case is kept. Anything else — quotes,
+/// dots, spaces, semicolons — is refused; a schema is chosen with the connecting role's
+/// `search_path`, not in the name.
+package struct PostgresTableName: Sendable, Hashable, CustomStringConvertible {
+    /// The table name used when the configuration names none.
+    package static let defaultName = "authhub_sessions"
+
+    /// The name as given.
+    package let name: String
+
+    /// Validates `name`.
+    /// - Throws: ``AuthErrorCode/invalidConfiguration`` saying which rule it breaks (the name is not
+    ///   repeated unless it looks like a name).
+    package init(_ name: String) throws {
+        if let reason = Self.problem(name) { throw AuthError(.invalidConfiguration, message: reason) }
+        self.name = name
+    }
+
+    /// Why `name` is not a valid table name, or nil.
+    package static func problem(_ name: String) -> String? {
+        guard (1...63).contains(name.utf8.count) else { return "must be 1 to 63 characters" }
+        guard let first = name.unicodeScalars.first, !("0"..."9").contains(first) else { return "must not start with a digit" }
+        let allowed = name.unicodeScalars.allSatisfy {
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_"
+        }
+        return allowed ? nil : "must be a plain SQL identifier: ASCII letters, digits and '_' only"
+    }
+
+    /// The name double-quoted, ready for SQL text: `"authhub_sessions"`. Safe because ``init(_:)``
+    /// admits no quote character.
+    package var quoted: String { "\"\(name)\"" }
+
+    package var description: String { name }
+}

@@ -1,0 +1,106 @@
+import AuthHub
+import AuthHubPostgres
+import Foundation
+import Testing
+
+/// The `authhub` CLI on a `postgres` session store: providers.json names the store, the CLI builds
+/// it (it registers `PostgresSessionStoreFactory`), and `token`, `session` and `logout` work on the
+/// row another process wrote.
+@Suite(.enabled(if: TestDatabase.isAvailable, Comment(rawValue: TestDatabase.skipMessage)))
+struct PostgresCLITests {
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// The built `authhub` next to the test runner (`.build/<triple>/debug/authhub`).
+    static func binary() throws -> URL {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent("authhub")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        let fallback = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent(".build/debug/authhub")
+        guard FileManager.default.isExecutableFile(atPath: fallback.path) else {
+            throw AuthError(.invalidConfiguration, message: "the authhub executable was not built")
+        }
+        return fallback
+    }
+
+    /// Runs `authhub arguments…` on a dispatch queue, so that waiting for it does not hold one of
+    /// the few threads of Swift's cooperative pool (the other tests run on them).
+    static func run(_ arguments: [String], environment: [String: String]) async throws -> Run {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try runBlocking(arguments, environment: environment) })
+            }
+        }
+    }
+
+    private static func runBlocking(_ arguments: [String], environment: [String: String]) throws -> Run {
+        let process = Process()
+        process.executableURL = try binary()
+        process.arguments = arguments
+        process.environment = environment.merging(["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]) { a, _ in a }
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Small outputs: read both to the end, then wait.
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                   stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    @Test func tokenSessionAndLogoutWorkOnThePostgresStore() async throws {
+        let table = TestDatabase.uniqueTable("cli")
+        let storeKey = TestDatabase.randomKey()
+        let store = try TestDatabase.store(table: table, key: storeKey)
+        let key = SessionKey(provider: "auth0", account: "default")
+        try await store.save(Session(providerID: "auth0", accountKey: "default", accessToken: Secret("cli-access-5e1f"),
+                                     refreshToken: Secret("cli-refresh-9a0b"), expiresAt: Date().addingTimeInterval(3600),
+                                     userID: "user-cli"),
+                             for: key, expectedVersion: nil)
+
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("authhub-pg-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let config = directory.appendingPathComponent("providers.json")
+        try Data("""
+            {"environments": {"production": {
+              "sessionStore": {"type": "postgres", "url": "${DATABASE_URL}", "table": "\(table)", "encryptionKey": "${STORE_KEY}"},
+              "providers": [{"id": "auth0", "type": "auth0", "domain": "http://127.0.0.1:1/auth0", "clientId": "cli"}]
+            }}}
+            """.utf8).write(to: config)
+        let environment = ["DATABASE_URL": TestDatabase.url ?? "", "STORE_KEY": storeKey.revealed()]
+
+        let token = try await Self.run(["token", "--config", config.path], environment: environment)
+        #expect(token.status == 0, "\(token.stderr)")
+        #expect(token.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "cli-access-5e1f")
+
+        let session = try await Self.run(["session", "--json", "--config", config.path], environment: environment)
+        #expect(session.status == 0, "\(session.stderr)")
+        #expect(session.stdout.contains("\"user\" : \"user-cli\"") || session.stdout.contains("\"user\":\"user-cli\""), "\(session.stdout)")
+        #expect(!session.stdout.contains("cli-access-5e1f") && !session.stdout.contains("cli-refresh-9a0b"))
+
+        // The provider cannot be reached to revoke: the session is still removed, with a warning.
+        let logout = try await Self.run(["logout", "--config", config.path], environment: environment)
+        #expect(logout.status == 0, "\(logout.stderr)")
+        #expect(try await store.load(key) == nil)
+
+        // A missing variable is a validation error naming it, before any connection.
+        let missing = try await Self.run(["session", "--config", config.path], environment: ["STORE_KEY": storeKey.revealed()])
+        #expect(missing.status != 0)
+        #expect(missing.stderr.contains("DATABASE_URL"), "\(missing.stderr)")
+
+        await store.shutdown()
+        await TestDatabase.drop([table])
+    }
+}
