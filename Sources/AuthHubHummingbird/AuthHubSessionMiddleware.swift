@@ -39,14 +39,20 @@ public struct AuthHubSessionMiddleware<Context: AuthRequestContext>: RouterMiddl
             } catch let error as any HTTPResponseError {
                 response = try error.response(from: request, context: context)
             }
-            response.setCookie(web.clearing(name))
+            if !Self.sets(name, response) { response.setCookie(web.clearing(name)) }
             return response
         case .signedIn(let id, let identity):
             context.identity = identity
             var response = try await next(request, context)
-            response.setCookie(web.sessionCookie(id))
+            if !Self.sets(name, response) { response.setCookie(web.sessionCookie(id)) }
             return response
         }
+    }
+
+    /// Whether the route itself set or cleared the cookie (sign-in, sign-out): its `Set-Cookie`
+    /// stands, since a browser keeps the last one of a name and the middleware's would undo it.
+    static func sets(_ name: String, _ response: Response) -> Bool {
+        response.headers[values: .setCookie].contains { $0.hasPrefix(name + "=") }
     }
 }
 

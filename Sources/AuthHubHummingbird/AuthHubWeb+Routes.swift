@@ -73,6 +73,13 @@ extension AuthHubWeb {
             return refused
         }
         let id = try await startSession(session, provider: entry.provider)
+        // Signing in while signed in replaces the browser's session: the old one is signed out
+        // (revoked at its provider when it can be) rather than left behind in the store.
+        if let old = request.cookies[configuration.sessionCookieName].flatMap({ WebSessionID(cookie: $0.value) }), old != id,
+           hub.providerIDs.contains(old.provider) {
+            _ = try? await hub.signOut(provider: old.provider, account: old.account)
+            forget(old)
+        }
         var response = Self.redirect(entry.returnPath)
         response.setCookie(clearing(configuration.preSessionCookieName))
         response.setCookie(sessionCookie(id))

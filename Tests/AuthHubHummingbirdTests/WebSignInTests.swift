@@ -63,13 +63,15 @@ import Testing
         }
     }
 
-    /// The value of cookie `name` set by a response (nil when not set; "" when cleared).
+    /// The value of cookie `name` a browser keeps after a response: the last `Set-Cookie` of that
+    /// name wins (nil when none; "" when cleared).
     static func cookie(_ name: String, in response: TestResponse) -> String? {
+        var value: String?
         for header in response.headers[values: .setCookie] {
             let pair = header.split(separator: ";", maxSplits: 1)[0].split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            if pair.count == 2, pair[0] == name { return String(pair[1]) }
+            if pair.count == 2, pair[0] == name { value = String(pair[1]) }
         }
-        return nil
+        return value
     }
 
     static func attributes(_ name: String, in response: TestResponse) -> String {
@@ -296,6 +298,26 @@ import Testing
         try await Application(router: router).test(.router) { client in
             let ok = try await client.execute(uri: "/api/me", method: .get, headers: [.authorization: "Bearer \(tokens.accessToken.revealed())"])
             #expect(ok.status == .ok)
+        }
+    }
+
+    /// Signing in again while signed in: the browser ends with the new session's cookie (the
+    /// middleware does not re-set the old one after the callback), and the old session is gone.
+    @Test func signingInAgainReplacesTheBrowsersSession() async throws {
+        let fixture = try await Fixture.start()
+        defer { Task { await fixture.emulator.stop() } }
+        try await fixture.application().test(.router) { client in
+            let first = try await Self.signIn(client, fixture)
+            let (pre, callback) = try await Self.begin(client, fixture)
+            let again = try await client.execute(uri: callback, method: .get,
+                                                 headers: [.cookie: "authhub-signin=\(pre); authhub-session=\(first)"])
+            #expect(again.status == .found)
+            let second = try #require(Self.cookie("authhub-session", in: again))
+            #expect(second != first && second.hasPrefix("auth0."))
+            let keys = try await fixture.hub.store.keys()
+            #expect(keys.count == 1 && second.hasSuffix(keys[0].account.dropFirst("web".count)), "only the new session is stored")
+            #expect(try await client.execute(uri: "/api/me", method: .get, headers: [.cookie: "authhub-session=\(first)"]).status == .unauthorized)
+            #expect(try await client.execute(uri: "/api/me", method: .get, headers: [.cookie: "authhub-session=\(second)"]).status == .ok)
         }
     }
 }
