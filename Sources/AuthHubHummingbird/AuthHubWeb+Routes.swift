@@ -41,7 +41,7 @@ extension AuthHubWeb {
         let transaction = try await provider.beginRedirectSignIn(redirectURI: configuration.callbackURL, options: BrowserSignInOptions())
         let preID = Base64URL.encode(hub.context.random.bytes(32))
         await pending.put(PendingWebSignIns.Entry(provider: provider.id, transaction: transaction, returnPath: returnPath, createdAt: now),
-                          id: preID)
+                          id: preID, lifetime: configuration.preSessionLifetime)
         var response = Self.redirect(transaction.url.absoluteString)
         response.setCookie(cookie(configuration.preSessionCookieName, preID,
                                   maxAge: Int(configuration.preSessionLifetime.seconds.rounded(.down))))

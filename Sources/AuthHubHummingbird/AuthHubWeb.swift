@@ -103,17 +103,10 @@ public final class AuthHubWeb: Sendable {
     /// The fields of a form body (`application/x-www-form-urlencoded`, at most 4 KiB); empty for
     /// another content type.
     static func formFields(_ request: Request) async throws -> [String: String] {
-        var fields: [String: String] = [:]
-        guard request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true else { return fields }
+        guard request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true else { return [:] }
         var request = request
         let body = try await request.collectBody(upTo: 4096)
-        for pair in String(buffer: body).split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1).map {
-                String($0).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String($0)
-            }
-            if parts.count == 2 { fields[parts[0]] = parts[1] }
-        }
-        return fields
+        return Dictionary(FormEncoding.decode(String(buffer: body)), uniquingKeysWith: { _, last in last })
     }
 
     // MARK: - Sessions

@@ -23,7 +23,13 @@ actor PendingWebSignIns {
     private var entries: [String: Entry] = [:]
     private var order: [String] = []
 
-    func put(_ entry: Entry, id: String) {
+    /// Adds a started sign-in; entries older than `lifetime` (their callback would be refused) go first.
+    func put(_ entry: Entry, id: String, lifetime: Duration) {
+        while let oldest = order.first, let kept = entries[oldest],
+              entry.createdAt.timeIntervalSince(kept.createdAt) > lifetime.seconds {
+            entries[oldest] = nil
+            order.removeFirst()
+        }
         if entries.count >= Self.capacity, let oldest = order.first {
             entries[oldest] = nil
             order.removeFirst()

@@ -8,7 +8,7 @@ enum ReturnPath {
     static func validated(_ path: String) -> String? {
         guard path.utf8.count <= 1024, path.hasPrefix("/"), !path.hasPrefix("//"),
               !path.contains("\\"), !path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }),
-              URLComponents(string: path)?.scheme == nil, URLComponents(string: path)?.host == nil else { return nil }
+              let components = URLComponents(string: path), components.scheme == nil, components.host == nil else { return nil }
         return path
     }
 }

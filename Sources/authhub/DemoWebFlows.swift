@@ -23,9 +23,7 @@ enum DemoWebFlows {
             var body: Data?
             if let form {
                 fields[.contentType] = "application/x-www-form-urlencoded"
-                var allowed = CharacterSet.alphanumerics
-                allowed.insert(charactersIn: "-._~")
-                body = Data(form.map { "\($0)=\($1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }.joined(separator: "&").utf8)
+                body = Data(FormEncoding.encode(form).utf8)
             }
             let reply = try await transport.send(method, url, headerFields: fields, body: body)
             for header in reply.headerFields[values: .setCookie].flatMap(Self.cookies) {
