@@ -1,10 +1,13 @@
 import AuthHub
+import Crypto
 import Foundation
 
 /// The browser-session cookie's value: `<provider>.<created>.<random>`, where `created` is the
 /// sign-in time (Unix seconds) and `random` 32 random bytes (base64url). It names the session in the
 /// hub's store (account ``account``), never holds a token, and cannot be forged into another
-/// session: changing any part changes the account looked up.
+/// session: changing any part changes the account looked up. The account holds a SHA-256 of the
+/// random part, not the part itself: session keys appear in logs and storage errors, and a key must
+/// not be enough to rebuild a working cookie.
 struct WebSessionID: Sendable, Equatable {
     var provider: String
     var created: Int64
@@ -13,7 +16,7 @@ struct WebSessionID: Sendable, Equatable {
     /// The value as sent in the cookie.
     var value: String { "\(provider).\(created).\(random)" }
     /// The account the session is stored under.
-    var account: String { "web.\(created).\(random)" }
+    var account: String { "web.\(created).\(Base64URL.encode(SHA256.hash(data: Data(random.utf8))))" }
     var createdAt: Date { Date(timeIntervalSince1970: TimeInterval(created)) }
 
     static func make(provider: String, now: Date, random: any RandomSource) -> WebSessionID {
