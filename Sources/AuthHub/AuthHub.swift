@@ -22,6 +22,8 @@ public final class AuthHub: Sendable {
     private let refreshLock: any RefreshLock
     private let managers = Mutex<[SessionKey: SessionManager]>([:])
     private let broadcaster = EventBroadcaster()
+    /// Follows the store's change feed (``ObservableSessionStore``) while the hub lives.
+    private let changeFollower = Mutex<Task<Void, Never>?>(nil)
 
     /// Builds every provider of an environment.
     /// - Parameters:
@@ -54,6 +56,45 @@ public final class AuthHub: Sendable {
                                                            logger: context.logger)
         self.store = resolvedStore
         self.refreshLock = resolvedStore.makeRefreshLock()
+        if let observable = resolvedStore as? any ObservableSessionStore {
+            let changes = observable.changes()
+            changeFollower.withLock {
+                $0 = Task { [weak self] in
+                    for await change in changes {
+                        guard let self else { return }
+                        await self.storeDidChange(change)
+                    }
+                }
+            }
+        }
+    }
+
+    deinit { changeFollower.withLock { $0 }?.cancel() }
+
+    /// Applies a change another replica made to the shared store: the key's manager (if this hub has
+    /// one) reads the session again and publishes the event through the hub; without a manager the
+    /// event is published directly, when anyone listens. Keys of providers this environment does not
+    /// have are ignored.
+    func storeDidChange(_ change: SessionStoreChange) async {
+        guard let key = change.key else {
+            for manager in managers.withLock({ Array($0.values) }) { await manager.storeDidChange(change) }
+            return
+        }
+        guard providersByID[key.provider] != nil else { return }
+        if let manager = managers.withLock({ $0[key] }) {
+            await manager.storeDidChange(change)
+            return
+        }
+        guard broadcaster.hasSubscribers else { return }
+        switch change {
+        case .saved(_, _, let signIn):
+            guard let session = try? await store.load(key) else { return }
+            broadcaster.publish(signIn ? .signedIn(session) : .tokenRefreshed(session))
+        case .removed:
+            broadcaster.publish(.signedOut(key))
+        case .resynchronize:
+            break
+        }
     }
 
     /// The store of `configuration`: memory and file stores are built here, other types by the
@@ -356,7 +397,10 @@ public final class AuthHub: Sendable {
         return try? await m.renew(scope: nil)
     }
 
-    /// Every session event of every provider account of this hub.
+    /// Every session event of every provider account of this hub — and, with a store that reports
+    /// other replicas' changes (``ObservableSessionStore``, e.g. PostgreSQL), theirs too: another
+    /// replica's sign-in, renewal and sign-out arrive here as `signedIn`, `tokenRefreshed` and
+    /// `signedOut` (a session the provider ended elsewhere arrives as `signedOut`).
     public func events() -> AsyncStream<AuthEvent> { broadcaster.subscribe() }
 
     private func mapped<T>(_ p: any AuthProvider, _ body: () async throws -> T) async throws -> T {

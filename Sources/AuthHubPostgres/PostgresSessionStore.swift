@@ -41,7 +41,15 @@ import PostgresNIO
 ///   lost connection).
 /// - **Refresh lock.** ``makeRefreshLock()`` returns a ``PostgresRefreshLock``: a transaction-scoped
 ///   advisory lock per key, held on a connection of its own for the whole refresh.
-public final class PostgresSessionStore: SessionStore {
+/// - **Change feed.** Every write and removal sends a notification (`pg_notify` on the channel
+///   `authhub_changes_<table>`, in the same statement, so it goes out exactly when the change
+///   commits) naming the key, the new version and whether it was a sign-in, a renewal or a removal —
+///   never a token. ``changes()`` listens on a connection of its own (opened for the first
+///   subscriber) and reports the *other* store instances' changes; ``AuthHub`` subscribes, so every
+///   replica's cached sessions follow and its `events()` carries every replica's sign-ins, renewals
+///   and sign-outs. Notifications are not durable: after a reconnection the feed yields
+///   ``SessionStoreChange/resynchronize`` and the hub reads its sessions again.
+public final class PostgresSessionStore: ObservableSessionStore {
     /// The table's name.
     public var table: String { tableName.name }
 
@@ -63,6 +71,7 @@ public final class PostgresSessionStore: SessionStore {
     private let schemaReady = Mutex(false)
     private let migration = MigrationGate()
     private let refreshLock: PostgresRefreshLock
+    let feed: PostgresChangeFeed
 
     /// Creates a store on the database at `url`, with a connection pool of its own that the store runs
     /// until ``shutdown()``. Does not connect: the first operation does.
@@ -125,9 +134,17 @@ public final class PostgresSessionStore: SessionStore {
         self.runTask = ownsClient ? Task { await client.run() } : nil
         self.refreshLock = PostgresRefreshLock(connection: lockConnection, table: table, location: location,
                                                lockWaitTimeout: Self.refreshLockWaitTimeout, logger: logger)
+        self.feed = PostgresChangeFeed(connection: lockConnection, table: table, location: location, logger: logger)
     }
 
-    deinit { runTask?.cancel() }
+    deinit {
+        runTask?.cancel()
+        feed.cancel()
+    }
+
+    /// The changes other store instances (other replicas, or other stores in this process) make to
+    /// the table, from now on; starts with ``SessionStoreChange/resynchronize`` once listening.
+    public func changes() -> AsyncStream<SessionStoreChange> { feed.subscribe() }
 
     private static func validated(_ table: String) throws -> PostgresTableName {
         do {
@@ -140,6 +157,7 @@ public final class PostgresSessionStore: SessionStore {
     /// Ends the connection pool the store runs (after which every operation fails); does nothing for a
     /// client the app runs.
     public func shutdown() async {
+        await feed.stop()
         runTask?.cancel()
         await runTask?.value
     }
@@ -181,28 +199,38 @@ public final class PostgresSessionStore: SessionStore {
         } else {
             expected = nil
         }
+        let channel = feed.channel
+        let notice = PostgresChangeFeed.payloadPrefix(origin: feed.origin, kind: expected.map { $0 == 0 } ?? true ? "s" : "r", key: key)
         let written = try await run("save the session \(key)") { client, table, logger -> [Int64] in
+            // Each statement announces its change in the same statement (pg_notify runs for the
+            // written row and is delivered at commit), so no change goes unannounced.
             let query: PostgresQuery
             switch expected {
             case nil:
                 query = """
-                    INSERT INTO \(unescaped: table.quoted) AS s (provider, account, version, data)
-                    VALUES (\(provider), \(account), 1, \(data))
-                    ON CONFLICT (provider, account) DO UPDATE SET data = EXCLUDED.data, version = s.version + 1, updated_at = now()
-                    RETURNING version
+                    WITH w AS (
+                        INSERT INTO \(unescaped: table.quoted) AS s (provider, account, version, data)
+                        VALUES (\(provider), \(account), 1, \(data))
+                        ON CONFLICT (provider, account) DO UPDATE SET data = EXCLUDED.data, version = s.version + 1, updated_at = now()
+                        RETURNING version)
+                    SELECT w.version FROM w CROSS JOIN LATERAL (SELECT pg_notify(\(channel), \(notice) || w.version::text)) AS n
                     """
             case 0?:
                 query = """
-                    INSERT INTO \(unescaped: table.quoted) (provider, account, version, data)
-                    VALUES (\(provider), \(account), 1, \(data))
-                    ON CONFLICT (provider, account) DO NOTHING
-                    RETURNING version
+                    WITH w AS (
+                        INSERT INTO \(unescaped: table.quoted) (provider, account, version, data)
+                        VALUES (\(provider), \(account), 1, \(data))
+                        ON CONFLICT (provider, account) DO NOTHING
+                        RETURNING version)
+                    SELECT w.version FROM w CROSS JOIN LATERAL (SELECT pg_notify(\(channel), \(notice) || w.version::text)) AS n
                     """
             case let version?:
                 query = """
-                    UPDATE \(unescaped: table.quoted) SET data = \(data), version = version + 1, updated_at = now()
-                    WHERE provider = \(provider) AND account = \(account) AND version = \(version)
-                    RETURNING version
+                    WITH w AS (
+                        UPDATE \(unescaped: table.quoted) SET data = \(data), version = version + 1, updated_at = now()
+                        WHERE provider = \(provider) AND account = \(account) AND version = \(version)
+                        RETURNING version)
+                    SELECT w.version FROM w CROSS JOIN LATERAL (SELECT pg_notify(\(channel), \(notice) || w.version::text)) AS n
                     """
             }
             return try await client.query(query, logger: logger).collect().map { try $0.decode(Int64.self) }
@@ -218,10 +246,15 @@ public final class PostgresSessionStore: SessionStore {
 
     /// Deletes `key`'s row; a missing row is not an error.
     public func remove(_ key: SessionKey) async throws {
+        let channel = feed.channel
+        let notice = PostgresChangeFeed.payloadPrefix(origin: feed.origin, kind: "d", key: key)
         _ = try await run("remove the session \(key)") { client, table, logger in
             try await client.query("""
-                DELETE FROM \(unescaped: table.quoted)
-                WHERE provider = \(Self.bytes(key.provider)) AND account = \(Self.bytes(key.account))
+                WITH d AS (
+                    DELETE FROM \(unescaped: table.quoted)
+                    WHERE provider = \(Self.bytes(key.provider)) AND account = \(Self.bytes(key.account))
+                    RETURNING version)
+                SELECT d.version FROM d CROSS JOIN LATERAL (SELECT pg_notify(\(channel), \(notice) || d.version::text)) AS n
                 """, logger: logger).collect()
         }
         logger.debug("session removed", metadata: ["key": "\(key)"])

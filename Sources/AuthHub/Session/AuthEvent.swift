@@ -46,6 +46,9 @@ final class EventBroadcaster: Sendable {
         return stream
     }
 
+    /// Whether anyone listens.
+    var hasSubscribers: Bool { state.withLock { !$0.isEmpty } }
+
     func publish(_ event: AuthEvent) {
         let subscribers = state.withLock { Array($0.values) }
         for c in subscribers { c.yield(event) }

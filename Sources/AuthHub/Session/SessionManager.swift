@@ -15,10 +15,17 @@ import Logging
 /// - **No deletion on transient failures.** Network errors, timeouts, 429 and 5xx leave the stored
 ///   session untouched. Only the provider's word that the refresh token is invalid
 ///   (``AuthErrorCode/refreshTokenInvalid``) clears it, and only if no one replaced it meanwhile.
+/// - **No rotated token dropped.** When the store fails to take a renewed session (the database is
+///   down) after the provider has answered — and may have rotated, so spent, the stored refresh
+///   token —, the write is tried twice more at once; if it still fails, the renewed session is kept
+///   in memory, returned and published, and written again in the background (with back-off) and
+///   before anything else reads the store. It is dropped only when another writer replaced the
+///   stored session meanwhile (theirs is then the live one), or on sign-in or sign-out.
 ///
 /// The manager caches the last session it read or wrote, so ``session(minTTL:scope:)`` on a fresh
-/// session costs no I/O; another process's changes are seen when a renewal re-reads the store, or
-/// after ``reload()``.
+/// session costs no I/O; another process's changes are seen when a renewal re-reads the store, after
+/// ``reload()``, or — with a store that reports them (``ObservableSessionStore``, e.g. PostgreSQL) —
+/// as soon as ``storeDidChange(_:)`` hears of them (``AuthHub`` wires that up).
 ///
 /// Differences from Auth0.swift's CredentialsManager, on purpose: when a renewed token lives shorter
 /// than `minTTL`, the renewed session is still stored (its refresh token may have rotated, and
@@ -44,6 +51,15 @@ public actor SessionManager {
     /// caller that started it clears it.
     private var inflight: (id: UInt64, scope: String?, task: Task<Session, any Error>)?
     private var nextFlightID: UInt64 = 0
+    /// A renewed session the store did not take, and the version its write expects (see
+    /// ``writeUnsaved()``); while it is set, it is also ``cached``.
+    private var unsaved: (session: Session, expectedVersion: UInt64)?
+    private var unsavedRetry: Task<Void, Never>?
+
+    /// How often a renewed session the store refused is written again in the background (each
+    /// attempt after a longer pause, up to ``unsavedRetryMaxPause``) before waiting for the next use.
+    static let unsavedRetryAttempts = 20
+    static let unsavedRetryMaxPause = Duration.seconds(30)
 
     /// Creates a manager.
     /// - Parameters:
@@ -98,8 +114,12 @@ public actor SessionManager {
     }
 
     /// Reads the store again, forgetting the cached session.
+    ///
+    /// A renewed session the store could not take yet is written first; while the store still
+    /// refuses it, it is what this returns (it holds the live refresh token).
     @discardableResult
     public func reload() async throws -> Session? {
+        if unsaved != nil, try await !writeUnsaved() { return cached }
         let session = try await loadFromStore()
         cached = session
         loaded = true
@@ -148,6 +168,7 @@ public actor SessionManager {
         session.accountKey = key.account
         if session.issuedAt == nil { session.issuedAt = clock.now }
         let saved = try await mapStoreErrors { try await sessionStore.save(session, for: key, expectedVersion: nil) }
+        dropUnsaved()
         cached = saved
         loaded = true
         publish(.signedIn(saved))
@@ -157,6 +178,7 @@ public actor SessionManager {
     /// Removes the stored session and publishes `signedOut`.
     public func clear() async throws {
         try await mapStoreErrors { try await sessionStore.remove(key) }
+        dropUnsaved()
         cached = nil
         loaded = true
         publish(.signedOut(key))
@@ -212,6 +234,7 @@ public actor SessionManager {
 
     private func refreshLocked(minTTL: TimeInterval, scope: String?, force: Bool) async throws -> Session {
         // Another process or manager may have renewed (or signed out) while we waited for the lock.
+        // (A renewed session the store has not taken yet is written first, or renewed from.)
         guard let stored = try await reload() else { throw noSessionError() }
         if !force, stored.isValid(at: clock.now, minTTL: minTTL), !Self.scopeChanged(stored: stored.scope, requested: scope) {
             logger.debug("session already renewed by another holder of the refresh lock")
@@ -239,13 +262,15 @@ public actor SessionManager {
 
         let saved: Session
         do {
-            saved = try await sessionStore.save(merged, for: key, expectedVersion: stored.version)
+            saved = try await saveRenewed(merged, expectedVersion: stored.version)
         } catch let error as AuthError where error.code == .conflict {
             // A writer that does not take the refresh lock (a sign-in elsewhere) got there first.
             if let newer = try await reload() { return newer }
             throw noSessionError()
         } catch {
-            throw storageError(error)
+            // The provider has answered, so the stored refresh token may be spent: keep the renewed
+            // session rather than drop it (see the type's notes).
+            saved = keepUnsaved(merged, expectedVersion: stored.version, failure: storageError(error))
         }
         cached = saved
         loaded = true
@@ -261,6 +286,139 @@ public actor SessionManager {
         }
         return saved
     }
+
+    // MARK: Renewed sessions the store refused
+
+    /// Saves a renewed session, trying twice more (after 100 and 300 ms) when the store's failure is
+    /// retryable: a dropped connection should not leave the lock's next holder the spent token.
+    private func saveRenewed(_ session: Session, expectedVersion: UInt64) async throws -> Session {
+        var pauses: [Duration] = [.milliseconds(100), .milliseconds(300)]
+        while true {
+            do {
+                return try await sessionStore.save(session, for: key, expectedVersion: expectedVersion)
+            } catch let error as AuthError where error.code != .conflict && error.isRetryable && !pauses.isEmpty {
+                logger.debug("storing the renewed session failed; trying again", metadata: ["error": "\(error.code)"])
+                try? await clock.sleep(for: pauses.removeFirst())
+            }
+        }
+    }
+
+    /// Keeps a renewed session the store refused: in memory (it is returned and cached, at the
+    /// version it replaces) and written again later.
+    private func keepUnsaved(_ session: Session, expectedVersion: UInt64, failure: AuthError) -> Session {
+        var kept = session
+        kept.version = expectedVersion
+        unsaved = (kept, expectedVersion)
+        logger.warning("the renewed session could not be stored; kept in memory and written again later",
+                       metadata: ["error": "\(failure.code)"])
+        unsavedRetry?.cancel()
+        unsavedRetry = Task { [clock] in
+            var pause = Duration.milliseconds(500)
+            for _ in 0..<Self.unsavedRetryAttempts {
+                do { try await clock.sleep(for: pause) } catch { return }
+                guard await self.retryUnsaved() else { return }
+                pause = min(pause * 2, Self.unsavedRetryMaxPause)
+            }
+        }
+        return kept
+    }
+
+    /// One background attempt; returns whether to go on trying.
+    private func retryUnsaved() async -> Bool {
+        guard unsaved != nil else { return false }
+        return (try? await writeUnsaved()) != true
+    }
+
+    /// Writes the renewed session the store refused before. Returns true when nothing is left
+    /// unsaved (written, or dropped because another writer replaced the stored session meanwhile),
+    /// false when the store still fails.
+    private func writeUnsaved() async throws -> Bool {
+        guard let (session, expected) = unsaved else { return true }
+        do {
+            let saved = try await sessionStore.save(session, for: key, expectedVersion: expected)
+            // Still the same pending write (no sign-in or sign-out ran while this one was away)?
+            if unsaved?.expectedVersion == expected, unsaved?.session.accessToken == session.accessToken {
+                unsaved = nil
+                cached = saved
+                loaded = true
+                logger.info("the renewed session kept in memory is stored now")
+            }
+            return true
+        } catch let error as AuthError where error.code == .conflict {
+            logger.warning("a renewed session kept in memory was replaced in the store by another writer; using the stored one")
+            dropUnsaved()
+            loaded = false
+            return true
+        } catch {
+            logger.debug("the renewed session kept in memory still cannot be stored", metadata: ["error": "\(storageError(error).code)"])
+            return false
+        }
+    }
+
+    private func dropUnsaved() {
+        unsaved = nil
+        unsavedRetry?.cancel()
+        unsavedRetry = nil
+    }
+
+    /// Whether a renewed session is waiting to be stored (see the type's notes).
+    public var hasUnsavedSession: Bool { unsaved != nil }
+
+    // MARK: Changes made elsewhere
+
+    /// Applies a change another user of the store made (from an ``ObservableSessionStore``'s feed;
+    /// ``AuthHub`` calls this for its managers): reads the session again and publishes what happened
+    /// — `signedIn` or `tokenRefreshed` for a newer version, `signedOut` for a removal. A change this
+    /// manager already has (the same or an older version) is ignored. When the store cannot be read,
+    /// the cache is dropped and the next call reads the store.
+    public func storeDidChange(_ change: SessionStoreChange) async {
+        if let changed = change.key, changed != key { return }
+        let before = loaded ? cached : nil
+        switch change {
+        case .removed:
+            dropUnsaved()
+            let hadSession = !loaded || cached != nil
+            cached = nil
+            loaded = true
+            if hadSession { publish(.signedOut(key)) }
+        case .saved(_, let version, let signIn):
+            if loaded, let cached, cached.version >= version, unsaved == nil { return }
+            let now: Session?
+            do { now = try await reload() } catch {
+                loaded = false
+                return
+            }
+            guard let now else {
+                // Removed again since; the removal's own notice publishes it.
+                return
+            }
+            if before == nil || now.version > (before?.version ?? 0) {
+                publish(signIn || before == nil ? .signedIn(now) : .tokenRefreshed(now))
+            }
+        case .resynchronize:
+            guard loaded else { return }
+            let now: Session?
+            do { now = try await reload() } catch {
+                loaded = false
+                return
+            }
+            switch (before, now) {
+            case (nil, nil):
+                break
+            case (_?, nil):
+                publish(.signedOut(key))
+            case (nil, let now?):
+                publish(.signedIn(now))
+            case (let before?, let now?) where now.version != before.version:
+                // A renewal keeps the sign-in time; a new sign-in has its own.
+                publish(now.issuedAt == before.issuedAt ? .tokenRefreshed(now) : .signedIn(now))
+            default:
+                break
+            }
+        }
+    }
+
+    // MARK: Invalid refresh tokens
 
     private func handleInvalidRefreshToken(_ stored: Session, error: AuthError, minTTL: TimeInterval) async throws -> Session {
         // Clear only if the store still holds the session whose token was rejected; if someone
