@@ -124,7 +124,10 @@ let package = Package(
         ),
         .executableTarget(
             name: "AuthHubRefreshWorker",
-            dependencies: ["AuthHub", .product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: [
+                "AuthHub", "AuthHubProviders", "AuthHubPostgres", .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .plugin(
             name: "ValidateProviders",
@@ -180,8 +183,10 @@ let package = Package(
             dependencies: [
                 "AuthHubPostgres", "AuthHub", "AuthHubTesting", .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
-                // Not imported: the CLI test runs the built `authhub` binary against the database.
-                "authhub",
+                // Not imported: the CLI test runs the built `authhub` binary against the database, the
+                // replica tests the built `AuthHubRefreshWorker`.
+                "authhub", "AuthHubRefreshWorker", "AuthHubEmulator", "AuthHubAuth0", "AuthHubProviders",
+                .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
         .testTarget(

@@ -146,6 +146,10 @@ public final class PostgresSessionStore: ObservableSessionStore {
     /// the table, from now on; starts with ``SessionStoreChange/resynchronize`` once listening.
     public func changes() -> AsyncStream<SessionStoreChange> { feed.subscribe() }
 
+    /// Whether the change feed is listening now (false before the first subscriber, and while it
+    /// reconnects): for health checks, and for tests that must not act before a replica can hear.
+    public var isListeningForChanges: Bool { feed.isListening }
+
     private static func validated(_ table: String) throws -> PostgresTableName {
         do {
             return try PostgresTableName(table)

@@ -5,7 +5,15 @@
 //   {"event":"done","fingerprint":"<sha256 hex of the access token>","callers":20,"version":2}
 // The token itself is never printed. With --wait-for-go it first prints {"event":"ready"} and waits
 // for a line on standard input. Any failure prints a one-line reason on standard error and exits 1.
+//
+// With --config it loads an AuthHub from providers.json instead (the built-in providers, the
+// PostgreSQL store registered) — the PostgreSQL tests' replicas — and its callers call
+// `hub.session()`. With --config and --watch it prints {"event":"ready"} once its store listens for
+// other replicas' changes (for a PostgreSQL store), then one line per hub event,
+// {"event":"signedOut","key":"auth0/default"}, and exits after the first signedOut.
 import AuthHub
+import AuthHubPostgres
+import AuthHubProviders
 import Crypto
 import Foundation
 import Logging
@@ -29,12 +37,34 @@ do {
                                           environment: ProcessInfo.processInfo.environment)
     var logger = Logger(label: "authhub.refresh-worker")
     logger.logLevel = .warning
-    let store = try FileSessionStore(directory: options.storeDirectory,
-                                     encryptionKey: options.encryptionKey.map { Secret($0) }, logger: logger)
     let key = SessionKey(provider: options.provider, account: options.account)
-    let provider = RefreshOnlyProvider(id: options.provider, tokenURL: options.tokenURL, transport: URLSessionTransport())
-    let manager = SessionManager(key: key, provider: provider, store: store, refreshLock: store.makeRefreshLock(),
-                                 logger: logger)
+    let caller: @Sendable () async throws -> Session
+    if let config = options.configPath {
+        let hub = try AuthHub.load(configPath: config, environment: options.environmentName,
+                                   registry: ProviderRegistry.builtIn.registering(storeFactory: PostgresSessionStoreFactory()),
+                                   context: ProviderContext(logger: logger))
+        if options.watch {
+            let events = hub.events()
+            if let postgres = hub.store as? PostgresSessionStore {
+                while !postgres.isListeningForChanges { try await Task.sleep(for: .milliseconds(10)) }
+            }
+            emit(json(["event": "ready", "pid": Int(ProcessInfo.processInfo.processIdentifier)]))
+            for await event in events {
+                let name = "\(event)".prefix { $0 != "(" }
+                emit(json(["event": String(name), "key": event.key.description]))
+                if case .signedOut = event { exit(0) }
+            }
+            exit(1)
+        }
+        caller = { try await hub.session(provider: key.provider, account: key.account) }
+    } else if let directory = options.storeDirectory, let tokenURL = options.tokenURL {
+        let store = try FileSessionStore(directory: directory, encryptionKey: options.encryptionKey.map { Secret($0) }, logger: logger)
+        let provider = RefreshOnlyProvider(id: options.provider, tokenURL: tokenURL, transport: URLSessionTransport())
+        let manager = SessionManager(key: key, provider: provider, store: store, refreshLock: store.makeRefreshLock(), logger: logger)
+        caller = { try await manager.session() }
+    } else {
+        throw WorkerOptions.UsageError(description: "--store or --config is required")
+    }
 
     if options.waitForGo {
         emit(json(["event": "ready", "pid": Int(ProcessInfo.processInfo.processIdentifier)]))
@@ -43,7 +73,7 @@ do {
 
     let sessions = try await withThrowingTaskGroup(of: Session.self) { group in
         for _ in 0..<options.callers {
-            group.addTask { try await manager.session() }
+            group.addTask { try await caller() }
         }
         var all: [Session] = []
         for try await session in group { all.append(session) }

@@ -331,8 +331,13 @@ struct Auth0Service: Sendable {
     /// requested API scope that is not grantable is left out. The new access token records
     /// exactly the granted scopes and the audience.
     func refreshGrant(_ parameters: Auth0Parameters, clientId: String, request: Request) async throws -> Response {
-        await state.update(Auth0Tenant.key) { $0.refreshesInProgress += 1 }
+        let latency = await state.update(Auth0Tenant.key) { tenant -> Duration in
+            tenant.refreshesInProgress += 1
+            tenant.refreshGrants += 1
+            return tenant.refreshLatency
+        }
         do {
+            if latency > .zero { try await Task.sleep(for: latency) }
             let response = try await answerRefreshGrant(parameters, clientId: clientId, request: request)
             await state.update(Auth0Tenant.key) { $0.refreshesInProgress -= 1 }
             return response

@@ -253,6 +253,11 @@ struct Auth0Tenant: Sendable {
     /// Refresh grants being answered right now (checked, not yet committed or refused): fault tests wait
     /// for zero before "the next command", since a server keeps answering a client that died.
     var refreshesInProgress = 0
+    /// Refresh-token grants received (answered or not), for tests that count refreshes.
+    var refreshGrants = 0
+    /// How long a refresh-token grant takes to answer (a test hook: an identity provider under load,
+    /// so that a refresh can be caught in flight). Zero by default.
+    var refreshLatency = Duration.zero
     var families: [String: Auth0RefreshFamily] = [:]
     var mfaTokens: [String: Auth0MFATransaction] = [:]
     var passwordlessCodes: [String: Auth0PasswordlessCode] = [:]

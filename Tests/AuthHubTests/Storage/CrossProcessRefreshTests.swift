@@ -1,4 +1,5 @@
 import AuthHub
+import AuthHubTesting
 import Crypto
 import Foundation
 import Hummingbird
@@ -39,7 +40,7 @@ import Testing
         environment["AUTHHUB_STORE_KEY"] = encryptionKey.revealed()
         let arguments = ["--store", directory.path, "--token-url", "http://127.0.0.1:\(server.port)/token",
                          "--provider", key.provider, "--account", key.account, "--callers", "20", "--wait-for-go"]
-        let workers = try (0..<2).map { _ in try WorkerProcess(executable: worker, arguments: arguments, environment: environment) }
+        let workers = try (0..<2).map { _ in try ChildProcess(executable: worker, arguments: arguments, environment: environment) }
         defer { workers.forEach { $0.terminate() } }
 
         for (i, worker) in workers.enumerated() {
@@ -109,50 +110,8 @@ import Testing
         #expect(readFailures.isEmpty, "\(readFailures.prefix(5))")
     }
 
-    /// The `AuthHubRefreshWorker` executable.
-    ///
-    /// SwiftPM builds every product of a configuration into one directory (`.build/debug`, a link to
-    /// `.build/<triple>/debug`), and the test target depends on the worker target, so the worker is
-    /// built before the tests run and sits next to the test bundle. Looked up, in order:
-    /// 1. `AUTHHUB_REFRESH_WORKER`, for unusual layouts;
-    /// 2. the directory of the running test binary and its parents up to three levels (Linux runs the
-    ///    `.xctest` file itself from that directory; on macOS the binary is inside
-    ///    `AuthHubPackageTests.xctest/Contents/MacOS`);
-    /// 3. `.build/debug` and `.build/release` of the package, found by walking up from this source
-    ///    file to the directory holding `Package.swift` (covers test runners living elsewhere, such
-    ///    as Xcode's `xctest` tool).
     static func workerExecutable(filePath: String = #filePath) throws -> URL {
-        let name = "AuthHubRefreshWorker"
-        var candidates: [URL] = []
-        if let override = ProcessInfo.processInfo.environment["AUTHHUB_REFRESH_WORKER"] {
-            candidates.append(URL(fileURLWithPath: override))
-        }
-        if var directory = Bundle.main.executableURL?.deletingLastPathComponent() {
-            for _ in 0...3 {
-                candidates.append(directory.appendingPathComponent(name))
-                directory = directory.deletingLastPathComponent()
-            }
-        }
-        var directory = URL(fileURLWithPath: filePath).deletingLastPathComponent()
-        while directory.path != "/" {
-            if FileManager.default.fileExists(atPath: directory.appendingPathComponent("Package.swift").path) {
-                candidates.append(directory.appendingPathComponent(".build/debug/\(name)"))
-                candidates.append(directory.appendingPathComponent(".build/release/\(name)"))
-                break
-            }
-            directory = directory.deletingLastPathComponent()
-        }
-        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
-            throw WorkerNotFound(searched: candidates.map(\.path))
-        }
-        return found
-    }
-
-    struct WorkerNotFound: Error, CustomStringConvertible {
-        var searched: [String]
-        var description: String {
-            "AuthHubRefreshWorker not found (run `swift build --build-tests`); searched: \(searched.joined(separator: ", "))"
-        }
+        try ChildProcess.packageExecutable("AuthHubRefreshWorker", filePath: filePath)
     }
 }
 
@@ -219,89 +178,4 @@ private struct TestServer {
     func stop() { task.cancel() }
 
     struct ServerDidNotStart: Error {}
-}
-
-/// A child process whose standard output arrives line by line.
-///
-/// Used from one task only (not `Sendable`); the pipe readers run on dispatch threads and hand over
-/// lines through an `AsyncStream`.
-private final class WorkerProcess {
-    private let process: Process
-    private let input: FileHandle
-    private var lines: AsyncStream<String>.Iterator
-    private let errors = Mutex(Data())
-    private var exit: AsyncStream<Int32>.Iterator
-
-    init(executable: URL, arguments: [String], environment: [String: String]) throws {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = environment
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-
-        let (lineStream, lineContinuation) = AsyncStream<String>.makeStream()
-        let (exitStream, exitContinuation) = AsyncStream<Int32>.makeStream()
-        process.terminationHandler = { finished in
-            exitContinuation.yield(finished.terminationStatus)
-            exitContinuation.finish()
-        }
-        try process.run()
-
-        self.process = process
-        self.input = stdin.fileHandleForWriting
-        self.lines = lineStream.makeAsyncIterator()
-        self.exit = exitStream.makeAsyncIterator()
-
-        // Blocking pipe reads run on threads of their own: not on the cooperative pool, and not on
-        // Dispatch's global queue either, whose width is the CPU count (blocked readers starve it).
-        let output = stdout.fileHandleForReading
-        Thread.detachNewThread {
-            var buffer = Data()
-            while true {
-                let chunk = output.availableData
-                if chunk.isEmpty { break }
-                buffer.append(chunk)
-                while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                    lineContinuation.yield(String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self))
-                    buffer = Data(buffer[buffer.index(after: newline)...])
-                }
-            }
-            if !buffer.isEmpty { lineContinuation.yield(String(decoding: buffer, as: UTF8.self)) }
-            lineContinuation.finish()
-        }
-        let errorOutput = stderr.fileHandleForReading
-        let errors = self.errors
-        Thread.detachNewThread {
-            while true {
-                let chunk = errorOutput.availableData
-                if chunk.isEmpty { break }
-                errors.withLock { $0.append(chunk) }
-            }
-        }
-    }
-
-    /// The next line of standard output, or nil once the process closed it.
-    func nextLine() async -> String? {
-        await lines.next()
-    }
-
-    /// Writes a line to the process's standard input.
-    func send(_ line: String) {
-        input.write(Data((line + "\n").utf8))
-    }
-
-    /// Waits for the process to exit and returns its status.
-    func exitStatus() async -> Int32 {
-        await exit.next() ?? -1
-    }
-
-    /// What the process wrote to standard error so far.
-    var standardError: String { errors.withLock { String(decoding: $0, as: UTF8.self) } }
-
-    func terminate() {
-        if process.isRunning { process.terminate() }
-    }
 }
