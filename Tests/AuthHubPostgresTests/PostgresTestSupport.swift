@@ -10,6 +10,8 @@ enum TestDatabase {
     static let variable = "AUTHHUB_TEST_POSTGRES_URL"
     static let url = ProcessInfo.processInfo.environment[variable].flatMap { $0.isEmpty ? nil : $0 }
     static let isAvailable = url != nil
+    /// The directory of the `scripts/postgres-dev` server (`down`/`up` restart it), when it is one.
+    static let serverDirectory = ProcessInfo.processInfo.environment["AUTHHUB_POSTGRES_DEV_DIR"].flatMap { $0.isEmpty ? nil : $0 }
     static let skipMessage = "needs a PostgreSQL server: set \(variable) (.ci/postgres does; scripts/postgres-dev starts one)"
 
     /// A table name no other test uses.
@@ -105,5 +107,37 @@ struct CountingRefreshProvider: AuthProvider {
         await gate?.wait()
         return Session(providerID: id, accountKey: session.accountKey, accessToken: Secret("access-renewed-\(n)"),
                        refreshToken: Secret("refresh-renewed-\(n)"), expiresAt: Date().addingTimeInterval(3600))
+    }
+}
+
+/// A provider that rotates refresh tokens and rejects any but the newest, as a strict identity
+/// provider does: a session renewed from a spent token — a rotated one dropped on the floor — shows
+/// up as a rejection.
+final class RotatingRefreshProvider: AuthProvider {
+    struct State {
+        var valid = "rt-0"
+        var issued = 0
+        var rejected = 0
+    }
+
+    let id: String
+    let type = "rotating"
+    var capabilities: Set<AuthCapability> { [.refresh] }
+    let state = Mutex(State())
+
+    init(id: String) { self.id = id }
+
+    func refresh(_ session: Session, scope: String?) async throws -> Session {
+        let n = try state.withLock { s -> Int in
+            guard session.refreshToken?.revealed() == s.valid else {
+                s.rejected += 1
+                throw AuthError(.refreshTokenInvalid, message: "Unknown or already used refresh token.", provider: id)
+            }
+            s.issued += 1
+            s.valid = "rt-\(s.issued)"
+            return s.issued
+        }
+        return Session(providerID: id, accountKey: session.accountKey, accessToken: Secret("at-\(n)"), refreshToken: Secret("rt-\(n)"),
+                       expiresAt: Date().addingTimeInterval(3600))
     }
 }
