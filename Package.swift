@@ -43,7 +43,13 @@ let package = Package(
                 .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
             ]
         ),
-        .target(name: "AuthHubOIDC", dependencies: ["AuthHub", .product(name: "JWTKit", package: "jwt-kit")]),
+        .target(
+            name: "AuthHubOIDC",
+            dependencies: [
+                "AuthHub", .product(name: "JWTKit", package: "jwt-kit"), .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
         .target(name: "AuthHubAuth0", dependencies: ["AuthHubOIDC", "AuthHub"]),
         .target(name: "AuthHubFirebase", dependencies: ["AuthHub", "AuthHubFactors", .product(name: "JWTKit", package: "jwt-kit")]),
         .target(name: "AuthHubOpenfort", dependencies: ["AuthHub"]),
@@ -171,7 +177,7 @@ let package = Package(
             name: "AuthHubHummingbirdTests",
             dependencies: [
                 "AuthHubHummingbird", "AuthHub", "AuthHubAuth0", "AuthHubOIDC", "AuthHubFirebase", "AuthHubEmulator", "AuthHubTesting",
-                "AuthHubProviders", "AuthHubWebExample",
+                "AuthHubProviders", "AuthHubWebExample", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -18,7 +18,9 @@ import HummingbirdAuth
 /// The `iss` is read from the token before its signature is checked only to pick the verifier; the
 /// verifier then checks the signature with that issuer's keys and the `iss` again.
 public struct AuthHubBearerMiddleware<Context: AuthRequestContext>: RouterMiddleware where Context.Identity == AuthHubIdentity {
-    let verifiers: [String: (provider: String, verifier: any BearerTokenVerifier)]
+    /// The verifier of each trusted issuer; for AuthHub's own ``AccessTokenVerifier``, also the
+    /// concrete verifier, which takes the header and payload this middleware already decoded.
+    let verifiers: [String: (provider: String, verifier: any BearerTokenVerifier, accessToken: AccessTokenVerifier?)]
     /// Scopes every request through this middleware needs.
     public let requiredScopes: Set<String>
     /// The `realm` of the challenge.
@@ -28,8 +30,10 @@ public struct AuthHubBearerMiddleware<Context: AuthRequestContext>: RouterMiddle
     ///   - verifiers: the verifier of each provider's tokens, by provider id.
     ///   - requiredScopes: scopes every token must grant.
     public init(verifiers: [String: any BearerTokenVerifier], requiredScopes: Set<String> = [], realm: String = "api") {
-        var byIssuer: [String: (String, any BearerTokenVerifier)] = [:]
-        for (provider, verifier) in verifiers.sorted(by: { $0.key < $1.key }) { byIssuer[verifier.issuer] = (provider, verifier) }
+        var byIssuer: [String: (String, any BearerTokenVerifier, AccessTokenVerifier?)] = [:]
+        for (provider, verifier) in verifiers.sorted(by: { $0.key < $1.key }) {
+            byIssuer[verifier.issuer] = (provider, verifier, verifier as? AccessTokenVerifier)
+        }
         self.verifiers = byIssuer
         self.requiredScopes = requiredScopes
         self.realm = realm.filter { $0 != "\"" && $0 != "\\" }
@@ -54,17 +58,21 @@ public struct AuthHubBearerMiddleware<Context: AuthRequestContext>: RouterMiddle
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let header = request.headers[.authorization] else { return try await next(request, context) }
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer", !parts[1].isEmpty else {
+        guard let credentials = Self.bearerCredentials(header) else {
             return challenge(.unauthorized, error: "invalid_request", description: "Send Authorization: Bearer <token>.")
         }
-        let token = Secret(String(parts[1]).trimmingCharacters(in: .whitespaces))
-        guard let issuer = JWTParts.decode(token)?.payload["iss"]?.stringValue, let entry = verifiers[issuer] else {
+        let token = Secret(credentials)
+        // Decoded once: `iss` picks the verifier, and AuthHub's access-token verifier reuses the parts.
+        guard let (jwtHeader, payload) = JWTParts.decode(token), let issuer = payload["iss"]?.stringValue, let entry = verifiers[issuer] else {
             return challenge(.unauthorized, error: "invalid_token", description: "The token's issuer is not trusted here.")
         }
         let claims: VerifiedBearerToken
         do {
-            claims = try await entry.verifier.verifyBearer(token, requiredScopes: requiredScopes)
+            if let accessToken = entry.accessToken {
+                claims = try await accessToken.verify(token, header: jwtHeader, payload: payload, requiredScopes: requiredScopes).bearer
+            } else {
+                claims = try await entry.verifier.verifyBearer(token, requiredScopes: requiredScopes)
+            }
         } catch let error as AuthError where error.code == .accessDenied {
             return challenge(.forbidden, error: "insufficient_scope", description: "The token lacks a required scope.",
                              scope: error.details["scope"])
@@ -77,6 +85,22 @@ public struct AuthHubBearerMiddleware<Context: AuthRequestContext>: RouterMiddle
         context.identity = AuthHubIdentity(provider: entry.provider, subject: claims.subject, claims: claims.claims, source: .bearer,
                                            accessToken: token, expiresAt: claims.expiresAt, csrfToken: nil)
         return try await next(request, context)
+    }
+
+    /// The token of an `Authorization` value `Bearer <token>` (scheme case-insensitive), trimmed of
+    /// surrounding `.whitespaces` (it may then be empty, and fails to decode); nil for another
+    /// scheme or nothing after the space.
+    static func bearerCredentials(_ header: String) -> String? {
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, !parts[1].isEmpty, parts[0].utf8.count == 6,
+              zip(parts[0].utf8, "bearer".utf8).allSatisfy({ $0 | 0x20 == $1 }) else { return nil }
+        let rest = parts[1]
+        guard rest.utf8.allSatisfy({ $0 < 0x80 }) else { return String(rest).trimmingCharacters(in: .whitespaces) }
+        // ASCII (every real token): of `.whitespaces` only space and tab can occur, trimmed here
+        // without going through Foundation.
+        let isBlank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        guard let first = rest.utf8.firstIndex(where: { !isBlank($0) }), let last = rest.utf8.lastIndex(where: { !isBlank($0) }) else { return "" }
+        return String(rest[first...last])
     }
 
     /// Whether a refusal is the issuer's keys being out of reach rather than the token being bad.

@@ -33,6 +33,11 @@ public struct AccessTokenVerifier: BearerTokenVerifier {
         public let expiresAt: Date
         /// The granted scopes: the `scope` claim (space-separated), else `scp` or `permissions` (arrays).
         public let scopes: Set<String>
+
+        /// The claims as a ``VerifiedBearerToken``.
+        package var bearer: VerifiedBearerToken {
+            VerifiedBearerToken(subject: subject, claims: claims, expiresAt: expiresAt, scopes: scopes)
+        }
     }
 
     public init(issuer: String, audience: String, keys: JWKSCache, clock: any AuthClock, leeway: Int = 60) {
@@ -56,10 +61,20 @@ public struct AccessTokenVerifier: BearerTokenVerifier {
     ///   token that cannot be trusted or is not for this API; ``AuthErrorCode/accessDenied`` with
     ///   `reason` `insufficientScope` and `scope` for a valid token lacking a scope.
     public func verify(_ token: Secret<String>, requiredScopes: Set<String> = []) async throws -> Claims {
-        let raw = token.revealed()
-        guard !raw.isEmpty, raw.utf8.count <= 16_384, let (header, payload) = JWTParts.decode(token) else {
+        guard Self.hasAcceptableSize(token.revealed()), let (header, payload) = JWTParts.decode(token) else {
             throw Self.invalid("The access token could not be decoded.", reason: "cannotDecode")
         }
+        return try await verify(token, header: header, payload: payload, requiredScopes: requiredScopes)
+    }
+
+    /// ``verify(_:requiredScopes:)`` of a token whose header and payload the caller has already
+    /// decoded from it with `JWTParts.decode` (the bearer middleware reads `iss` to pick the verifier):
+    /// every check but the decoding itself, which is not repeated. With the issuer's keys cached it
+    /// never suspends.
+    package func verify(_ token: Secret<String>, header: [String: JSONValue], payload: [String: JSONValue],
+                        requiredScopes: Set<String>) async throws -> Claims {
+        let raw = token.revealed()
+        guard Self.hasAcceptableSize(raw) else { throw Self.invalid("The access token could not be decoded.", reason: "cannotDecode") }
         try await IDTokenValidator.verifySignature(raw, header: header, keys: keys)
         guard payload["iss"]?.stringValue == issuer else { throw Self.invalid("The access token was issued by another issuer.", reason: "mismatchedIss") }
         let audiences: [String] = switch payload["aud"] {
@@ -93,8 +108,7 @@ public struct AccessTokenVerifier: BearerTokenVerifier {
 
     /// ``verify(_:requiredScopes:)`` as a ``BearerTokenVerifier``.
     public func verifyBearer(_ token: Secret<String>, requiredScopes: Set<String>) async throws -> VerifiedBearerToken {
-        let claims = try await verify(token, requiredScopes: requiredScopes)
-        return VerifiedBearerToken(subject: claims.subject, claims: claims.claims, expiresAt: claims.expiresAt, scopes: claims.scopes)
+        try await verify(token, requiredScopes: requiredScopes).bearer
     }
 
     static func scopes(_ payload: [String: JSONValue]) -> Set<String> {
@@ -104,6 +118,9 @@ public struct AccessTokenVerifier: BearerTokenVerifier {
         }
         return []
     }
+
+    /// Not empty and at most 16 KiB: a longer header is refused before it is decoded.
+    static func hasAcceptableSize(_ raw: String) -> Bool { !raw.isEmpty && raw.utf8.count <= 16_384 }
 
     static func invalid(_ message: String, reason: String) -> AuthError {
         AuthError(.invalidToken, message: message, details: ["reason": reason])

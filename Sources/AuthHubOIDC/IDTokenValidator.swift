@@ -1,6 +1,5 @@
 import AuthHub
 import Foundation
-import JWTKit
 
 /// What an ID token must satisfy besides its signature.
 public struct IDTokenExpectations: Sendable {
@@ -58,7 +57,7 @@ public struct IDTokenClaims: Sendable {
 }
 
 /// Validates OpenID Connect ID tokens: RS256 or ES256 signatures with keys from a ``JWKSCache``
-/// (through jwt-kit), then the claims, in the order of <doc:OIDCFlows>: “ID-token validation”; the first failure
+/// (swift-crypto keys built once from the JWKS, checked synchronously), then the claims, in the order of <doc:OIDCFlows>: “ID-token validation”; the first failure
 /// wins and is thrown as ``IDTokenValidationFailure/error(details:underlying:)``.
 ///
 /// Only RS256 (RSA PKCS#1 v1.5, SHA-256) and ES256 (ECDSA P-256, SHA-256, the JWS raw `r || s`
@@ -103,22 +102,58 @@ public struct IDTokenValidator: Sendable {
     /// usable key, OpenID Connect Core, section 10.1). Shared by ID-token and access-token checks.
     /// - Throws: the ``IDTokenValidationFailure`` error `invalidAlgorithm`, `missingPublicKey` or
     ///   `invalidSignature`.
+    ///
+    /// With the key in the cache (every token after the first, until the provider rotates its keys)
+    /// this never suspends: the key is read without entering an actor and the signature is checked
+    /// synchronously; only a missing key awaits the cache's fetch.
     static func verifySignature(_ raw: String, header: [String: JSONValue], keys: JWKSCache) async throws {
+        let (algorithm, kid) = try signatureAlgorithm(header)
+        let key: JWKSCache.VerificationKey
+        if let cached = keys.cachedKey(kid: kid) {
+            key = cached
+        } else {
+            key = kid.isEmpty ? try await keys.soleKey() : try await keys.keys(containing: kid)
+        }
+        try checkSignature(raw, algorithm: algorithm, kid: kid, key: key)
+    }
+
+    /// The header's `alg`, when it is one of the accepted algorithms, and its `kid` ("" when absent).
+    /// - Throws: the ``IDTokenValidationFailure/invalidAlgorithm`` error for any other `alg`.
+    static func signatureAlgorithm(_ header: [String: JSONValue]) throws -> (JWKSCache.Algorithm, kid: String) {
         let alg = header["alg"]?.stringValue ?? ""
         guard let algorithm = JWKSCache.Algorithm(rawValue: alg) else {
             throw IDTokenValidationFailure.invalidAlgorithm.error(details: ["actual": alg, "expected": Self.acceptedAlgorithms])
         }
-        let kid = header["kid"]?.stringValue ?? ""
-        let key = kid.isEmpty ? try await keys.soleKey() : try await keys.keys(containing: kid)
-        // jwt-kit picks the key by `kid` alone and verifies with that key's algorithm whatever the
-        // header's `alg` says, so the pairing is checked here.
+        return (algorithm, header["kid"]?.stringValue ?? "")
+    }
+
+    /// Checks the signature of the compact JWS `raw` with `key`, after checking that the header's
+    /// `algorithm` is the key's (a key verifies only for its own algorithm, whatever the header says).
+    /// - Throws: the ``IDTokenValidationFailure`` error `invalidAlgorithm` or `invalidSignature`.
+    static func checkSignature(_ raw: String, algorithm: JWKSCache.Algorithm, kid: String, key: JWKSCache.VerificationKey) throws {
         guard key.algorithm == algorithm else {
-            throw IDTokenValidationFailure.invalidAlgorithm.error(details: ["actual": alg, "expected": key.algorithm.rawValue, "kid": kid])
+            throw IDTokenValidationFailure.invalidAlgorithm.error(details: ["actual": algorithm.rawValue, "expected": key.algorithm.rawValue,
+                                                                            "kid": kid])
         }
-        do {
-            _ = try await key.collection.verify(raw, as: UncheckedPayload.self)
-        } catch {
-            throw IDTokenValidationFailure.invalidSignature.error(details: ["kid": kid])
+        func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            // Exactly two dots (the caller decoded the header and payload from the same split); the
+            // signing input is everything before the second, the signature everything after it.
+            guard let second = bytes.lastIndex(of: UInt8(ascii: ".")), bytes[..<second].contains(UInt8(ascii: ".")) else { return false }
+            let encoded = UnsafeBufferPointer(rebasing: bytes[(second + 1)...])
+            // base64url without padding, as the JWS compact serialization writes it (RFC 7515, section 2).
+            guard encoded.allSatisfy(Self.isBase64URLCharacter), let signature = Base64URL.decode(buffer: encoded) else { return false }
+            return key.isValidSignature(signature, for: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[..<second])))
+        }
+        let valid = raw.utf8.withContiguousStorageIfAvailable(isValid) ?? Array(raw.utf8).withUnsafeBufferPointer(isValid)
+        guard valid else { throw IDTokenValidationFailure.invalidSignature.error(details: ["kid": kid]) }
+    }
+
+    /// A character of the base64url alphabet (RFC 4648, section 5), padding excluded.
+    private static func isBase64URLCharacter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "_"): true
+        default: false
         }
     }
 
@@ -205,12 +240,4 @@ public struct IDTokenValidator: Sendable {
                              expiresAt: Date(timeIntervalSince1970: exp), issuedAt: Date(timeIntervalSince1970: iat),
                              authTime: authTime.map { Date(timeIntervalSince1970: $0) })
     }
-}
-
-/// A payload jwt-kit decodes without checking anything: the claims are checked afterwards, in the
-/// spec's order, by ``IDTokenValidator``.
-struct UncheckedPayload: JWTPayload {
-    init(from decoder: any Decoder) throws {}
-    func encode(to encoder: any Encoder) throws {}
-    func verify(using algorithm: some JWTAlgorithm) async throws {}
 }

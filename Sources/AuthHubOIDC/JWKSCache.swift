@@ -1,6 +1,8 @@
 import AuthHub
+import Crypto
 import Foundation
 import JWTKit
+import _CryptoExtras
 
 /// The signing keys of an issuer, fetched from its JWKS URI once and kept.
 ///
@@ -34,20 +36,54 @@ public actor JWKSCache {
         case es256 = "ES256"
     }
 
-    /// A key collection that verifies a token, with the one algorithm its key is for.
+    /// One usable public key of the JWKS with the one algorithm it verifies, built once when the
+    /// document is parsed: checking a signature with it is synchronous (no actor, no suspension) and
+    /// reuses the key's parsed form (for RSA, BoringSSL's Montgomery context, set up on first use).
     struct VerificationKey: Sendable {
-        var collection: JWTKeyCollection
-        var algorithm: Algorithm
+        /// The swift-crypto public key.
+        enum Material: Sendable {
+            case rsa(_RSA.Signing.PublicKey)
+            case p256(P256.Signing.PublicKey)
+        }
+
+        var material: Material
+
+        /// The only `alg` this key verifies.
+        var algorithm: Algorithm {
+            switch material {
+            case .rsa: .rs256
+            case .p256: .es256
+            }
+        }
+
+        /// Whether `signature` (the decoded third part of a compact JWS) signs `signingInput` (the
+        /// token's bytes before its second `.`) with this key's algorithm: RS256 is RSASSA-PKCS1-v1_5
+        /// with SHA-256 (RFC 7518, section 3.3); ES256 is ECDSA P-256 with SHA-256 whose signature is
+        /// the raw `r || s` of exactly 64 bytes (RFC 7518, section 3.4; a DER signature is refused).
+        func isValidSignature(_ signature: Data, for signingInput: some DataProtocol) -> Bool {
+            let digest = SHA256.hash(data: signingInput)
+            switch material {
+            case .rsa(let key):
+                return key.isValidSignature(_RSA.Signing.RSASignature(rawRepresentation: signature), for: digest,
+                                            padding: .insecurePKCS1v1_5)
+            case .p256(let key):
+                guard signature.count == 64, let ecdsa = try? P256.Signing.ECDSASignature(rawRepresentation: signature) else {
+                    return false
+                }
+                return key.isValidSignature(ecdsa, for: digest)
+            }
+        }
     }
 
     /// The usable keys of one JWKS document.
     struct KeySet: Sendable {
-        /// The algorithm of each usable key, by `kid`. When a `kid` repeats, the last key wins here
-        /// as it does in `collection`.
-        var kids: [String: Algorithm]
-        var collection: JWTKeyCollection
-        /// The document's only usable key, as the default of its own collection, when it has exactly one.
+        /// Each usable key by `kid`. When a `kid` repeats, the last key wins.
+        var keys: [String: VerificationKey]
+        /// The document's only usable key, when it has exactly one (for tokens without `kid`).
         var sole: VerificationKey?
+
+        /// The algorithm of each usable key, by `kid`.
+        var kids: [String: Algorithm] { keys.mapValues(\.algorithm) }
     }
 
     /// Creates a cache; nothing is fetched until a key is needed.
@@ -60,26 +96,32 @@ public actor JWKSCache {
         self.jwksURI = jwksURI
         cache = KeyDocumentCache(clock: clock ?? api.clock, minimumRefetchInterval: minimumRefetchInterval) {
             let document = try await api.send(APIRequest(.get, jwksURI, operation: .keys), as: JSONWebKeySet.self)
-            return .init(document: await Self.keySet(document.keys))
+            return .init(document: Self.keySet(document.keys))
         }
     }
 
-    /// A key collection that holds the key `kid`, and that key's algorithm, fetching or refetching the
-    /// JWKS as described above. The caller must check the algorithm against the token's `alg`.
+    /// The key `kid` (for an empty `kid`, the JWKS's sole key) when the kept JWKS is fresh and holds
+    /// it; nil otherwise (then ask ``keys(containing:)`` or ``soleKey()``, which may fetch). Never
+    /// suspends and never enters an actor: the hit path of every request an API verifies.
+    nonisolated func cachedKey(kid: String) -> VerificationKey? {
+        if kid.isEmpty { return cache.fresh(where: { $0.sole != nil })?.sole }
+        return cache.fresh(where: { $0.keys[kid] != nil })?.keys[kid]
+    }
+
+    /// The key `kid`, with its algorithm, fetching or refetching the JWKS as described above. The
+    /// caller must check the algorithm against the token's `alg`.
     /// - Throws: the ``IDTokenValidationFailure/missingPublicKey`` error when no key has this `kid`
     ///   or the JWKS cannot be fetched.
     nonisolated func keys(containing kid: String) async throws -> VerificationKey {
-        if let set = cache.fresh(where: { $0.kids[kid] != nil }), let algorithm = set.kids[kid] {
-            return VerificationKey(collection: set.collection, algorithm: algorithm)
-        }
+        if !kid.isEmpty, let key = cachedKey(kid: kid) { return key }
         let set: KeySet
         do {
-            set = try await cache.document { $0.kids[kid] != nil }
+            set = try await cache.document { $0.keys[kid] != nil }
         } catch {
             throw IDTokenValidationFailure.missingPublicKey.error(details: ["kid": kid], underlying: AuthError.wrap(error))
         }
-        guard let algorithm = set.kids[kid] else { throw IDTokenValidationFailure.missingPublicKey.error(details: ["kid": kid]) }
-        return VerificationKey(collection: set.collection, algorithm: algorithm)
+        guard let key = set.keys[kid] else { throw IDTokenValidationFailure.missingPublicKey.error(details: ["kid": kid]) }
+        return key
     }
 
     /// The keys for a token whose header names no `kid`: allowed only when the JWKS holds exactly
@@ -98,77 +140,56 @@ public actor JWKSCache {
         return sole
     }
 
-    /// Decodes a JWKS document (see ``JSONWebKeySet``) into a key collection.
+    /// Decodes a JWKS document (see ``JSONWebKeySet``) into its usable keys.
     static func parse(_ data: Data, provider: String = "the provider") async throws -> KeySet {
         do {
-            return await keySet(try JSONDecoder().decode(JSONWebKeySet.self, from: data).keys)
+            return keySet(try JSONDecoder().decode(JSONWebKeySet.self, from: data).keys)
         } catch {
             throw ReplyDecodingFailure.error(error, provider: provider, operation: .keys, statusCode: nil, emptyBody: data.isEmpty)
         }
     }
 
-    /// Turns the keys of a JWKS document into a key collection, skipping every key that is not usable
-    /// (see the type's documentation).
-    static func keySet(_ keys: [JSONWebKey]) async -> KeySet {
-        let collection = JWTKeyCollection()
-        var kids: [String: Algorithm] = [:]
-        var usable: [UsableKey] = []
+    /// Turns the keys of a JWKS document into verification keys, skipping every key that is not
+    /// usable (see the type's documentation).
+    static func keySet(_ keys: [JSONWebKey]) -> KeySet {
+        var byKid: [String: VerificationKey] = [:]
+        var usable = 0
+        var last: VerificationKey?
         for key in keys {
             guard let kid = key.kid, !kid.isEmpty,
                   key.use.map({ $0 == "sig" }) ?? true,
                   let parsed = usableKey(key) else { continue }
-            switch parsed {
-            case .rsa(let publicKey):
-                await collection.add(rsa: publicKey, digestAlgorithm: .sha256, kid: JWKIdentifier(string: kid))
-            case .ec(let publicKey):
-                await collection.add(ecdsa: publicKey, kid: JWKIdentifier(string: kid))
-            }
-            kids[kid] = parsed.algorithm
-            usable.append(parsed)
+            byKid[kid] = parsed
+            usable += 1
+            last = parsed
         }
-        var sole: VerificationKey?
-        if usable.count == 1, let only = usable.first {
-            let single = JWTKeyCollection()
-            switch only {
-            case .rsa(let publicKey): await single.add(rsa: publicKey, digestAlgorithm: .sha256)
-            case .ec(let publicKey): await single.add(ecdsa: publicKey)
-            }
-            sole = VerificationKey(collection: single, algorithm: only.algorithm)
-        }
-        return KeySet(kids: kids, collection: collection, sole: sole)
-    }
-
-    /// One usable public key of a JWKS.
-    private enum UsableKey {
-        case rsa(Insecure.RSA.PublicKey)
-        case ec(ES256PublicKey)
-
-        var algorithm: Algorithm {
-            switch self {
-            case .rsa: .rs256
-            case .ec: .es256
-            }
-        }
+        return KeySet(keys: byKid, sole: usable == 1 ? last : nil)
     }
 
     /// The public key of one JWK when its type, curve, `alg` and key material make it usable for RS256
     /// or ES256; nil otherwise (`kid` and `use` are checked by the caller).
-    private static func usableKey(_ key: JSONWebKey) -> UsableKey? {
+    private static func usableKey(_ key: JSONWebKey) -> VerificationKey? {
         switch key.kty {
         case "RSA":
+            // jwt-kit reads the base64url material and refuses keys under 2048 bits; the swift-crypto
+            // key under it is what verifies.
             guard let n = key.n, let e = key.e,
                   key.alg.map({ $0 == Algorithm.rs256.rawValue }) ?? true,
-                  let publicKey = try? Insecure.RSA.PublicKey(modulus: n, exponent: e) else { return nil }
-            return .rsa(publicKey)
+                  let checked = try? Insecure.RSA.PublicKey(modulus: n, exponent: e),
+                  let primitives = try? checked.getKeyPrimitives(),
+                  let publicKey = try? _RSA.Signing.PublicKey(n: primitives.modulus, e: primitives.publicExponent),
+                  publicKey.keySizeInBits >= 2048 else { return nil }
+            return VerificationKey(material: .rsa(publicKey))
         case "EC":
-            // jwt-kit builds the point from x || y without checking each coordinate's length, so a
-            // 31-byte x with a 33-byte y would be read as another point: both are checked here first.
+            // The point is read from x || y, so each coordinate's length is checked first (a 31-byte x
+            // with a 33-byte y would be read as another point); swift-crypto refuses a point off the curve.
             guard key.crv == "P-256",
                   key.alg.map({ $0 == Algorithm.es256.rawValue }) ?? true,
                   let x = key.x, let y = key.y,
-                  Base64URL.decode(x)?.count == 32, Base64URL.decode(y)?.count == 32,
-                  let publicKey = try? ES256PublicKey(parameters: (x: x, y: y)) else { return nil }
-            return .ec(publicKey)
+                  let xBytes = Base64URL.decode(x), xBytes.count == 32,
+                  let yBytes = Base64URL.decode(y), yBytes.count == 32,
+                  let publicKey = try? P256.Signing.PublicKey(x963Representation: [0x04] + xBytes + yBytes) else { return nil }
+            return VerificationKey(material: .p256(publicKey))
         default:
             return nil
         }

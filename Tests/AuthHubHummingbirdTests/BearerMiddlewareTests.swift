@@ -5,6 +5,7 @@ import AuthHubFirebase
 import AuthHubHummingbird
 import AuthHubOIDC
 import AuthHubTesting
+import Crypto
 import Foundation
 import Hummingbird
 import HummingbirdAuth
@@ -20,8 +21,7 @@ import Testing
 
     init() throws { issuer = try TestTokenIssuer(issuer: "https://idp.example.com/") }
 
-    func app(requiredScopes: Set<String> = ["read:things"]) -> some ApplicationProtocol {
-        let transport = StubTransport()
+    func app(requiredScopes: Set<String> = ["read:things"], transport: StubTransport = StubTransport()) -> some ApplicationProtocol {
         let jwks = issuer.jwks
         transport.on(.get, "/.well-known/jwks.json") { _ in .json(200, jwks) }
         let client = APIClient(provider: "idp", baseURL: URL(string: "https://idp.example.com/")!, transport: transport)
@@ -84,6 +84,54 @@ import Testing
             }
             // No header at all: no identity, and the guard answers 401.
             #expect(try await call(client, nil).status == .unauthorized)
+        }
+    }
+
+    /// Once the issuer's keys are cached, tokens are checked on the synchronous path (the keys built
+    /// from the JWKS once, no actor): every hostile token is still refused there with its challenge,
+    /// the claims are still checked, and none makes the middleware fetch the keys again.
+    @Test func hostileTokensAfterTheKeysAreCachedGetTheirChallenge() async throws {
+        let transport = StubTransport()
+        let other = try TestTokenIssuer(issuer: "https://idp.example.com/", keyID: "test-key-1")  // same kid, another key
+        let now = clock.now.timeIntervalSince1970.rounded(.down)
+        let valid = try token()
+        let parts = valid.split(separator: ".").map(String.init)
+        var flipped = try #require(Base64URL.decode(parts[2]))
+        flipped[7] ^= 0x80
+        let forgedPayload = Base64URL.encode(try JSONEncoder().encode(JSONValue.object([
+            "iss": "https://idp.example.com/", "sub": "admin", "aud": .string(Self.api), "iat": .number(now), "exp": .number(now + 600),
+            "scope": "read:things",
+        ])))
+        func unsigned(_ header: JSONValue) throws -> String {
+            Base64URL.encode(try JSONEncoder().encode(header)) + "." + parts[1] + "."
+        }
+        // HS256 "signed" with the issuer's public key material (the JWKS's modulus) as the HMAC secret.
+        let modulus = issuer.jwks["keys"]?.arrayValue?.first?["n"]?.stringValue ?? ""
+        let hsInput = Base64URL.encode(try JSONEncoder().encode(["alg": "HS256", "kid": "test-key-1"] as JSONValue)) + "." + parts[1]
+        let mac = HMAC<SHA256>.authenticationCode(for: Data(hsInput.utf8), using: SymmetricKey(data: Data(modulus.utf8)))
+        let cases: [(String, String)] = [
+            ("alg none", try unsigned(["alg": "none", "kid": "test-key-1"])),
+            ("HS256 keyed with the public key", hsInput + "." + Base64URL.encode(Data(mac))),
+            ("ES256 header naming the RSA key", try token(header: ["alg": "ES256"])),
+            ("unknown kid", try token(header: ["kid": "another-key"])),
+            ("another key under the kid", try token(by: other)),
+            ("tampered payload", parts[0] + "." + forgedPayload + "." + parts[2]),
+            ("flipped signature bit", parts[0] + "." + parts[1] + "." + Base64URL.encode(flipped)),
+            ("no signature", parts[0] + "." + parts[1] + "."),
+            ("wrong audience", try token(["aud": "https://elsewhere.example.com"])),
+            ("expired", try token(["exp": .number(now - 3600)])),
+        ]
+        try await app(transport: transport).test(.router) { client in
+            #expect(try await call(client, "Bearer \(valid)").status == .ok)
+            #expect(transport.requests(to: "/.well-known/jwks.json").count == 1)
+            for (name, authorization) in cases {
+                let reply = try await call(client, "Bearer \(authorization)")
+                #expect(reply.status == .unauthorized, "\(name)")
+                #expect((reply.headers[.wwwAuthenticate] ?? "").contains("error=\"invalid_token\""), "\(name)")
+            }
+            #expect(try await call(client, "Bearer \(valid)").status == .ok)
+            #expect(try await call(client, "bEaReR \t\(valid) ").status == .ok)
+            #expect(transport.requests(to: "/.well-known/jwks.json").count == 1)
         }
     }
 
