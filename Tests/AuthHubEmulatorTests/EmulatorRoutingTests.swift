@@ -62,7 +62,7 @@ import Testing
                         "DELETE /auth0/me/v1/authentication-methods/:id",
                         "GET /auth0/.well-known/jwks.json", "GET /auth0/.well-known/openid-configuration",
                         "GET /auth0/__emulator", "GET /auth0/__emulator/mfa-binding-code", "GET /auth0/__emulator/outbox",
-                        "GET /auth0/__emulator/passwordless", "GET /auth0/__emulator/users", "GET /auth0/api/v2/users/:id",
+                        "GET /auth0/__emulator/passwordless", "GET /auth0/__emulator/stats", "GET /auth0/__emulator/users", "GET /auth0/api/v2/users/:id",
                         "GET /auth0/authorize", "GET /auth0/me/v1/authentication-methods", "GET /auth0/me/v1/authentication-methods/:id",
                         "GET /auth0/me/v1/factors",
                         "GET /auth0/mfa/authenticators", "GET /auth0/userinfo", "GET /auth0/v2/logout",

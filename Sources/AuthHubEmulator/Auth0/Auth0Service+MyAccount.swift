@@ -598,6 +598,16 @@ extension Auth0Service {
         })], headers: [.cacheControl: "no-store"])
     }
 
+    /// `GET /auth0/__emulator/stats` (emulator only): counters for tests and benchmarks —
+    /// `{refresh_grants, refreshes_in_progress}`: refresh-token grants received since the start, and
+    /// those being answered now.
+    func stats() async -> Response {
+        let tenant = await state.get(Auth0Tenant.key)
+        return EmulatorResponse.json(["refresh_grants": .number(Double(tenant.refreshGrants)),
+                                      "refreshes_in_progress": .number(Double(tenant.refreshesInProgress))],
+                                     headers: [.cacheControl: "no-store"])
+    }
+
     /// An email lower-cased, a phone number reduced to its digits.
     static func outboxKey(_ address: String) -> String {
         let trimmed = address.trimmingCharacters(in: .whitespaces)

@@ -161,6 +161,7 @@ public struct Auth0EmulatorModule: EmulatorModule {
         auth0.post("__emulator/token-exchange") { request, _ in try await service.registerExchangeToken(request) }
         auth0.get("__emulator/mfa-binding-code") { request, _ in try await service.mfaBindingCode(request) }
         auth0.get("__emulator/outbox") { request, _ in try await service.outbox(request) }
+        auth0.get("__emulator/stats") { _, _ in await service.stats() }
         auth0.post("__emulator/push/accept") { request, _ in try await service.acceptPush(request) }
         auth0.post("__emulator/organizations") { request, _ in try await service.createOrganization(request) }
         auth0.post("__emulator/organizations/:id/invitations") { request, context in
