@@ -13,6 +13,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.0"),
     ],
     targets: [
         .executableTarget(
@@ -25,6 +26,8 @@ let package = Package(
                 .product(name: "AuthHubProviders", package: "AuthHub"),
                 .product(name: "AuthHubEmulator", package: "AuthHub"),
                 .product(name: "AuthHubHummingbird", package: "AuthHub"),
+                .product(name: "AuthHubPostgres", package: "AuthHub"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),

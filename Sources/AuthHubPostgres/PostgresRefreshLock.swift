@@ -93,13 +93,19 @@ public final class PostgresRefreshLock: RefreshLock {
         }
     }
 
-    /// Ends the lock's transaction and closes its connection (either releases the lock).
+    /// Ends the lock's transaction and closes its connection (either releases the lock). Bounded: a
+    /// COMMIT that gets no answer within 5 s is abandoned, and closing the connection releases the lock
+    /// as far as the server is concerned.
     private static func release(_ connection: PostgresConnection, logger: Logger) async {
         do {
-            _ = try await connection.query("COMMIT", logger: logger).collect()
+            _ = try await Deadline.run(.seconds(5), onTimeout: { AuthError(.timeout, message: "COMMIT got no answer") }) {
+                try await connection.query("COMMIT", logger: logger).collect().count
+            }
         } catch {
             logger.warning("refresh lock: COMMIT failed; closing the connection releases the lock")
         }
-        try? await connection.close()
+        _ = try? await Deadline.run(.seconds(5), onTimeout: { AuthError(.timeout, message: "close got no answer") }) {
+            try await connection.close()
+        }
     }
 }

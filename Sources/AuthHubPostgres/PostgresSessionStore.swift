@@ -94,7 +94,11 @@ public final class PostgresSessionStore: ObservableSessionStore {
         let tableName = try Self.validated(table)
         let format = try SessionFileFormat(encryptionKey: encryptionKey)
         let settings = try PostgresConnectionSettings(parsed)
-        let client = PostgresClient(configuration: settings.client, backgroundLogger: logger)
+        // The pool logs every failed connection attempt at info, many a second while the server is
+        // down; the store's own errors say so once per operation, so the pool speaks from warning up.
+        var poolLogger = logger
+        poolLogger.logLevel = max(logger.logLevel, .warning)
+        let client = PostgresClient(configuration: settings.client, backgroundLogger: poolLogger)
         self.init(client: client, ownsClient: true, lockConnection: settings.connection, location: parsed.description, table: tableName,
                   format: format, operationTimeout: operationTimeout, logger: logger)
     }
@@ -282,6 +286,17 @@ public final class PostgresSessionStore: ObservableSessionStore {
         return keys.sorted()
     }
 
+    /// Drops the table — every session in it — and its migration record (for throwaway tables: demos,
+    /// tests). The next operation creates it again.
+    public func dropTable() async throws {
+        _ = try await run("drop the table \(tableName)") { client, table, logger in
+            try await client.query("DROP TABLE IF EXISTS \(unescaped: table.quoted)", logger: logger).collect()
+            try await client.query("DELETE FROM authhub_schema_migrations WHERE table_name = \(table.name)", logger: logger).collect()
+        }
+        schemaReady.withLock { $0 = false }
+        await migration.reset()
+    }
+
     /// The store's ``PostgresRefreshLock``.
     public func makeRefreshLock() -> any RefreshLock { refreshLock }
 
@@ -363,6 +378,8 @@ public final class PostgresSessionStore: ObservableSessionStore {
 private actor MigrationGate {
     private var done = false
     private var inflight: Task<Void, any Error>?
+
+    func reset() { done = false }
 
     func run(_ migrate: @escaping @Sendable () async throws -> Void) async throws {
         if done { return }

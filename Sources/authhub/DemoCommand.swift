@@ -21,6 +21,10 @@ struct DemoCommand: AsyncParsableCommand {
     @Flag(help: "Print the results as JSON.")
     var json = false
 
+    @Option(help: ArgumentHelp("Also run two replicas sharing a session on this PostgreSQL database (postgres://user:password@host/db); "
+                               + "a table of its own is created and dropped.", valueName: "url"))
+    var postgres: String?
+
     func run() async throws {
         let emulator: RunningEmulator
         do {
@@ -32,6 +36,9 @@ struct DemoCommand: AsyncParsableCommand {
         var report = DemoReport()
         await Self.checkEmulatorRoutes(emulator: emulator, transport: transport, into: &report)
         await Self.runProviders(emulator: emulator, transport: transport, into: &report)
+        if let postgres {
+            await DemoPostgresFlows.run(url: Secret(postgres), emulator: emulator, transport: transport, into: &report)
+        }
         await emulator.stop()
 
         print(json ? report.renderJSON() : report.renderTable())

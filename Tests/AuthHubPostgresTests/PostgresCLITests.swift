@@ -103,4 +103,26 @@ struct PostgresCLITests {
         await store.shutdown()
         await TestDatabase.drop([table])
     }
+
+    @Test(.timeLimit(.minutes(3)))
+    func theDemoShowsTwoReplicasSharingASessionAndCleansUp() async throws {
+        let url = try #require(TestDatabase.url)
+        let result = try await Self.run(["demo", "--postgres", url, "--json"], environment: [:])
+        #expect(result.status == 0, "\(result.stdout.suffix(2_000)) \(result.stderr.suffix(2_000))")
+        let report = try JSONValue.parse(Data(result.stdout.utf8))
+        let rows = report["rows"]?.arrayValue ?? []
+        let postgres = rows.filter { $0["provider"] == "postgres" }
+        #expect(postgres.compactMap { $0["flow"]?.stringValue } == [
+            "two replicas on one table", "sign-in on A seen by B", "both renew an expired session: one refresh", "sign-out on A seen by B",
+        ])
+        #expect(postgres.allSatisfy { $0["result"] == "ok" }, "\(postgres)")
+        // The URL's password is never printed, and the demo's table is gone.
+        let password = URLComponents(string: url)?.password ?? ""
+        #expect(password.isEmpty || !(result.stdout + result.stderr).contains(password))
+        let left = try await TestDatabase.withConnection { connection in
+            try await connection.query("SELECT count(*) FROM pg_tables WHERE tablename LIKE 'authhub_demo_%'", logger: connection.logger)
+                .collect().map { try $0.decode(Int64.self) }
+        }
+        #expect(left == [0])
+    }
 }

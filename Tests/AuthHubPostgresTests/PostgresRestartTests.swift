@@ -11,16 +11,24 @@ import Testing
 ///
 /// "Away" is what a restart looks like from the clients: every connection is cut
 /// (`pg_terminate_backend`) and new ones are refused (`ALLOW_CONNECTIONS false`) for three seconds.
-/// It is done over SQL, by the database's owner from the `postgres` database, so it works on any
-/// test server.
+/// It is done over SQL from the `postgres` database, on a database the test creates for itself (the
+/// role needs `CREATEDB`, which `scripts/postgres-dev` grants), so that the other suites, running at
+/// the same time on the test database, are not cut off too.
 @Suite(.serialized, .enabled(if: TestDatabase.isAvailable, Comment(rawValue: TestDatabase.skipMessage)))
 struct PostgresRestartTests {
-    /// A connection to the server's `postgres` database, which stays up while the test database is away.
+    /// A connection to the server's `postgres` database, which stays up while the test's database is away.
     static func maintenanceConnection() async throws -> PostgresConnection {
         var settings = try PostgresConnectionSettings(PostgresConnectionURL(parsing: TestDatabase.url ?? ""))
         settings.connection.database = "postgres"
         return try await PostgresConnection.connect(configuration: settings.connection, id: 9_998,
                                                     logger: Logger(label: "authhub.tests.postgres"))
+    }
+
+    /// The test database's URL with another database name.
+    static func url(database: String) throws -> String {
+        guard var parts = URLComponents(string: TestDatabase.url ?? "") else { throw CancellationError() }
+        parts.path = "/" + database
+        return parts.string ?? ""
     }
 
     struct Tally: Sendable {
@@ -31,8 +39,13 @@ struct PostgresRestartTests {
 
     @Test(.timeLimit(.minutes(3)))
     func aRestartedDatabaseGivesTypedErrorsThenRecoversWithNothingLost() async throws {
+        let maintenance = try await Self.maintenanceConnection()
+        let database = TestDatabase.uniqueTable("restartdb")
+        let name = try PostgresTableName(database)  // a plain identifier, so it can be written into the statements
+        _ = try await maintenance.query("CREATE DATABASE \(unescaped: name.quoted)", logger: maintenance.logger).collect()
         let table = TestDatabase.uniqueTable("restart")
-        let store = try TestDatabase.store(table: table, key: TestDatabase.randomKey(), timeout: .seconds(2))
+        let store = try PostgresSessionStore(url: Secret(try Self.url(database: database)), table: table, encryptionKey: TestDatabase.randomKey(),
+                                             operationTimeout: .seconds(2))
         let provider = RotatingRefreshProvider(id: "p")
         let manager = SessionManager(key: SessionKey(provider: "p"), provider: provider, store: store)
         try await manager.store(Session(providerID: "p", accessToken: Secret("at-0"), refreshToken: Secret("rt-0"),
@@ -79,18 +92,12 @@ struct PostgresRestartTests {
 
         try await Task.sleep(for: .milliseconds(500))
         phase.withLock { $0 = .down }
-        let maintenance = try await Self.maintenanceConnection()
-        let database = try await TestDatabase.withConnection { connection in
-            try await connection.query("SELECT current_database()", logger: connection.logger).collect().map { try $0.decode(String.self) }
-        }.first ?? "authhub_test"
-        let name = try PostgresTableName(database)  // a plain identifier, so it can be written into the statement
         _ = try await maintenance.query("ALTER DATABASE \(unescaped: name.quoted) ALLOW_CONNECTIONS false", logger: maintenance.logger).collect()
         _ = try await maintenance.query("""
             SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = \(database) AND pid <> pg_backend_pid()
             """, logger: maintenance.logger).collect()
         try await Task.sleep(for: .seconds(3))
         _ = try await maintenance.query("ALTER DATABASE \(unescaped: name.quoted) ALLOW_CONNECTIONS true", logger: maintenance.logger).collect()
-        try? await maintenance.close()
         let upAt = ContinuousClock.now
         // Recovery: reads and a renewal succeed again (bounded by the pool's reconnection back-off).
         var recovered: Duration?
@@ -129,6 +136,7 @@ struct PostgresRestartTests {
         #expect(store.isListeningForChanges, "the change feed did not listen again")
         print("database away and back: \(t[.down]?.storageFailures ?? 0) typed failures while down; recovered \(recovered.map { "\($0)" } ?? "never") after it returned")
         await store.shutdown()
-        await TestDatabase.drop([table])
+        _ = try? await maintenance.query("DROP DATABASE \(unescaped: name.quoted) WITH (FORCE)", logger: maintenance.logger).collect()
+        try? await maintenance.close()
     }
 }

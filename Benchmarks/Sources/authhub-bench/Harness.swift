@@ -13,6 +13,7 @@ struct BenchOptions: Sendable {
     var quick = false
     var filters: [String] = []
     var authhubPath: String?
+    var workerPath: String?
 
     static func parse(_ arguments: [String]) -> BenchOptions {
         var options = BenchOptions()
@@ -28,6 +29,9 @@ struct BenchOptions: Sendable {
             case "--authhub":
                 index += 1
                 if index < arguments.count { options.authhubPath = arguments[index] }
+            case "--worker":
+                index += 1
+                if index < arguments.count { options.workerPath = arguments[index] }
             case "-h", "--help":
                 print("""
                     usage: authhub-bench [--quick] [--json] [--filter SUBSTRING[,SUBSTRING…]] [--authhub PATH]
@@ -35,6 +39,7 @@ struct BenchOptions: Sendable {
                       --json      print the rows as JSON instead of the table
                       --filter    run only benchmarks whose name contains one of the substrings
                       --authhub   the release `authhub` binary, for the CLI rows (skipped without it)
+                      --worker    the release `AuthHubRefreshWorker` binary, for pg.replicas.4x250
                     """)
                 exit(0)
             default:
