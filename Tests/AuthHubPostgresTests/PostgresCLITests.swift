@@ -1,10 +1,12 @@
 import AuthHub
+import AuthHubAuth0
+import AuthHubEmulator
 import AuthHubPostgres
 import Foundation
 import Testing
 
 /// The `authhub` CLI on a `postgres` session store: providers.json names the store, the CLI builds
-/// it (it registers `PostgresSessionStoreFactory`), and `token`, `session` and `logout` work on the
+/// it (it registers `PostgresSessionStoreFactory`), and `token`, `session`, `refresh` and `logout` work on the
 /// row another process wrote.
 @Suite(.enabled(if: TestDatabase.isAvailable, Comment(rawValue: TestDatabase.skipMessage)))
 struct PostgresCLITests {
@@ -124,5 +126,43 @@ struct PostgresCLITests {
                 .collect().map { try $0.decode(Int64.self) }
         }
         #expect(left == [0])
+    }
+
+    @Test(.timeLimit(.minutes(2)))
+    func refreshRenewsThePostgresSessionAtTheProvider() async throws {
+        let emulator = try await Emulator.start()
+        defer { Task { await emulator.stop() } }
+        let wire = URLSessionTransport(defaultTimeout: .seconds(10))
+        let json: HTTPFields = [.contentType: "application/json"]
+        _ = try await wire.send(.post, emulator.url("/auth0/__emulator/users"), headerFields: json,
+                                body: Data(#"{"email":"cli-refresh@example.com","password":"correct horse battery staple"}"#.utf8))
+        let table = TestDatabase.uniqueTable("clirefresh")
+        let storeKey = TestDatabase.randomKey()
+        let store = try TestDatabase.store(table: table, key: storeKey)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("authhub-pg-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let text = """
+            {"environments": {"production": {
+              "sessionStore": {"type": "postgres", "url": "${DATABASE_URL}", "table": "\(table)", "encryptionKey": "${STORE_KEY}"},
+              "providers": [{"id": "auth0", "type": "auth0", "domain": "\(emulator.url("/auth0").absoluteString)", "clientId": "cli"}]
+            }}}
+            """
+        let config = directory.appendingPathComponent("providers.json")
+        try Data(text.utf8).write(to: config)
+        let environment = ["DATABASE_URL": TestDatabase.url ?? "", "STORE_KEY": storeKey.revealed()]
+        let loaded = try ConfigLoader(registry: ProviderRegistry([Auth0Plugin()]), environmentVariables: environment).load(data: Data(text.utf8))
+        let hub = try AuthHub(environment: loaded, registry: ProviderRegistry([Auth0Plugin()]), context: ProviderContext(transport: wire), store: store)
+        let signedIn = try await hub.signIn(.password(identifier: "cli-refresh@example.com", password: Secret("correct horse battery staple")))
+
+        let refresh = try await Self.run(["refresh", "--config", config.path], environment: environment)
+        #expect(refresh.status == 0, "\(refresh.stderr)")
+        let stored = try #require(try await store.load(signedIn.key))
+        #expect(stored.version == signedIn.version + 1)
+        #expect(stored.accessToken != signedIn.accessToken)
+        #expect(stored.refreshToken != nil && stored.refreshToken != signedIn.refreshToken)
+        #expect(!(refresh.stdout + refresh.stderr).contains(stored.accessToken.revealed()))
+        await store.shutdown()
+        await TestDatabase.drop([table])
     }
 }

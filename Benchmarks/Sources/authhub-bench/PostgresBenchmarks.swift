@@ -34,24 +34,24 @@ enum PostgresBenchmarks {
         logger.logLevel = .error
         let store = try PostgresSessionStore(url: Secret(url), table: table, encryptionKey: storeKey, logger: logger)
         let raw = try RawPostgres(url: url, logger: logger)
-        defer {
-            let store = store, raw = raw
-            Task {
-                _ = try? await raw.client.query("DROP TABLE IF EXISTS \(unescaped: "\"\(table)\"")", logger: logger).collect()
-                await store.shutdown()
-                raw.stop()
-            }
-        }
         var rows: [Row] = []
-        if options.wants("pg.session.cached.1") { rows.append(try await cachedSession(store, options)) }
-        if options.wants("pg.save+load") { rows.append(try await saveLoad(store, raw: raw, table: table, options)) }
-        if options.wants("pg.replicas.4x250") {
-            if let worker = options.workerPath {
-                rows.append(try await replicas(url: url, table: table, storeKey: storeKey, store: store, worker: worker, options))
-            } else {
-                rows.append(.skipped("pg.replicas.4x250", target: "1 refresh", reason: "no --worker (Benchmarks/run passes the release AuthHubRefreshWorker)"))
+        do {
+            if options.wants("pg.session.cached.1") { rows.append(try await cachedSession(store, options)) }
+            if options.wants("pg.save+load") { rows.append(try await saveLoad(store, raw: raw, table: table, options)) }
+            if options.wants("pg.replicas.4x250") {
+                if let worker = options.workerPath {
+                    rows.append(try await replicas(url: url, table: table, storeKey: storeKey, store: store, worker: worker, options))
+                } else {
+                    rows.append(.skipped("pg.replicas.4x250", target: "1 refresh",
+                                         reason: "no --worker (Benchmarks/run passes the release AuthHubRefreshWorker)"))
+                }
             }
+        } catch {
+            rows.append(.skipped("pg.*", target: "", reason: "failed: \(error)"))
         }
+        try? await store.dropTable()
+        await store.shutdown()
+        raw.stop()
         return rows
     }
 
@@ -85,14 +85,14 @@ enum PostgresBenchmarks {
         let sealed = try await raw.client.query("""
             SELECT data FROM \(unescaped: "\"\(table)\"") WHERE provider = \(ByteBuffer(string: "bench")) AND account = \(ByteBuffer(string: "raw"))
             """, logger: raw.logger).collect().map { try $0.decode(ByteBuffer.self) }.first ?? ByteBuffer()
-        let storeVersion = Mutex(first.version)
-        let rawVersion = Mutex(Int64(1))
+        let storeVersion = Box(first.version)
+        let rawVersion = Box(Int64(1))
         let channel = "authhub_changes_\(table)"
         let notice = "authhub1;bench;r;YmVuY2g;cmF3;"
         let ops = options.batch(200)
         let result = try await paired(samples: options.samples, baseline: {
             try await Clock.perOp(ops) {
-                let expected = rawVersion.withLock { $0 }
+                let expected = rawVersion.value
                 let written = try await raw.client.query("""
                     WITH w AS (
                         UPDATE \(unescaped: "\"\(table)\"") SET data = \(sealed), version = version + 1, updated_at = now()
@@ -101,7 +101,7 @@ enum PostgresBenchmarks {
                     SELECT w.version FROM w CROSS JOIN LATERAL (SELECT pg_notify(\(channel), \(notice) || w.version::text)) AS n
                     """, logger: raw.logger).collect().map { try $0.decode(Int64.self) }
                 guard let version = written.first else { throw BenchFailure("raw update changed no row") }
-                rawVersion.withLock { $0 = version }
+                rawVersion.value = version
                 let read = try await raw.client.query("""
                     SELECT version, data FROM \(unescaped: "\"\(table)\"")
                     WHERE provider = \(ByteBuffer(string: "bench")) AND account = \(ByteBuffer(string: "raw"))
@@ -110,8 +110,8 @@ enum PostgresBenchmarks {
             }
         }, subject: {
             try await Clock.perOp(ops) {
-                let saved = try await store.save(session, for: storeKey, expectedVersion: storeVersion.withLock { $0 })
-                storeVersion.withLock { $0 = saved.version }
+                let saved = try await store.save(session, for: storeKey, expectedVersion: storeVersion.value)
+                storeVersion.value = saved.version
                 guard try await store.load(storeKey) != nil else { throw BenchFailure("store load") }
             }
         })
@@ -233,8 +233,8 @@ final class RawPostgres: Sendable {
 final class LineProcess: Sendable {
     private let process: Process
     private let input: FileHandle
-    private let lines: Mutex<AsyncStream<String>.Iterator>
-    private let errorData = Mutex(Data())
+    private let lines: Lines
+    private let errorData = Box(Data())
 
     init(_ executable: String, _ arguments: [String], environment: [String: String]) throws {
         let process = Process()
@@ -249,7 +249,7 @@ final class LineProcess: Sendable {
         let (stream, continuation) = AsyncStream<String>.makeStream()
         self.process = process
         self.input = stdin.fileHandleForWriting
-        self.lines = Mutex(stream.makeAsyncIterator())
+        self.lines = Lines(stream)
         let output = stdout.fileHandleForReading
         Thread.detachNewThread {
             var buffer = Data()
@@ -270,20 +270,39 @@ final class LineProcess: Sendable {
             while true {
                 let chunk = errors.availableData
                 if chunk.isEmpty { break }
-                errorData.withLock { $0.append(chunk) }
+                errorData.update { $0.append(chunk) }
             }
         }
     }
 
     /// The next line, or nil once the process closed its output.
-    func nextLine() async -> String? {
-        var iterator = lines.withLock { $0 }
-        let line = await iterator.next()
-        lines.withLock { $0 = iterator }
-        return line
-    }
+    func nextLine() async -> String? { await lines.next() }
 
     func send(_ line: String) { input.write(Data((line + "\n").utf8)) }
-    var errors: String { errorData.withLock { String(decoding: $0, as: UTF8.self) } }
+    var errors: String { String(decoding: errorData.value, as: UTF8.self) }
     func terminate() { if process.isRunning { process.terminate() } }
+}
+
+/// One value behind a lock, shareable between tasks and threads.
+final class Box<Value: Sendable>: Sendable {
+    private let storage: Mutex<Value>
+    init(_ value: Value) { storage = Mutex(value) }
+    var value: Value {
+        get { storage.withLock { $0 } }
+        set { storage.withLock { $0 = newValue } }
+    }
+    func update(_ change: (inout Value) -> Void) { storage.withLock { change(&$0) } }
+}
+
+/// The lines of a stream, taken one at a time.
+actor Lines {
+    private var iterator: AsyncStream<String>.Iterator
+    init(_ stream: AsyncStream<String>) { iterator = stream.makeAsyncIterator() }
+    /// Not reentrant: one caller at a time (each process's lines are read in order by one task).
+    func next() async -> String? {
+        var current = iterator
+        let line = await current.next(isolation: self)
+        iterator = current
+        return line
+    }
 }
