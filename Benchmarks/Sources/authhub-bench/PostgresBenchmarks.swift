@@ -58,7 +58,7 @@ enum PostgresBenchmarks {
     // MARK: Cached session
 
     static func cachedSession(_ store: PostgresSessionStore, _ options: BenchOptions) async throws -> Row {
-        let environment = try ConfigLoader(registry: .init([Auth0Plugin()]), environmentVariables: [:])
+        let environment = try ConfigLoader(registry: .builtIn, environmentVariables: [:])
             .load(data: Data(SessionBenchmarks.configuration.utf8), environment: "bench", file: "<bench>")
         let hub = try AuthHub(environment: environment, registry: .builtIn, context: ProviderContext(transport: CountingTransport(inner: nil)),
                               store: store)
@@ -68,8 +68,10 @@ enum PostgresBenchmarks {
         let key = stored.key
         let ops = options.batch(20_000)
         let result = try await paired(samples: options.samples,
-                                      baseline: { try await Clock.perOp(ops) { guard await plain.get(key) != nil else { throw BenchFailure("no session") } } },
-                                      subject: { try await Clock.perOp(ops) { _ = try await hub.session() } })
+                                      baseline: { try await Clock.perOp(ops) {
+                                          for _ in 0..<ops { guard await plain.get(key) != nil else { throw BenchFailure("no session") } }
+                                      } },
+                                      subject: { try await Clock.perOp(ops) { for _ in 0..<ops { _ = try await hub.session() } } })
         return timeRow("pg.session.cached.1", result, baseline: "actor dictionary read (1 caller)", targetRatio: 3)
     }
 
@@ -91,7 +93,7 @@ enum PostgresBenchmarks {
         let notice = "authhub1;bench;r;YmVuY2g;cmF3;"
         let ops = options.batch(200)
         let result = try await paired(samples: options.samples, baseline: {
-            try await Clock.perOp(ops) {
+            try await Clock.perOp(ops) { for _ in 0..<ops {
                 let expected = rawVersion.value
                 let written = try await raw.client.query("""
                     WITH w AS (
@@ -107,13 +109,13 @@ enum PostgresBenchmarks {
                     WHERE provider = \(ByteBuffer(string: "bench")) AND account = \(ByteBuffer(string: "raw"))
                     """, logger: raw.logger).collect().map { try $0.decode((Int64, ByteBuffer).self) }
                 guard read.count == 1 else { throw BenchFailure("raw select") }
-            }
+            } }
         }, subject: {
-            try await Clock.perOp(ops) {
+            try await Clock.perOp(ops) { for _ in 0..<ops {
                 let saved = try await store.save(session, for: storeKey, expectedVersion: storeVersion.value)
                 storeVersion.value = saved.version
                 guard try await store.load(storeKey) != nil else { throw BenchFailure("store load") }
-            }
+            } }
         })
         return timeRow("pg.save+load", result, unit: "µs/op", baseline: "the same UPDATE … RETURNING (with its pg_notify) and SELECT through PostgresClient",
                        targetRatio: 1.3)
