@@ -88,8 +88,10 @@ final class PostgresChangeFeed: Sendable {
     }
 
     /// Stops listening without waiting (the owning store's `deinit`: the listening task holds the
-    /// feed, so the feed's own `deinit` cannot do it).
-    func cancel() {
+    /// feed, so the feed's own `deinit` cannot do it), and ends every subscriber's stream.
+    /// - Returns: the listening task, if there was one, to await.
+    @discardableResult
+    func cancel() -> Task<Void, Never>? {
         let (task, subscribers) = state.withLock { s in
             s.stopped = true
             defer { s.subscribers.removeAll() }
@@ -97,44 +99,37 @@ final class PostgresChangeFeed: Sendable {
         }
         task?.cancel()
         for subscriber in subscribers { subscriber.finish() }
+        return task
+    }
+
+    /// Stops listening, waiting until the listening connection is closed.
+    func stop() async {
+        await cancel()?.value
     }
 
     /// Whether the feed is listening now (for tests and health checks).
     var isListening: Bool { state.withLock { $0.listening } }
 
-    /// A new subscriber's stream; the first one starts listening.
+    /// A new subscriber's stream; the first one starts listening. After ``cancel()`` the stream ends at once.
     func subscribe() -> AsyncStream<SessionStoreChange> {
         let (stream, continuation) = AsyncStream<SessionStoreChange>.makeStream(bufferingPolicy: .bufferingNewest(4_096))
-        let (id, start) = state.withLock { s -> (UInt64, Bool) in
+        let id = state.withLock { s -> UInt64? in
+            guard !s.stopped else { return nil }
             s.nextID += 1
-            if s.stopped { return (s.nextID, false) }
             s.subscribers[s.nextID] = continuation
-            return (s.nextID, s.listener == nil)
+            if s.listener == nil {
+                s.listener = Task { [weak self] in await self?.listen() }
+            }
+            return s.nextID
         }
-        if state.withLock({ $0.stopped }) { continuation.finish() }
+        guard let id else {
+            continuation.finish()
+            return stream
+        }
         continuation.onTermination = { [weak self] _ in
             self?.state.withLock { _ = $0.subscribers.removeValue(forKey: id) }
         }
-        if start {
-            let task = Task { [weak self] in
-                guard let self else { return }
-                await self.listen()
-            }
-            state.withLock { $0.listener = task }
-        }
         return stream
-    }
-
-    /// Stops listening and ends every subscriber's stream.
-    func stop() async {
-        let (task, subscribers) = state.withLock { s in
-            s.stopped = true
-            defer { s.subscribers.removeAll() }
-            return (s.listener, Array(s.subscribers.values))
-        }
-        task?.cancel()
-        await task?.value
-        for subscriber in subscribers { subscriber.finish() }
     }
 
     private func broadcast(_ change: SessionStoreChange) {

@@ -46,7 +46,12 @@ do {
         if options.watch {
             let events = hub.events()
             if let postgres = hub.store as? PostgresSessionStore {
-                while !postgres.isListeningForChanges { try await Task.sleep(for: .milliseconds(10)) }
+                var waited = 0
+                while !postgres.isListeningForChanges {
+                    guard waited < 3_000 else { throw WorkerOptions.UsageError(description: "the store did not listen for changes within 30 s") }
+                    try await Task.sleep(for: .milliseconds(10))
+                    waited += 1
+                }
             }
             emit(json(["event": "ready", "pid": Int(ProcessInfo.processInfo.processIdentifier)]))
             for await event in events {

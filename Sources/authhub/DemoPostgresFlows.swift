@@ -16,6 +16,7 @@ enum DemoPostgresFlows {
         let table = "authhub_demo_" + Data(SystemRandom().bytes(6)).map { String(format: "%02x", $0) }.joined()
         let key = Secret(Data(SystemRandom().bytes(32)).base64EncodedString())
         var replicas: [(hub: AuthHub, store: PostgresSessionStore)] = []
+        var ready = false
         await report.record(provider: "postgres", flow: "two replicas on one table") {
             for _ in 0..<2 {
                 let store = try PostgresSessionStore(url: url, table: table, encryptionKey: key, operationTimeout: .seconds(5))
@@ -28,8 +29,12 @@ enum DemoPostgresFlows {
             _ = try await replicas[0].store.keys()  // creates the table; fails fast when the database is unreachable
             try await DemoAuth0Flows.seed(email, extra: [:], emulator: emulator, transport: transport)
             try await waitUntil("replica B listens for changes") { replicas[1].store.isListeningForChanges }
+            ready = true
         }
-        guard replicas.count == 2 else { return }
+        guard ready else {
+            for replica in replicas { await replica.store.shutdown() }
+            return
+        }
         let (a, b) = (replicas[0].hub, replicas[1].hub)
         let seen = EventLog(b)
         defer { seen.stop() }

@@ -26,14 +26,29 @@ struct PostgresChangeFeedTests {
         return try AuthHub(environment: environment, registry: ProviderRegistry([SharedPlugin(provider: provider)]), store: store)
     }
 
-    /// Waits (bounded: 10 s) until `condition` holds.
-    static func eventually(_ what: String, _ condition: () async throws -> Bool) async throws {
-        for _ in 0..<1_000 {
-            if try await condition() { return }
-            try await Task.sleep(for: .milliseconds(10))
+    /// Two replicas: two stores on one new table (each with its own pool and change feed) and a hub
+    /// on each, renewing through one shared provider.
+    struct Replicas {
+        let table: String
+        let storeA: PostgresSessionStore, storeB: PostgresSessionStore
+        let hubA: AuthHub, hubB: AuthHub
+        let key = SessionKey(provider: "p", account: "default")
+
+        init(_ label: String) throws {
+            table = TestDatabase.uniqueTable(label)
+            let storeKey = TestDatabase.randomKey()
+            storeA = try TestDatabase.store(table: table, key: storeKey)
+            storeB = try TestDatabase.store(table: table, key: storeKey)
+            let provider = CountingRefreshProvider(id: "p")
+            hubA = try PostgresChangeFeedTests.hub(storeA, provider: provider)
+            hubB = try PostgresChangeFeedTests.hub(storeB, provider: provider)
         }
-        Issue.record("timed out waiting until \(what)")
-        throw CancellationError()
+
+        func finish() async {
+            await storeA.shutdown()
+            await storeB.shutdown()
+            await TestDatabase.drop([table])
+        }
     }
 
     /// Records a hub's events as they come.
@@ -51,25 +66,20 @@ struct PostgresChangeFeedTests {
 
         /// The `n`th event (from 1), waiting for it up to 10 s.
         func event(_ n: Int, _ what: String) async throws -> AuthEvent {
-            try await PostgresChangeFeedTests.eventually("event \(n) (\(what)) arrives") { seen.withLock { $0.count >= n } }
+            try await eventually("event \(n) (\(what)) arrives") { seen.withLock { $0.count >= n } }
             return seen.withLock { $0[n - 1] }
         }
     }
 
     @Test(.timeLimit(.minutes(1)))
     func anotherReplicasSignInRenewalAndSignOutReachEventsAndTheCache() async throws {
-        let table = TestDatabase.uniqueTable("feed")
-        let storeKey = TestDatabase.randomKey()
-        let storeA = try TestDatabase.store(table: table, key: storeKey)
-        let storeB = try TestDatabase.store(table: table, key: storeKey)
-        let provider = CountingRefreshProvider(id: "p")
-        let hubA = try Self.hub(storeA, provider: provider)
-        let hubB = try Self.hub(storeB, provider: provider)
-        let key = SessionKey(provider: "p", account: "default")
+        let replicas = try Replicas("feed")
+        let (storeB, hubA, hubB, key) = (replicas.storeB, replicas.hubA, replicas.hubB, replicas.key)
+        let provider = try hubA.provider("p", as: CountingRefreshProvider.self)
         let events = Recorder(hubB)
         let managerB = try hubB.manager()
         #expect(try await managerB.current() == nil)
-        try await Self.eventually("replica B listens") { storeB.feed.isListening }
+        try await eventually("replica B listens") { storeB.feed.isListening }
 
         // A signs in: B hears of it, with the session read from the table.
         let signedIn = try await hubA.manager().store(Session(providerID: "p", accountKey: "default", accessToken: Secret("access-1"),
@@ -110,26 +120,18 @@ struct PostgresChangeFeedTests {
         guard case .signedIn(let second) = event else { Issue.record("expected signedIn, got \(event) (an echo of B's own write?)"); return }
         #expect(second.accessToken == Secret("access-2"))
 
-        await storeA.shutdown()
-        await storeB.shutdown()
-        await TestDatabase.drop([table])
+        await replicas.finish()
     }
 
     @Test(.timeLimit(.minutes(1)))
     func changesMadeWhileTheFeedWasDisconnectedAreFoundOnReconnecting() async throws {
-        let table = TestDatabase.uniqueTable("resync")
-        let storeKey = TestDatabase.randomKey()
-        let storeA = try TestDatabase.store(table: table, key: storeKey)
-        let storeB = try TestDatabase.store(table: table, key: storeKey)
-        let provider = CountingRefreshProvider(id: "p")
-        let hubA = try Self.hub(storeA, provider: provider)
-        let hubB = try Self.hub(storeB, provider: provider)
-        let key = SessionKey(provider: "p", account: "default")
+        let replicas = try Replicas("resync")
+        let (storeB, hubA, hubB, key) = (replicas.storeB, replicas.hubA, replicas.hubB, replicas.key)
         try await hubA.manager().store(Session(providerID: "p", accountKey: "default", accessToken: Secret("access-1"),
                                                refreshToken: Secret("refresh-1"), expiresAt: Date().addingTimeInterval(3600)))
         let managerB = try hubB.manager()
         #expect(try await managerB.current()?.accessToken == Secret("access-1"))
-        try await Self.eventually("replica B listens") { storeB.feed.isListening }
+        try await eventually("replica B listens") { storeB.feed.isListening }
         let events = Recorder(hubB)
 
         // Cut B's listening connection (as a database restart or a network cut would), then renew on
@@ -141,18 +143,16 @@ struct PostgresChangeFeedTests {
                 WHERE query = \("LISTEN \"\(channel)\";") OR query = \("LISTEN \"\(channel)\"")
                 """, logger: connection.logger).collect()
         }
-        try await Self.eventually("replica B notices the cut") { !storeB.feed.isListening }
+        try await eventually("replica B notices the cut") { !storeB.feed.isListening }
         let renewed = try await hubA.refresh()
-        try await Self.eventually("replica B listens again") { storeB.feed.isListening }
+        try await eventually("replica B listens again") { storeB.feed.isListening }
 
         let event = try await events.event(1, "tokenRefreshed after reconnecting")
         guard case .tokenRefreshed(let seen) = event else { Issue.record("expected tokenRefreshed, got \(event)"); return }
         #expect(seen.key == key && seen.version == renewed.version)
         #expect(await managerB.cachedSession(minTTL: 0)?.accessToken == renewed.accessToken)
 
-        await storeA.shutdown()
-        await storeB.shutdown()
-        await TestDatabase.drop([table])
+        await replicas.finish()
     }
 
     @Test func aNotificationIsOutsideInput() {

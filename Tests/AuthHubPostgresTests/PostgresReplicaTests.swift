@@ -92,16 +92,6 @@ struct PostgresReplicaTests {
         SHA256.hash(data: Data(token.revealed().utf8)).map { String(format: "%02x", $0) }.joined()
     }
 
-    /// Waits (bounded: 20 s) until `condition` holds.
-    static func eventually(_ what: String, _ condition: () async throws -> Bool) async throws {
-        for _ in 0..<2_000 {
-            if try await condition() { return }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        Issue.record("timed out waiting until \(what)")
-        throw CancellationError()
-    }
-
     @Test(.timeLimit(.minutes(3)))
     func fourProcessesOfTwoHundredFiftyCallersRefreshOnce() async throws {
         let fixture = try await Fixture.make("replicas")
@@ -147,11 +137,11 @@ struct PostgresReplicaTests {
         await fixture.setRefreshLatency(.seconds(30))
         let holder = try fixture.worker(["--callers", "1"])
         defer { holder.terminate() }
-        try await Self.eventually("replica A's refresh reaches the provider") { await fixture.refreshesInProgress == 1 }
+        try await eventually("replica A's refresh reaches the provider", within: 20) { await fixture.refreshesInProgress == 1 }
         // Replica B queues on the lock.
         let waiter = try fixture.worker(["--callers", "1"])
         defer { waiter.terminate() }
-        try await Self.eventually("replica B waits for the lock") {
+        try await eventually("replica B waits for the lock", within: 20) {
             try await TestDatabase.refreshLockWaiters(table: fixture.table, key: seeded.key) >= 1
         }
         // A dies mid-refresh. Its connection closes with the process, and the lock with it.

@@ -3,6 +3,7 @@ import AuthHub
 import Foundation
 import Logging
 import PostgresNIO
+import Testing
 
 /// The PostgreSQL server of the tests: `AUTHHUB_TEST_POSTGRES_URL`, set by `.ci/postgres` (and
 /// printed by `scripts/postgres-dev`). Unset, the suites that need it are skipped with this message.
@@ -71,6 +72,17 @@ enum TestDatabase {
             }
         }
     }
+}
+
+/// Waits until `condition` holds, checking every 10 ms, for at most `seconds`; records an issue
+/// naming `what` and throws when it does not.
+func eventually(_ what: String, within seconds: Int = 10, _ condition: () async throws -> Bool) async throws {
+    for _ in 0..<(seconds * 100) {
+        if try await condition() { return }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+    Issue.record("timed out waiting until \(what)")
+    throw CancellationError()
 }
 
 /// Holds whoever waits until it is opened.

@@ -392,8 +392,10 @@ public actor SessionManager {
                 // Removed again since; the removal's own notice publishes it.
                 return
             }
-            if before == nil || now.version > (before?.version ?? 0) {
-                publish(signIn || before == nil ? .signedIn(now) : .tokenRefreshed(now))
+            if let before {
+                if now.version > before.version { publish(signIn ? .signedIn(now) : .tokenRefreshed(now)) }
+            } else {
+                publish(.signedIn(now))
             }
         case .resynchronize:
             guard loaded else { return }
