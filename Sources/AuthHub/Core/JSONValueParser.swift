@@ -141,12 +141,21 @@ struct JSONValueParser {
 
     private mutating func number() throws -> Double {
         let start = index
-        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        let negative = bytes[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
         guard index < bytes.count, isDigit(bytes[index]) else { throw error("invalid number") }
+        let digitsStart = index
         if bytes[index] == UInt8(ascii: "0") {
             index += 1
         } else {
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        // An integer of at most 15 digits (every time claim) is exact in a Double: computed here
+        // rather than through a String and strtod.
+        if index - digitsStart <= 15, index == bytes.count || (bytes[index] != UInt8(ascii: ".") && bytes[index] | 0x20 != UInt8(ascii: "e")) {
+            var integer = 0
+            for position in digitsStart..<index { integer = integer * 10 + Int(bytes[position] &- UInt8(ascii: "0")) }
+            return negative ? -Double(integer) : Double(integer)
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1

@@ -21,8 +21,8 @@ package enum JWTParts {
         guard let first = bytes.firstIndex(of: dot),
               let second = bytes[(first + 1)...].firstIndex(of: dot),
               !bytes[(second + 1)...].contains(dot),
-              let headerData = Base64URL.decode(bytes: bytes[..<first]), let header = (try? JSONValue.parse(headerData))?.objectValue,
-              let payloadData = Base64URL.decode(bytes: bytes[(first + 1)..<second]),
+              let headerData = Base64URL.decode(buffer: UnsafeBufferPointer(rebasing: bytes[..<first])), let header = (try? JSONValue.parse(headerData))?.objectValue,
+              let payloadData = Base64URL.decode(buffer: UnsafeBufferPointer(rebasing: bytes[(first + 1)..<second])),
               let payload = (try? JSONValue.parse(payloadData))?.objectValue
         else { return nil }
         return (header, payload)
