@@ -75,7 +75,8 @@ struct JSONValueParser {
         try enter()
         defer { depth -= 1 }
         index += 1
-        var members: [String: JSONValue] = [:]
+        // Room for a JWT's claims without growing (growing rehashes every key).
+        var members = [String: JSONValue](minimumCapacity: 8)
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
@@ -179,13 +180,18 @@ struct JSONValueParser {
         index += 1  // the opening quote
         let start = index
         // Fast path: no escapes.
+        var ascii = true
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                let text = try utf8(start..<index)
+                // ASCII needs no validation: copied as it is (the generic validating initializer
+                // was the parser's largest cost on a JWT payload).
+                let text = ascii ? String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]).assumingMemoryBound(to: UInt8.self), as: UTF8.self)
+                                 : try utf8(start..<index)
                 index += 1
                 return text
             }
+            ascii = ascii && byte < 0x80
             if byte == UInt8(ascii: "\\") { break }
             guard byte >= 0x20 else { throw error("unescaped control character in a string") }
             index += 1
