@@ -138,7 +138,7 @@ public struct IDTokenValidator: Sendable {
         func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
             // Exactly two dots (the caller decoded the header and payload from the same split); the
             // signing input is everything before the second, the signature everything after it.
-            guard let second = bytes.lastIndex(of: UInt8(ascii: ".")), bytes[..<second].contains(UInt8(ascii: ".")) else { return false }
+            guard let (_, second) = JWTParts.dots(bytes) else { return false }
             let encoded = UnsafeBufferPointer(rebasing: bytes[(second + 1)...])
             // base64url without padding, as the JWS compact serialization writes it (RFC 7515, section 2).
             guard let signature = Base64URL.decodeStrictURLSafe(buffer: encoded)
