@@ -94,7 +94,8 @@ enum Auth0LoginPage {
              status: .ok)
     }
 
-    private static func html(_ text: String, status: HTTPResponse.Status) -> Response {
+    /// An HTML reply (`no-store`).
+    static func html(_ text: String, status: HTTPResponse.Status) -> Response {
         Response(
             status: status,
             headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],

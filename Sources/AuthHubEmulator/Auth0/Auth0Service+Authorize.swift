@@ -178,7 +178,8 @@ extension Auth0Service {
     /// Completes a login in which the user just gave credentials (login page, sign-up page or the
     /// login hook): admits the user to the requested organization (or answers nil when they may
     /// not join it), spends the login transaction, replaces the browser session the request
-    /// carried by a new one (`auth_time` now) and redirects with a code and the session cookie.
+    /// carried by a new one (`auth_time` now) and redirects with a code and the session cookie
+    /// (or, for the login step of the device verification flow, shows the consent page with it).
     func finishLogin(
         _ authorize: Auth0AuthorizeRequest, user: Auth0User, transaction: String?, replacing old: String?
     ) async -> Response? {
@@ -196,7 +197,12 @@ extension Auth0Service {
             return true
         }
         guard admitted else { return nil }
-        var response = await completeLogin(authorize, user: user, authTime: at)
+        var response: Response
+        if let deviceCode = authorize.deviceCode {
+            response = await deviceConsentPage(deviceDigest: deviceCode, user: user, authTime: at)
+        } else {
+            response = await completeLogin(authorize, user: user, authTime: at)
+        }
         response.headers[.setCookie] = Auth0LoginSession.setCookie(cookie, secure: await isSecure)
         return response
     }

@@ -60,7 +60,8 @@ struct Auth0Service: Sendable {
 
     // MARK: - Discovery
 
-    /// `GET /.well-known/openid-configuration`.
+    /// `GET /.well-known/openid-configuration`, with the device authorization endpoint of RFC 8628
+    /// (section 4: `device_authorization_endpoint`) and its grant type.
     func discovery(_ request: Request) async -> Response {
         let issuer = await issuer(for: request)
         let document: JSONValue = [
@@ -70,6 +71,7 @@ struct Auth0Service: Sendable {
             "userinfo_endpoint": .string(issuer + "userinfo"),
             "jwks_uri": .string(issuer + ".well-known/jwks.json"),
             "revocation_endpoint": .string(issuer + "oauth/revoke"),
+            "device_authorization_endpoint": .string(issuer + "oauth/device/code"),
             "mfa_challenge_endpoint": .string(issuer + "mfa/challenge"),
             "scopes_supported": ["openid", "profile", "email", "phone", "offline_access"],
             "response_types_supported": ["code"],
@@ -79,7 +81,7 @@ struct Auth0Service: Sendable {
                 .string(GrantType.authorizationCode), .string(GrantType.refreshToken), .string(GrantType.password),
                 .string(GrantType.passwordRealm), .string(GrantType.mfaOTP), .string(GrantType.mfaRecoveryCode),
                 .string(GrantType.passwordlessOTP), .string(Self.webAuthnGrant), .string(GrantType.mfaOOB),
-                .string(Self.tokenExchangeGrant),
+                .string(Self.tokenExchangeGrant), .string(Self.deviceCodeGrant),
             ],
             "subject_types_supported": ["public"],
             "id_token_signing_alg_values_supported": [.string(signingKey.algorithm.rawValue)],
@@ -232,6 +234,8 @@ struct Auth0Service: Sendable {
             return try await mfaOOBGrant(parameters, clientId: clientId, request: request)
         case Self.tokenExchangeGrant:
             return try await tokenExchangeGrant(parameters, clientId: clientId, request: request)
+        case Self.deviceCodeGrant:
+            return try await deviceCodeGrant(parameters, clientId: clientId, request: request)
         default:
             throw Auth0Failure.oauth("unsupported_grant_type", "Unsupported grant type: \(grantType)", status: .badRequest)
         }

@@ -195,6 +195,10 @@ struct Auth0AuthorizeRequest: Sendable {
     var invitation: String? = nil
     /// `screen_hint=signup`: the page to show is the sign-up page.
     var signup = false
+    /// For the login step of the device verification flow (`/activate`): the digest of the
+    /// `device_code` being activated. Such a login ends on the consent page instead of redirecting
+    /// with a code (its `redirectURI` and `codeChallenge` are empty and never used).
+    var deviceCode: String? = nil
 }
 
 /// An access token and what it grants.
@@ -285,6 +289,13 @@ struct Auth0Tenant: Sendable {
     var invitations: [String: Auth0Invitation] = [:]
     /// Attack protection: bot detection on (`POST /auth0/__emulator/attack-protection`).
     var botDetection = false
+    /// Device authorizations (RFC 8628) by digest of `device_code`.
+    var deviceCodes: [String: Auth0DeviceAuthorization] = [:]
+    /// The digest of the `device_code` of each live user code (normalized, see
+    /// ``Auth0DeviceAuthorization/normalizedUserCode(_:)``).
+    var userCodes: [String: String] = [:]
+    /// Pages of the `/activate` verification flow by digest of their token.
+    var activations: [String: Auth0DeviceActivation] = [:]
 
     /// The organization whose id (`org_…`, exact) or name (case-insensitive) is `reference`.
     func organization(_ reference: String) -> Auth0Organization? {
@@ -396,6 +407,10 @@ struct Auth0Tenant: Sendable {
         enrollments = enrollments.filter { $0.value.expiresAt > now }
         sessions = sessions.filter { $0.value.isAlive(at: now) }
         invitations = invitations.filter { $0.value.expiresAt > now }
+        // Expired device codes stay an hour, so that polls keep answering `expired_token`.
+        deviceCodes = deviceCodes.filter { $0.value.expiresAt > now.addingTimeInterval(-3600) }
+        userCodes = userCodes.filter { deviceCodes[$0.value].map { $0.expiresAt > now } ?? false }
+        activations = activations.filter { $0.value.expiresAt > now }
     }
 
     /// Revokes a whole refresh-token family.

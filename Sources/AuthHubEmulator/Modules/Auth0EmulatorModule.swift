@@ -30,7 +30,8 @@ import Hummingbird
 ///   `refresh_token` (rotation with reuse detection; SSO session transfer with the
 ///   `urn:{host}:session_transfer` audience), `…/mfa-otp`, `…/mfa-recovery-code`,
 ///   `…/passwordless/otp`, `urn:okta:params:oauth:grant-type:webauthn`, `…/mfa-oob`,
-///   `urn:ietf:params:oauth:grant-type:token-exchange` (see below)
+///   `urn:ietf:params:oauth:grant-type:token-exchange` (see below),
+///   `urn:ietf:params:oauth:grant-type:device_code` (see below)
 /// - `POST /auth0/dbconnections/signup`, `GET /auth0/userinfo`, `POST /auth0/oauth/revoke`
 /// - `POST /auth0/dbconnections/change_password` (no email is sent)
 /// - `GET /auth0/mfa/authenticators`, `POST /auth0/mfa/associate` (TOTP, or OOB with the `sms` or
@@ -44,6 +45,16 @@ import Hummingbird
 /// - `POST /auth0/passkey/challenge`, `POST /auth0/passkey/register` and the
 ///   `urn:okta:params:oauth:grant-type:webauthn` grant (RP ID `localhost`, origins
 ///   `https://localhost` / `http://localhost`)
+/// - Device Authorization Flow (RFC 8628; facts in the DocC article “Auth0 device authorization”):
+///   `POST /auth0/oauth/device/code` `{client_id, scope?, audience?}` → `{device_code, user_code
+///   (XXXX-XXXX, 20 consonants), verification_uri: <issuer>activate, verification_uri_complete:
+///   <issuer>activate?user_code=…, expires_in: 900, interval: 5}`; the verification page
+///   `GET /auth0/activate[?user_code=…]` and its form `POST /auth0/activate` (enter the code → the
+///   login page → Approve/Deny → done; a live browser session skips the login page; every page
+///   carries its own token); the device-code grant answers `403 authorization_pending`,
+///   `429 slow_down` (polled sooner than the interval, which then grows by 5 s), `403 access_denied`,
+///   `403 expired_token`, `403 invalid_grant` (unknown, spent or another client's code), then the
+///   tokens once. The discovery document names `device_authorization_endpoint`.
 ///
 /// Token scope policy for the APIs below (``Auth0API``): a login or refresh-token grant whose
 /// `audience` is the My Account audience `<issuer>me/` may be granted
@@ -115,6 +126,12 @@ import Hummingbird
 ///   `<issuer>login?invitation=<ticket_id>&organization=<org_id>&organization_name=<name>`
 /// - `POST /auth0/__emulator/attack-protection` `{bot_detection: Bool}` → `{bot_detection}`
 ///   turns bot detection on or off
+/// - `POST /auth0/__emulator/device/approve` `{user_code, email, connection?}` approves a pending
+///   device authorization as that user (as if they had logged in and pressed Approve now) →
+///   `{user_code, status:"approved", user_id}`; `POST /auth0/__emulator/device/deny` `{user_code}`
+///   denies it → `{user_code, status:"denied"}`; both 404 for an unknown, expired or decided code
+///   (or an unknown user). Expiry and `slow_down` follow the emulator's injected clock
+///   (``EmulatorConfiguration``), so tests move time instead of waiting.
 public struct Auth0EmulatorModule: EmulatorModule {
     /// `auth0`.
     public let name = "auth0"
@@ -144,6 +161,9 @@ public struct Auth0EmulatorModule: EmulatorModule {
         auth0.get("v2/logout") { request, _ in try await service.logout(request) }
         auth0.post("oauth/token") { request, _ in try await service.token(request) }
         auth0.post("oauth/revoke") { request, _ in try await service.revoke(request) }
+        auth0.post("oauth/device/code") { request, _ in try await service.deviceAuthorization(request) }
+        auth0.get("activate") { request, _ in await service.activatePage(request) }
+        auth0.post("activate") { request, _ in try await service.activateForm(request) }
         auth0.get("userinfo") { request, _ in try await service.userinfo(request) }
         auth0.post("dbconnections/signup") { request, _ in try await service.signup(request) }
         auth0.get("mfa/authenticators") { request, _ in try await service.listAuthenticators(request) }
@@ -168,6 +188,8 @@ public struct Auth0EmulatorModule: EmulatorModule {
             try await service.createInvitation(request, context: context)
         }
         auth0.post("__emulator/attack-protection") { request, _ in try await service.setAttackProtection(request) }
+        auth0.post("__emulator/device/approve") { request, _ in try await service.approveDevice(request) }
+        auth0.post("__emulator/device/deny") { request, _ in try await service.denyDevice(request) }
         let methods = auth0.group("me/v1/authentication-methods")
         methods.get { request, _ in try await service.listMethods(request) }
         methods.post { request, _ in try await service.startEnrollment(request) }
