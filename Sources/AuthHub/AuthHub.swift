@@ -29,13 +29,22 @@ public final class AuthHub: Sendable {
     /// - Parameters:
     ///   - environment: a validated environment (see `ConfigLoader`).
     ///   - registry: the provider types known to the app.
-    ///   - context: transport, clock, randomness and logger handed to every provider.
+    ///   - context: transport, clock, randomness and logger handed to every provider. A transport
+    ///     set in it explicitly wins; otherwise the environment's `transport` is built (through the
+    ///     registry's ``TransportFactory`` for it; `urlsession` when the file names none).
     ///   - store: overrides the environment's `sessionStore`.
     ///   - baseDirectory: relative store paths are resolved against it (the config file's folder).
-    /// - Throws: ``AuthErrorCode/invalidConfiguration`` for an unknown type or a plugin's refusal.
+    /// - Throws: ``AuthErrorCode/invalidConfiguration`` for an unknown type, a transport no
+    ///   registered factory builds, or a plugin's refusal.
     public init(environment: EnvironmentConfiguration, registry: ProviderRegistry, context: ProviderContext = ProviderContext(),
                 store: (any SessionStore)? = nil, baseDirectory: URL? = nil) throws {
         self.environment = environment
+        var context = context
+        if context.explicitTransport == nil {
+            context.transport = try registry.makeTransport(named: environment.transport, logger: context.logger)
+            context.logger.debug("transport from providers.json",
+                                 metadata: ["transport": .string(environment.transport ?? TransportName.urlSession)])
+        }
         self.context = context
         var built: [String: any AuthProvider] = [:]
         for entry in environment.providers {

@@ -71,46 +71,12 @@ public struct URLSessionTransport: HTTPTransport {
     }
 
     /// The most redirects followed for one request.
-    public static let maxRedirects = 10
+    public static let maxRedirects = RedirectPolicy.maxRedirects
 
     public func send(_ request: HTTPRequest, body: Data?, timeout: Duration?) async throws -> HTTPReply {
-        let deadline = timeout ?? defaultTimeout
-        guard followsRedirects else { return try await sendOnce(request, body: body, timeout: deadline) }
-        let started = ContinuousClock.now
-        var current = (head: request, body: body)
-        var remaining = deadline
-        for _ in 0...Self.maxRedirects {
-            let reply = try await sendOnce(current.head, body: current.body, timeout: remaining)
-            guard let next = Self.redirect(from: current.head, body: current.body, reply: reply.head) else { return reply }
-            remaining = deadline - (ContinuousClock.now - started)
-            guard remaining > .zero else { throw TransportError(.timeout, "no complete reply within \(deadline)") }
-            current = next
+        try await RedirectPolicy.send(request, body: body, deadline: timeout ?? defaultTimeout, follow: followsRedirects) {
+            try await sendOnce($0, body: $1, timeout: $2)
         }
-        throw TransportError(.other, "more than \(Self.maxRedirects) redirects")
-    }
-
-    /// The request a 3xx reply redirects to, or nil when it is not a redirect to follow: 301, 302 and
-    /// 303 become a GET without a body (as browsers and libcurl do; HEAD stays HEAD), 307 and 308 keep
-    /// the method and body; credentials (`Authorization`, `Cookie`) are dropped when the origin changes.
-    static func redirect(from request: HTTPRequest, body: Data?, reply: HTTPResponse) -> (head: HTTPRequest, body: Data?)? {
-        let status = reply.status.code
-        guard [301, 302, 303, 307, 308].contains(status), let location = reply.headerFields[.location],
-              let current = request.url,
-              let target = URL(string: location, relativeTo: current)?.absoluteURL,
-              target.scheme == "http" || target.scheme == "https", target.host != nil else { return nil }
-        var next = HTTPRequest(method: request.method, url: target, headerFields: request.headerFields)
-        var nextBody = body
-        if status <= 303, request.method != .get, request.method != .head {
-            next.method = .get
-            nextBody = nil
-            next.headerFields[.contentType] = nil
-            next.headerFields[.contentLength] = nil
-        }
-        if target.scheme != current.scheme || target.host != current.host || target.port != current.port {
-            next.headerFields[.authorization] = nil
-            next.headerFields[.cookie] = nil
-        }
-        return (next, nextBody)
     }
 
     private func sendOnce(_ request: HTTPRequest, body: Data?, timeout: Duration) async throws -> HTTPReply {
@@ -143,9 +109,7 @@ public struct URLSessionTransport: HTTPTransport {
         }
     }
 
-    static func tooLarge(_ maxBytes: Int) -> TransportError {
-        TransportError(.responseTooLarge, "the reply body is larger than \(maxBytes) bytes")
-    }
+    static func tooLarge(_ maxBytes: Int) -> TransportError { RedirectPolicy.tooLarge(maxBytes) }
 
     /// One request with a total deadline (URLSession's own interval is an idle timeout, not a
     /// deadline): a dispatch timer cancels the URLSession task when `timeout` passes, and the
