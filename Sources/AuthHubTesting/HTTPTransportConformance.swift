@@ -37,6 +37,8 @@ public struct HTTPTransportConformance: Sendable {
         /// The reply-body cap.
         public var maxResponseBytes: Int
 
+        /// Settings for one transport; the defaults are what most checks use (a 64 KiB cap, so that
+        /// cap checks stay small).
         public init(defaultTimeout: Duration = .seconds(60), followRedirects: Bool = true, maxResponseBytes: Int = 64 * 1024) {
             self.defaultTimeout = defaultTimeout
             self.followRedirects = followRedirects
