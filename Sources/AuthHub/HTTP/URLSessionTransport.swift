@@ -178,6 +178,9 @@ public struct URLSessionTransport: HTTPTransport {
             var continuation: Continuation?
             var stop: Stop?
             var finished = false
+            /// The task handed a redirect to the delegate, which declined it: the task now ends on
+            /// its own, and must not be cancelled (see ``declineRedirect()``).
+            var redirectDeclined = false
             var body = Data()
         }
         private let state = Mutex(State())
@@ -212,7 +215,7 @@ public struct URLSessionTransport: HTTPTransport {
                 state.stop = reason
                 state.body = Data()
                 defer { state.continuation = nil }
-                return (state.task, state.continuation, state.timer)
+                return (state.redirectDeclined ? nil : state.task, state.continuation, state.timer)
             }
             timer?.cancel()
             running?.cancel()
@@ -224,6 +227,23 @@ public struct URLSessionTransport: HTTPTransport {
             case .timedOut: TransportError(.timeout, "no complete reply within \(timeout)")
             case .cancelled: CancellationError()
             case .tooLarge: URLSessionTransport.tooLarge(maxBytes)
+            }
+        }
+
+        /// The task received a 3xx reply and asks whether to follow it; true when the delegate may
+        /// answer (declining), false when the exchange was stopped already and its task cancelled.
+        ///
+        /// FoundationNetworking traps ("Received callback for HTTP redirection, but we're not waiting
+        /// for it") when a task is cancelled between asking its delegate about a redirect and the
+        /// delegate's answer. So the two exclude each other, under the lock: once the delegate is to
+        /// answer, a later ``stop(because:)`` answers the caller but leaves the task alone (it ends by
+        /// itself with the 3xx reply's short body); once stopped (the task being cancelled), the
+        /// delegate does not answer.
+        func declineRedirect() -> Bool {
+            state.withLock { state in
+                guard state.stop == nil else { return false }
+                state.redirectDeclined = true
+                return true
             }
         }
 
@@ -335,6 +355,10 @@ final class BodyCollector: NSObject, URLSessionDataDelegate, @unchecked Sendable
 
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                     newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+        // Declined (nil): the 3xx reply itself completes the task. Not answered at all when the
+        // exchange was stopped and its task cancelled meanwhile (see `Exchange.declineRedirect()`).
+        let exchange = running.withLock { $0[task.taskIdentifier]?.exchange }
+        guard exchange?.declineRedirect() ?? true else { return }
         completionHandler(nil)
     }
 }
