@@ -84,6 +84,7 @@ public struct HTTPTransportConformance: Sendable {
     private static let checks: [Check] = [
         Check(name: "refusedConnectionIsConnection", body: refusedConnectionIsConnection),
         Check(name: "resetOrClosedConnectionIsConnection", body: resetOrClosedConnectionIsConnection),
+        Check(name: "tlsFailureIsTLS", body: tlsFailureIsTLS),
         Check(name: "silentServerTimesOutAtTheDeadline", body: silentServerTimesOutAtTheDeadline),
         Check(name: "deadlineIsTotalNotPerRead", body: deadlineIsTotalNotPerRead),
         Check(name: "deadlineSpansRedirects", body: deadlineSpansRedirects),
@@ -127,6 +128,15 @@ public struct HTTPTransportConformance: Sendable {
             f += expect(outcome, .connection, "a connection \(script.label) without a reply")
         }
         return f
+    }
+
+    @Sendable private static func tlsFailureIsTLS(_ make: Maker) async throws -> [String] {
+        // A server that answers plain HTTP the moment a client connects: no TLS handshake can succeed.
+        let server = try GreetingServer(Data("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n".utf8))
+        defer { server.stop() }
+        let url = try absolute("https://127.0.0.1:\(server.port)/token")
+        let outcome = await attempt { try await make(Settings(defaultTimeout: .seconds(30))).send(.get, url) }
+        return expect(outcome, .tls, "https:// to a server that speaks plain HTTP")
     }
 
     // MARK: Deadlines
@@ -391,7 +401,8 @@ public struct HTTPTransportConformance: Sendable {
     @Sendable private static func headAndEmptyBodies(_ make: Maker) async throws -> [String] {
         let upstream = try ScriptedUpstream { request in
             switch (request.method, request.path) {
-            case ("HEAD", _): .raw(Data("HTTP/1.1 200 OK\r\nContent-Length: 12\r\nX-Head: yes\r\n\r\n".utf8))
+            // The head only, as HEAD replies are; the server then closes, and says so.
+            case ("HEAD", _): .raw(Data("HTTP/1.1 200 OK\r\nContent-Length: 12\r\nX-Head: yes\r\nConnection: close\r\n\r\n".utf8))
             case (_, "/no-content"): .reply(status: 204)
             default: .reply(status: 200)
             }
@@ -504,6 +515,63 @@ public struct HTTPTransportConformance: Sendable {
         }
         return UInt16(bigEndian: out.sin_port)
     }
+}
+
+/// A loopback server that writes `greeting` to every connection as soon as it is accepted, then
+/// closes it, whatever the client sent (for a TLS client: before its handshake can complete).
+final class GreetingServer: @unchecked Sendable {
+    // @unchecked Sendable: `stopped` is behind `lock`; the descriptor and port are immutable.
+    let port: UInt16
+    private let listener: Int32
+    private let lock = NSLock()
+    private var stopped = false
+
+    init(_ greeting: Data) throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw POSIXError(.EIO) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = 0
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(fd, 16) == 0 else {
+            close(fd)
+            throw POSIXError(.EADDRINUSE)
+        }
+        var out = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &out) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        listener = fd
+        port = UInt16(bigEndian: out.sin_port)
+        let thread = Thread { [self] in
+            defer { close(listener) }
+            while !isStopped {
+                var descriptor = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+                guard poll(&descriptor, 1, 100) > 0 else { continue }
+                let connection = accept(listener, nil, nil)
+                guard connection >= 0 else { continue }
+                greeting.withUnsafeBytes { raw in
+                    #if canImport(Darwin)
+                    _ = Darwin.send(connection, raw.baseAddress, raw.count, 0)
+                    #else
+                    _ = Glibc.send(connection, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL))
+                    #endif
+                }
+                close(connection)
+            }
+        }
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+
+    private var isStopped: Bool { lock.withLock { stopped } }
+
+    /// Stops accepting; the listener is closed by its thread.
+    func stop() { lock.withLock { stopped = true } }
 }
 
 extension ScriptedUpstream.Script {

@@ -19,7 +19,7 @@ import Testing
     }
 
     @Test func checkNamesAreUnique() {
-        #expect(HTTPTransportConformance.checkNames.count == 17)
+        #expect(HTTPTransportConformance.checkNames.count == 18)
         #expect(Set(HTTPTransportConformance.checkNames).count == HTTPTransportConformance.checkNames.count)
     }
 

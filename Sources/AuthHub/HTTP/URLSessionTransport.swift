@@ -289,6 +289,13 @@ public struct URLSessionTransport: HTTPTransport {
         }
     }
 
+    /// Whether an unclassified `URLError` is libcurl's report of a TLS failure (its message names
+    /// OpenSSL or an SSL routine).
+    static func isTLSFailure(_ error: URLError) -> Bool {
+        let text = error.userInfo[NSLocalizedDescriptionKey] as? String ?? ""
+        return text.hasPrefix("OpenSSL") || text.contains("SSL routines") || text.contains("SSL_connect")
+    }
+
     static func classify(_ error: URLError) -> TransportError {
         let kind: TransportError.Kind
         switch error.code {
@@ -302,6 +309,9 @@ public struct URLSessionTransport: HTTPTransport {
              .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected,
              .clientCertificateRequired:
             kind = .tls
+        // FoundationNetworking reports a failed TLS handshake (libcurl's CURLE_SSL_CONNECT_ERROR) as
+        // URLError -1 whose description is OpenSSL's ("OpenSSL/3.0: error:0A00010B:SSL routines::…").
+        case .unknown where isTLSFailure(error): kind = .tls
         default: kind = .other
         }
         // The URL is left out on purpose: it may carry a code or token in its query.
