@@ -263,6 +263,36 @@ public final class AuthHub: Sendable {
         }
     }
 
+    /// A device sign-in (RFC 8628: the device shows a code, the user approves elsewhere) whose session
+    /// is stored when approved, replacing a stored one as ``signIn(_:provider:account:)`` does.
+    ///
+    /// ```swift
+    /// let flow = try hub.deviceSignIn(provider: "auth0")
+    /// let code = try await flow.start()               // show code.userCode at code.verificationURI
+    /// let session = try await flow.waitForApproval()  // stored
+    /// ```
+    /// - Throws: ``AuthErrorCode/unsupported`` for a provider without device sign-in.
+    public func deviceSignIn(provider id: String? = nil, account: String = SessionKey.defaultAccount,
+                             options: DeviceSignInOptions = DeviceSignInOptions()) throws -> DeviceSignInFlow {
+        let p = try provider(id)
+        guard let device = p as? any DeviceSignInProvider else {
+            throw AuthError(.unsupported, message: "Device sign-in is not available for provider '\(p.id)'.", provider: p.id)
+        }
+        let m = try manager(provider: p.id, account: account)
+        let telemetry = context.telemetry
+        return DeviceSignInFlow(provider: device, options: options, clock: context.clock, complete: { [self] session in
+            let previous = try? await m.current()
+            return try await replace(previous, with: session, provider: p, manager: m)
+        }, finished: { result in
+            let outcome: String
+            switch result {
+            case .success: outcome = "success"
+            case .failure(let error): outcome = AuthTelemetry.outcome(error)
+            }
+            telemetry.increment(AuthTelemetry.MetricName.signIns, [("provider", p.id), ("method", "device"), ("outcome", outcome)])
+        })
+    }
+
     /// Starts a passwordless sign-in (sends a code).
     public func startSignIn(_ request: SignInStartRequest, provider id: String? = nil) async throws -> SignInChallenge {
         let p = try provider(id)
