@@ -154,6 +154,9 @@ import Testing
         try await flow.start()
         let waiting = Task { try await flow.waitForApproval() }
         try await Task.sleep(for: .milliseconds(50))
+        // A second waiter would double the polling rate: refused while the first waits.
+        let second = await #expect(throws: AuthError.self) { try await flow.waitForApproval() }
+        #expect(second?.code == .invalidRequest)
         waiting.cancel()
         let result = await waiting.result
         guard case .failure(let error) = result else { Issue.record("expected a failure"); return }

@@ -48,6 +48,7 @@ public actor DeviceSignInFlow {
     private let complete: @Sendable (Session) async throws -> Session
     private let finished: @Sendable (Result<Session, AuthError>) -> Void
     private var observers = FlowObservers<State>()
+    private var polling = false
     /// The current state.
     public private(set) var state: State = .idle {
         didSet { observers.publish(state) }
@@ -110,6 +111,12 @@ public actor DeviceSignInFlow {
             if case .completed(let session) = state { return session }
             throw AuthError(.invalidRequest, message: "Start the device sign-in before waiting for it.", provider: provider.id)
         }
+        // One poller per code: a second one would double the polling rate (and earn `slow_down`).
+        guard !polling else {
+            throw AuthError(.invalidRequest, message: "This device sign-in is already being waited for.", provider: provider.id)
+        }
+        polling = true
+        defer { polling = false }
         do {
             let session = try await complete(try await poll(authorization))
             state = .completed(session)
@@ -136,7 +143,7 @@ public actor DeviceSignInFlow {
                 let error = AuthError.wrap(error, provider: provider.id)
                 if error.providerCode == "expired_token" { throw expired(statusCode: error.statusCode) }
                 // Not the end: the code may still be approved once the provider is reachable again.
-                guard [.network, .timeout, .providerUnavailable, .rateLimited].contains(error.code), error.code != .userCancelled else {
+                guard [.network, .timeout, .providerUnavailable, .rateLimited].contains(error.code) else {
                     throw error
                 }
                 if let wait = error.retryAfter, wait > interval { interval = min(wait, .seconds(DeviceAuthorization.intervalRange.upperBound * 2)) }
