@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Tracing
 
 /// The one entry point of an app: routes sign-in, sign-up, sessions and sign-out to the provider
 /// named (or the environment's default), stores sessions, and publishes every session event.
@@ -164,7 +165,7 @@ public final class AuthHub: Sendable {
             if let m = managers[key] { return m }
             let broadcaster = self.broadcaster
             let m = SessionManager(key: key, provider: p, store: store, refreshLock: refreshLock, clock: context.clock,
-                                   logger: context.logger, eventSink: { broadcaster.publish($0) })
+                                   logger: context.logger, telemetry: context.telemetry, eventSink: { broadcaster.publish($0) })
             managers[key] = m
             return m
         }
@@ -183,14 +184,53 @@ public final class AuthHub: Sendable {
     @discardableResult
     public func signIn(_ request: SignInRequest, provider id: String? = nil, account: String = SessionKey.defaultAccount) async throws -> Session {
         let p = try provider(id)
-        let m = try manager(provider: p.id, account: account)
-        let previous = try? await m.current()
-        if let previous, case .emailCode = request, let upgrading = p as? any GuestUpgradingProvider, upgrading.isGuest(previous) {
-            let session = try await mapped(p) { try await upgrading.signIn(request, upgrading: previous) }
-            return try await m.store(session)
+        return try await observedSignIn(provider: p.id, method: request.methodName) {
+            let m = try manager(provider: p.id, account: account)
+            let previous = try? await m.current()
+            if let previous, case .emailCode = request, let upgrading = p as? any GuestUpgradingProvider, upgrading.isGuest(previous) {
+                let session = try await mapped(p) { try await upgrading.signIn(request, upgrading: previous) }
+                return try await m.store(session)
+            }
+            let session = try await mapped(p) { try await p.signIn(request) }
+            return try await replace(previous, with: session, provider: p, manager: m)
         }
-        let session = try await mapped(p) { try await p.signIn(request) }
-        return try await replace(previous, with: session, provider: p, manager: m)
+    }
+
+    // MARK: Telemetry
+
+    /// Runs a sign-in in an `authhub.sign_in` span and counts it (``AuthTelemetry/MetricName/signIns``);
+    /// the span carries the subject only when the app opted in to user ids.
+    private func observedSignIn(provider: String, method: String, isolation: isolated (any Actor)? = #isolation,
+                                _ body: () async throws -> Session) async throws -> Session {
+        let telemetry = context.telemetry
+        return try await observed(AuthTelemetry.SpanName.signIn, counter: AuthTelemetry.MetricName.signIns, provider: provider,
+                                  dimensions: [("method", method)]) { span in
+            let session = try await body()
+            if telemetry.recordsUserIDs, let user = session.userID { span.attributes["enduser.id"] = user }
+            return session
+        }
+    }
+
+    /// Runs `body` in a span named `name` and increments `counter` by provider, the extra
+    /// dimensions and the outcome (`success` or the error code).
+    private func observed<T>(_ name: String, counter: String, provider: String, dimensions: [(String, String)] = [],
+                             isolation: isolated (any Actor)? = #isolation,
+                             _ body: (any Span) async throws -> T) async throws -> T {
+        let telemetry = context.telemetry
+        var attributes = ["authhub.provider": provider]
+        for (key, value) in dimensions { attributes["authhub." + key] = value }
+        do {
+            let value = try await telemetry.withSpan(name, attributes: attributes) { span in
+                let value = try await body(span)
+                span.attributes["authhub.outcome"] = "success"
+                return value
+            }
+            telemetry.increment(counter, [("provider", provider)] + dimensions + [("outcome", "success")])
+            return value
+        } catch {
+            telemetry.increment(counter, [("provider", provider)] + dimensions + [("outcome", AuthTelemetry.outcome(error))])
+            throw error
+        }
     }
 
     /// Stores `session` in place of `previous` and revokes `previous` at the provider (best effort)
@@ -224,10 +264,42 @@ public final class AuthHub: Sendable {
         guard let browser = p as? any BrowserSignInProvider else {
             throw AuthError(.unsupported, message: "Browser sign-in is not available for provider '\(p.id)'.", provider: p.id)
         }
+        return try await observedSignIn(provider: p.id, method: "browser") {
+            let m = try manager(provider: p.id, account: account)
+            let previous = try? await m.current()
+            let session = try await mapped(p) { try await browser.signInWithBrowser(timeout: timeout, options: options, open: open) }
+            return try await replace(previous, with: session, provider: p, manager: m)
+        }
+    }
+
+    /// A device sign-in (RFC 8628: the device shows a code, the user approves elsewhere) whose session
+    /// is stored when approved, replacing a stored one as ``signIn(_:provider:account:)`` does.
+    ///
+    /// ```swift
+    /// let flow = try hub.deviceSignIn(provider: "auth0")
+    /// let code = try await flow.start()               // show code.userCode at code.verificationURI
+    /// let session = try await flow.waitForApproval()  // stored
+    /// ```
+    /// - Throws: ``AuthErrorCode/unsupported`` for a provider without device sign-in.
+    public func deviceSignIn(provider id: String? = nil, account: String = SessionKey.defaultAccount,
+                             options: DeviceSignInOptions = DeviceSignInOptions()) throws -> DeviceSignInFlow {
+        let p = try provider(id)
+        guard let device = p as? any DeviceSignInProvider else {
+            throw AuthError(.unsupported, message: "Device sign-in is not available for provider '\(p.id)'.", provider: p.id)
+        }
         let m = try manager(provider: p.id, account: account)
-        let previous = try? await m.current()
-        let session = try await mapped(p) { try await browser.signInWithBrowser(timeout: timeout, options: options, open: open) }
-        return try await replace(previous, with: session, provider: p, manager: m)
+        let telemetry = context.telemetry
+        return DeviceSignInFlow(provider: device, options: options, clock: context.clock, complete: { [self] session in
+            let previous = try? await m.current()
+            return try await replace(previous, with: session, provider: p, manager: m)
+        }, finished: { result in
+            let outcome: String
+            switch result {
+            case .success: outcome = "success"
+            case .failure(let error): outcome = AuthTelemetry.outcome(error)
+            }
+            telemetry.increment(AuthTelemetry.MetricName.signIns, [("provider", p.id), ("method", "device"), ("outcome", outcome)])
+        })
     }
 
     /// Starts a passwordless sign-in (sends a code).
@@ -244,6 +316,12 @@ public final class AuthHub: Sendable {
     /// account's (and revoked), as for ``signIn(_:provider:account:)``.
     public func signUp(_ request: SignUpRequest, provider id: String? = nil, account: String = SessionKey.defaultAccount) async throws -> SignUpResult {
         let p = try provider(id)
+        return try await observed(AuthTelemetry.SpanName.signUp, counter: AuthTelemetry.MetricName.signUps, provider: p.id) { _ in
+            try await signUpUnobserved(request, provider: p, account: account)
+        }
+    }
+
+    private func signUpUnobserved(_ request: SignUpRequest, provider p: any AuthProvider, account: String) async throws -> SignUpResult {
         let m = try manager(provider: p.id, account: account)
         let previous = try? await m.current()
         if let previous, let upgrading = p as? any GuestUpgradingProvider, upgrading.isGuest(previous) {
@@ -267,10 +345,13 @@ public final class AuthHub: Sendable {
         guard let passkeys = p as? any PasskeySignUpProvider else {
             throw AuthError(.unsupported, message: "'\(p.id)' does not create accounts with passkeys.", provider: p.id)
         }
-        let m = try manager(provider: p.id, account: account)
-        let previous = try? await m.current()
-        let session = try await mapped(p) { try await passkeys.signUpWithPasskey(email: email, displayName: displayName) }
-        return try await replace(previous, with: session, provider: p, manager: m)
+        return try await observed(AuthTelemetry.SpanName.signUp, counter: AuthTelemetry.MetricName.signUps, provider: p.id,
+                                  dimensions: [("method", "passkey")]) { _ in
+            let m = try manager(provider: p.id, account: account)
+            let previous = try? await m.current()
+            let session = try await mapped(p) { try await passkeys.signUpWithPasskey(email: email, displayName: displayName) }
+            return try await replace(previous, with: session, provider: p, manager: m)
+        }
     }
 
     /// A session valid for at least `minTTL` seconds, renewed when needed (see ``SessionManager``).
@@ -302,6 +383,15 @@ public final class AuthHub: Sendable {
     public func signOut(provider id: String? = nil, account: String = SessionKey.defaultAccount,
                         browser: BrowserSignOut?) async throws -> SignOutResult {
         let p = try provider(id)
+        return try await observed(AuthTelemetry.SpanName.signOut, counter: AuthTelemetry.MetricName.signOuts, provider: p.id) { span in
+            let result = try await signOutUnobserved(provider: p, account: account, browser: browser)
+            // Signed out locally either way; a failed revocation is recorded as its code.
+            if let error = result.revocationError { span.attributes["authhub.revocation"] = error.code.rawValue }
+            return result
+        }
+    }
+
+    private func signOutUnobserved(provider p: any AuthProvider, account: String, browser: BrowserSignOut?) async throws -> SignOutResult {
         let m = try manager(provider: p.id, account: account)
         var browserProvider: (any BrowserSignOutProvider)?
         if browser != nil {

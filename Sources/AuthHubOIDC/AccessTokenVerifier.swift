@@ -98,8 +98,8 @@ public struct AccessTokenVerifier: BearerTokenVerifier {
             throw Self.invalid("The access token has an invalid issue time (iat).", reason: "invalidTimeClaim")
         }
         let scopes = Self.scopes(payload)
-        let missing = requiredScopes.subtracting(scopes)
-        guard missing.isEmpty else {
+        if !requiredScopes.allSatisfy(scopes.contains) {
+            let missing = requiredScopes.subtracting(scopes)
             throw AuthError(.accessDenied, message: "The access token lacks a required scope.",
                             details: ["reason": "insufficientScope", "scope": missing.sorted().joined(separator: " ")])
         }
@@ -112,7 +112,10 @@ public struct AccessTokenVerifier: BearerTokenVerifier {
     }
 
     static func scopes(_ payload: [String: JSONValue]) -> Set<String> {
-        if let scope = payload["scope"]?.stringValue { return Set(scope.split(separator: " ").map(String.init)) }
+        if let scope = payload["scope"]?.stringValue {
+            // Split on the byte (the `Character` split runs grapheme breaking over the claim).
+            return Set(scope.utf8.split(separator: UInt8(ascii: " ")).compactMap { String($0) })
+        }
         for name in ["scp", "permissions"] {
             if case .array(let values) = payload[name] { return Set(values.compactMap(\.stringValue)) }
         }

@@ -138,10 +138,11 @@ public struct IDTokenValidator: Sendable {
         func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
             // Exactly two dots (the caller decoded the header and payload from the same split); the
             // signing input is everything before the second, the signature everything after it.
-            guard let second = bytes.lastIndex(of: UInt8(ascii: ".")), bytes[..<second].contains(UInt8(ascii: ".")) else { return false }
+            guard let (_, second) = JWTParts.dots(bytes) else { return false }
             let encoded = UnsafeBufferPointer(rebasing: bytes[(second + 1)...])
             // base64url without padding, as the JWS compact serialization writes it (RFC 7515, section 2).
-            guard encoded.allSatisfy(Self.isBase64URLCharacter), let signature = Base64URL.decode(buffer: encoded) else { return false }
+            guard let signature = Base64URL.decodeStrictURLSafe(buffer: encoded)
+                    ?? (encoded.allSatisfy(Self.isBase64URLCharacter) ? Base64URL.decode(buffer: encoded) : nil) else { return false }
             return key.isValidSignature(signature, for: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[..<second])))
         }
         let valid = raw.utf8.withContiguousStorageIfAvailable(isValid) ?? Array(raw.utf8).withUnsafeBufferPointer(isValid)

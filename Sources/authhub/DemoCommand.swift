@@ -2,6 +2,7 @@ import ArgumentParser
 import AuthHub
 import AuthHubEmulator
 import AuthHubFactors
+import CoreMetrics
 import Foundation
 
 /// `authhub demo`: starts an emulator in-process on an ephemeral loopback port, runs every
@@ -25,7 +26,12 @@ struct DemoCommand: AsyncParsableCommand {
                                + "a table of its own is created and dropped.", valueName: "url"))
     var postgres: String?
 
+    @Flag(help: "Record AuthHub's metrics (swift-metrics) during the run and print them afterwards.")
+    var metrics = false
+
     func run() async throws {
+        let recorded = metrics ? DemoMetrics() : nil
+        if let recorded { MetricsSystem.bootstrap(recorded) }
         let emulator: RunningEmulator
         do {
             emulator = try await Emulator.start()
@@ -42,6 +48,11 @@ struct DemoCommand: AsyncParsableCommand {
         await emulator.stop()
 
         print(json ? report.renderJSON() : report.renderTable())
+        if let recorded {
+            // With --json the metrics go to standard error, so that standard output stays one JSON document.
+            let text = "\nMetrics (swift-metrics, recorded during the run):\n" + recorded.render() + "\n"
+            if json { FileHandle.standardError.write(Data(text.utf8)) } else { print(text, terminator: "") }
+        }
         if !report.succeeded { throw ExitCode(1) }
     }
 

@@ -50,4 +50,27 @@ import Testing
         #expect(result.stdout.contains("provider | flow"))
         #expect(result.stdout.contains("0 failed"))
     }
+
+    /// `demo --metrics`: what swift-metrics received during the run, after the table — sign-ins,
+    /// renewals, sign-outs by provider and outcome, provider round trips, lock waits — and nothing
+    /// that looks like a token or an email address.
+    @Test func demoPrintsTheMetricsOfTheRun() async throws {
+        let result = try await AuthHubBinary.runDetached(["demo", "--metrics"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let parts = result.stdout.components(separatedBy: "Metrics (swift-metrics, recorded during the run):")
+        #expect(parts.count == 2)
+        let lines = (parts.last ?? "").split(separator: "\n").map(String.init)
+        func value(_ prefix: String) -> Int? {
+            lines.first { $0.hasPrefix(prefix + " ") }.flatMap { Int($0.split(separator: " ").last ?? "") }
+        }
+        #expect((value(#"authhub_sign_ins{provider="auth0",method="password",outcome="success"}"#) ?? 0) >= 1, "\(lines)")
+        #expect((value(#"authhub_sign_ins{provider="auth0",method="password",outcome="mfaRequired"}"#) ?? 0) >= 1)
+        #expect((value(#"authhub_refreshes{provider="auth0",trigger="forced",outcome="success"}"#) ?? 0) >= 1)
+        #expect((value(#"authhub_sign_outs{provider="auth0",outcome="success"}"#) ?? 0) >= 1)
+        #expect(lines.contains { $0.hasPrefix(#"authhub_provider_request_duration{provider="auth0",operation="sign-in",method="POST",status="200"} count="#) })
+        #expect(lines.contains { $0.hasPrefix(#"authhub_refresh_lock_wait{provider="auth0"} count="#) })
+        for line in lines {
+            #expect(!line.contains("eyJ") && !line.contains("@"), "\(line)")
+        }
+    }
 }

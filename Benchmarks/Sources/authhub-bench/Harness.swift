@@ -14,6 +14,8 @@ struct BenchOptions: Sendable {
     var filters: [String] = []
     var authhubPath: String?
     var workerPath: String?
+    /// A Python with PyJWT and joserfc (Benchmarks/run makes a virtual environment of its own).
+    var pythonPath: String?
 
     static func parse(_ arguments: [String]) -> BenchOptions {
         var options = BenchOptions()
@@ -32,6 +34,9 @@ struct BenchOptions: Sendable {
             case "--worker":
                 index += 1
                 if index < arguments.count { options.workerPath = arguments[index] }
+            case "--python":
+                index += 1
+                if index < arguments.count { options.pythonPath = arguments[index] }
             case "-h", "--help":
                 print("""
                     usage: authhub-bench [--quick] [--json] [--filter SUBSTRING[,SUBSTRING…]] [--authhub PATH]
@@ -40,6 +45,7 @@ struct BenchOptions: Sendable {
                       --filter    run only benchmarks whose name contains one of the substrings
                       --authhub   the release `authhub` binary, for the CLI rows (skipped without it)
                       --worker    the release `AuthHubRefreshWorker` binary, for pg.replicas.4x250
+                      --python    a Python with PyJWT and joserfc, for the peers.* rows (skipped without it)
                     """)
                 exit(0)
             default:

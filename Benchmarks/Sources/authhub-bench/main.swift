@@ -18,6 +18,7 @@ var rows: [Row] = []
 
 await section("cached session()") { try await SessionBenchmarks.run(options) }
 await section("ID-token verification") { try await TokenBenchmarks.run(options) }
+await section("ID-token verification against peers and the raw signature check") { try await PeerBenchmarks.run(options) }
 await section("JSON reader and writer") { try await JSONBenchmarks.run(options) }
 await section("providers.json load") { try await ConfigBenchmarks.run(options) }
 await section("file store") { try await FileStoreBenchmarks.run(options) }

@@ -75,7 +75,8 @@ struct JSONValueParser {
         try enter()
         defer { depth -= 1 }
         index += 1
-        var members: [String: JSONValue] = [:]
+        // Room for a JWT's claims without growing (growing rehashes every key).
+        var members = [String: JSONValue](minimumCapacity: 8)
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
@@ -141,12 +142,21 @@ struct JSONValueParser {
 
     private mutating func number() throws -> Double {
         let start = index
-        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        let negative = bytes[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
         guard index < bytes.count, isDigit(bytes[index]) else { throw error("invalid number") }
+        let digitsStart = index
         if bytes[index] == UInt8(ascii: "0") {
             index += 1
         } else {
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        // An integer of at most 15 digits (every time claim) is exact in a Double: computed here
+        // rather than through a String and strtod.
+        if index - digitsStart <= 15, index == bytes.count || (bytes[index] != UInt8(ascii: ".") && bytes[index] | 0x20 != UInt8(ascii: "e")) {
+            var integer = 0
+            for position in digitsStart..<index { integer = integer * 10 + Int(bytes[position] &- UInt8(ascii: "0")) }
+            return negative ? -Double(integer) : Double(integer)
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1
@@ -170,13 +180,18 @@ struct JSONValueParser {
         index += 1  // the opening quote
         let start = index
         // Fast path: no escapes.
+        var ascii = true
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                let text = try utf8(start..<index)
+                // ASCII needs no validation: copied as it is (the generic validating initializer
+                // was the parser's largest cost on a JWT payload).
+                let text = ascii ? String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]).assumingMemoryBound(to: UInt8.self), as: UTF8.self)
+                                 : try utf8(start..<index)
                 index += 1
                 return text
             }
+            ascii = ascii && byte < 0x80
             if byte == UInt8(ascii: "\\") { break }
             guard byte >= 0x20 else { throw error("unescaped control character in a string") }
             index += 1

@@ -1,4 +1,5 @@
 import Foundation
+import Tracing
 import HTTPTypes
 import Logging
 
@@ -119,11 +120,14 @@ public struct APIClient: Sendable {
     public var defaultHeaderFields: HTTPFields
     /// The timeout of a request that sets none.
     public var timeout: Duration
+    /// Where each exchange's span and duration go.
+    public var telemetry: AuthTelemetry
 
     public init(provider: String, baseURL: URL, transport: any HTTPTransport, errorMapper: any ErrorMapper = StatusErrorMapper(),
                 clock: any AuthClock = SystemClock(), random: any RandomSource = SystemRandom(),
                 logger: Logger = Logger(label: "authhub.http"), retryPolicy: RetryPolicy = RetryPolicy(),
-                defaultHeaderFields: HTTPFields = [:], timeout: Duration = .seconds(30)) {
+                defaultHeaderFields: HTTPFields = [:], timeout: Duration = .seconds(30), telemetry: AuthTelemetry = .default) {
+        self.telemetry = telemetry
         self.provider = provider
         self.baseURL = baseURL
         self.transport = transport
@@ -143,7 +147,7 @@ public struct APIClient: Sendable {
         logger[metadataKey: "provider"] = .string(provider)
         self.init(provider: provider, baseURL: baseURL, transport: context.transport, errorMapper: errorMapper,
                   clock: context.clock, random: context.random, logger: logger, retryPolicy: retryPolicy,
-                  defaultHeaderFields: defaultHeaderFields)
+                  defaultHeaderFields: defaultHeaderFields, telemetry: context.telemetry)
     }
 
     /// Sends a request and returns a 2xx reply; anything else throws an ``AuthError``.
@@ -157,7 +161,7 @@ public struct APIClient: Sendable {
             logRequest(prepared, attempt: attempt)
             let response: HTTPReply
             do {
-                response = try await transport.send(http, body: prepared.body, timeout: prepared.timeout)
+                response = try await exchange(http, prepared, operation: request.operation)
             } catch {
                 let mapped = mapTransportFailure(error, host: Self.hostDescription(prepared.url))
                 logger.debug("request failed", metadata: [
@@ -191,6 +195,36 @@ public struct APIClient: Sendable {
                 }
             }
             throw error
+        }
+    }
+
+    /// One attempt on the transport, in a client span (`HTTP POST`, …) whose trace context the request
+    /// carries, timed into ``AuthTelemetry/MetricName/providerRequestDuration``. The span and the
+    /// metric name the provider, the operation, the method, the host and the status — never the path
+    /// or query (which can hold ids and keys) or any header.
+    private func exchange(_ head: HTTPRequest, _ prepared: PreparedRequest, operation: AuthOperation) async throws -> HTTPReply {
+        let started = ContinuousClock.now
+        var status = ""
+        defer {
+            telemetry.record(AuthTelemetry.MetricName.providerRequestDuration,
+                             [("provider", provider), ("operation", operation.rawValue), ("method", head.method.rawValue), ("status", status)],
+                             duration: ContinuousClock.now - started)
+        }
+        let attributes = ["http.request.method": head.method.rawValue, "server.address": prepared.url.host ?? "",
+                          "authhub.provider": provider, "authhub.operation": operation.rawValue]
+        return try await telemetry.withSpan("HTTP \(head.method.rawValue)", kind: .client, attributes: attributes) { span in
+            var head = head
+            telemetry.activeTracer.inject(ServiceContext.current ?? .topLevel, into: &head.headerFields, using: TraceContextInjector())
+            do {
+                let reply = try await transport.send(head, body: prepared.body, timeout: prepared.timeout)
+                status = String(reply.head.status.code)
+                span.attributes["http.response.status_code"] = Int64(reply.head.status.code)
+                if reply.head.status.code >= 400 { span.setStatus(SpanStatus(code: .error)) }
+                return reply
+            } catch {
+                status = mapTransportFailure(error, host: "").code.rawValue
+                throw error
+            }
         }
     }
 

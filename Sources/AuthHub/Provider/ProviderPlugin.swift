@@ -146,6 +146,9 @@ public struct ProviderContext: Sendable {
     /// authenticator on Apple, `SoftwarePasskeyAuthenticator` from AuthHubFactors on Linux); nil when
     /// the app offers no passkeys, in which case a passkey sign-in fails with `invalidConfiguration`.
     public var passkeyAuthenticator: (any PasskeyAuthenticator)?
+    /// Where metrics and spans go (by default swift-metrics' and swift-distributed-tracing's
+    /// process-wide systems, which do nothing until the app bootstraps them).
+    public var telemetry: AuthTelemetry
 
     /// Creates a context.
     /// - Parameters:
@@ -155,14 +158,16 @@ public struct ProviderContext: Sendable {
     ///   - random: the source of state, nonce and PKCE values.
     ///   - logger: where providers log (secrets redacted).
     ///   - passkeyAuthenticator: the authenticator passkey sign-ins drive.
+    ///   - telemetry: where metrics and spans go.
     public init(transport: (any HTTPTransport)? = nil, clock: any AuthClock = SystemClock(),
                 random: any RandomSource = SystemRandom(), logger: Logger = Logger(label: "authhub"),
-                passkeyAuthenticator: (any PasskeyAuthenticator)? = nil) {
+                passkeyAuthenticator: (any PasskeyAuthenticator)? = nil, telemetry: AuthTelemetry = .default) {
         self.explicitTransport = transport
         self.clock = clock
         self.random = random
         self.logger = logger
         self.passkeyAuthenticator = passkeyAuthenticator
+        self.telemetry = telemetry
     }
 }
 

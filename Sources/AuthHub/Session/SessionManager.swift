@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Tracing
 
 /// Keeps one provider account's session valid: returns the stored session while it is fresh and
 /// renews it when it is not.
@@ -42,6 +43,8 @@ public actor SessionManager {
     /// The time source.
     public nonisolated let clock: any AuthClock
     private let logger: Logger
+    /// Where renewals are counted, timed and traced.
+    public nonisolated let telemetry: AuthTelemetry
     private let broadcaster = EventBroadcaster()
     private let sink: (@Sendable (AuthEvent) -> Void)?
 
@@ -68,11 +71,13 @@ public actor SessionManager {
     ///   - store: where the session lives.
     ///   - refreshLock: serialises renewals among every user of `store`; by default the store's own.
     ///   - clock: the time source.
+    ///   - telemetry: where renewals are counted, timed and traced (see ``AuthTelemetry``).
     ///   - eventSink: also receives every event (the hub uses it to merge streams).
     public init(key: SessionKey, provider: any AuthProvider, store: any SessionStore, refreshLock: (any RefreshLock)? = nil,
                 clock: any AuthClock = SystemClock(), logger: Logger = Logger(label: "authhub.session"),
-                eventSink: (@Sendable (AuthEvent) -> Void)? = nil) {
+                telemetry: AuthTelemetry = .default, eventSink: (@Sendable (AuthEvent) -> Void)? = nil) {
         self.key = key
+        self.telemetry = telemetry
         self.provider = provider
         self.sessionStore = store
         self.refreshLock = refreshLock ?? store.makeRefreshLock()
@@ -228,8 +233,47 @@ public actor SessionManager {
         return Session.scopeSet(flightScope) == Session.scopeSet(requested)
     }
 
+    /// A renewal in an `authhub.refresh` span, whose children are the wait for the refresh lock
+    /// (`authhub.refresh_lock.wait`, also timed into ``AuthTelemetry/MetricName/refreshLockWait``)
+    /// and the provider's HTTP request.
     private func refreshUnderLock(minTTL: TimeInterval, scope: String?, force: Bool) async throws -> Session {
-        try await refreshLock.withLock(key) { try await self.refreshLocked(minTTL: minTTL, scope: scope, force: force) }
+        let telemetry = self.telemetry, key = self.key
+        return try await telemetry.withSpan(AuthTelemetry.SpanName.refresh, attributes: ["authhub.provider": key.provider]) { span in
+            let waited = ContinuousClock.now
+            let wait = telemetry.activeTracer.startAnySpan(AuthTelemetry.SpanName.refreshLockWait, context: ServiceContext.current ?? .topLevel)
+            wait.attributes["authhub.provider"] = key.provider
+            let waiting = Mutex(true)
+            @Sendable func acquired() {
+                guard waiting.withLock({ let was = $0; $0 = false; return was }) else { return }
+                wait.end()
+                telemetry.record(AuthTelemetry.MetricName.refreshLockWait, [("provider", key.provider)], duration: ContinuousClock.now - waited)
+            }
+            do {
+                let session = try await refreshLock.withLock(key) {
+                    acquired()
+                    return try await self.refreshLocked(minTTL: minTTL, scope: scope, force: force)
+                }
+                span.attributes["authhub.outcome"] = "success"
+                return session
+            } catch {
+                if waiting.withLock({ $0 }) { wait.setStatus(SpanStatus(code: .error, message: AuthTelemetry.outcome(error))) }
+                acquired()
+                throw error
+            }
+        }
+    }
+
+    /// Counts a renewal that reached the provider (``AuthTelemetry/MetricName/refreshes``) and records
+    /// how long the session still had (``AuthTelemetry/MetricName/renewedRemainingSeconds``).
+    private func recordRefresh(of stored: Session, force: Bool, error: (any Error)?) {
+        let now = clock.now
+        let trigger = force ? "forced" : (stored.isValid(at: now, minTTL: 0) ? "early" : "expired")
+        telemetry.increment(AuthTelemetry.MetricName.refreshes,
+                            [("provider", key.provider), ("trigger", trigger), ("outcome", AuthTelemetry.outcome(error))])
+        if error == nil, let expiresAt = stored.expiresAt {
+            telemetry.gauge(AuthTelemetry.MetricName.renewedRemainingSeconds, [("provider", key.provider)],
+                            value: expiresAt.timeIntervalSince(now))
+        }
     }
 
     private func refreshLocked(minTTL: TimeInterval, scope: String?, force: Bool) async throws -> Session {
@@ -249,8 +293,10 @@ public actor SessionManager {
         let renewed: Session
         do {
             renewed = try await provider.refresh(stored, scope: scope)
+            recordRefresh(of: stored, force: force, error: nil)
         } catch {
             let authError = AuthError.wrap(error, provider: key.provider)
+            recordRefresh(of: stored, force: force, error: authError)
             if authError.code == .refreshTokenInvalid {
                 return try await handleInvalidRefreshToken(stored, error: authError, minTTL: minTTL)
             }

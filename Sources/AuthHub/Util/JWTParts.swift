@@ -17,14 +17,24 @@ package enum JWTParts {
     /// `split` of its UTF-8 view cost as much as the base64 decoding (both measured on the bearer
     /// middleware's path).
     private static func decode(_ bytes: UnsafeBufferPointer<UInt8>) -> (header: [String: JSONValue], payload: [String: JSONValue])? {
-        let dot = UInt8(ascii: ".")
-        guard let first = bytes.firstIndex(of: dot),
-              let second = bytes[(first + 1)...].firstIndex(of: dot),
-              !bytes[(second + 1)...].contains(dot),
-              let headerData = Base64URL.decode(bytes: bytes[..<first]), let header = (try? JSONValue.parse(headerData))?.objectValue,
-              let payloadData = Base64URL.decode(bytes: bytes[(first + 1)..<second]),
+        guard let (first, second) = dots(bytes),
+              let headerData = Base64URL.decode(buffer: UnsafeBufferPointer(rebasing: bytes[..<first])), let header = (try? JSONValue.parse(headerData))?.objectValue,
+              let payloadData = Base64URL.decode(buffer: UnsafeBufferPointer(rebasing: bytes[(first + 1)..<second])),
               let payload = (try? JSONValue.parse(payloadData))?.objectValue
         else { return nil }
         return (header, payload)
+    }
+
+    /// The positions of the two dots of a compact JWS, or nil unless it has exactly two. Found with
+    /// `memchr` (vectorised by the C library): a byte loop over a ~1 KB token cost more than
+    /// decoding its header (perf, `rs256.raw-verify`).
+    package static func dots(_ bytes: UnsafeBufferPointer<UInt8>) -> (first: Int, second: Int)? {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return nil }
+        func find(from start: Int) -> Int? {
+            guard start < bytes.count, let found = memchr(base + start, Int32(UInt8(ascii: ".")), bytes.count - start) else { return nil }
+            return UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - base
+        }
+        guard let first = find(from: 0), let second = find(from: first + 1), find(from: second + 1) == nil else { return nil }
+        return (first, second)
     }
 }
