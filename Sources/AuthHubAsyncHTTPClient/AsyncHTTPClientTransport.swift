@@ -119,6 +119,10 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
         try await owner?.shutdown()
     }
 
+    /// Sends one request (following redirects unless told not to) within `timeout`, or the
+    /// transport's default.
+    /// - Throws: a ``AuthHub/TransportError``: `.timeout`, `.connection`, `.tls`, `.cancelled`,
+    ///   `.responseTooLarge` or `.other`. Any HTTP status is a reply, not an error.
     public func send(_ request: HTTPRequest, body: Data?, timeout: Duration?) async throws -> HTTPReply {
         let deadline = timeout ?? defaultTimeout
         do {

@@ -24,6 +24,8 @@ public struct AsyncHTTPClientTransportFactory: TransportFactory {
     ///   which needs no shutdown.
     public init(client: HTTPClient? = nil) { self.client = client }
 
+    /// An ``AsyncHTTPClientTransport`` over ``client`` with the default timeout (30 s), redirects
+    /// followed and the 4 MiB body cap, as core's default `URLSessionTransport`.
     public func makeTransport(logger: Logger) throws -> any HTTPTransport {
         AsyncHTTPClientTransport(client: client)
     }
