@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "AuthHubTesting", targets: ["AuthHubTesting"]),
         .library(name: "AuthHubHummingbird", targets: ["AuthHubHummingbird"]),
         .library(name: "AuthHubPostgres", targets: ["AuthHubPostgres"]),
+        .library(name: "AuthHubAsyncHTTPClient", targets: ["AuthHubAsyncHTTPClient"]),
         .executable(name: "authhub", targets: ["authhub"]),
         .plugin(name: "ValidateProviders", targets: ["ValidateProviders"]),
     ],
@@ -34,6 +35,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.0"),
         .package(url: "https://github.com/apple/swift-metrics.git", from: "2.5.0"),
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.1.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.24.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.30.0"),
     ],
     targets: [
         .target(
@@ -121,11 +124,26 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // An HTTPTransport over async-http-client, for servers that run SwiftNIO: a product of its own,
+        // so that users of the default transport never build SwiftNIO for it.
+        .target(
+            name: "AuthHubAsyncHTTPClient",
+            dependencies: [
+                "AuthHub",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "authhub",
             dependencies: [
                 "AuthHub", "AuthHubProviders", "AuthHubEmulator", "AuthHubAuth0", "AuthHubOIDC", "AuthHubFactors", "AuthHubTurnkey",
-                "AuthHubFirebase", "AuthHubOpenfort", "AuthHubPostgres", "AuthHubWebExample",
+                "AuthHubFirebase", "AuthHubOpenfort", "AuthHubPostgres", "AuthHubWebExample", "AuthHubAsyncHTTPClient",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -212,6 +230,17 @@ let package = Package(
                 "AuthHubEmulator", "AuthHub", "AuthHubTesting", "AuthHubFactors", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "JWTKit", package: "jwt-kit"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+            ]
+        ),
+        .testTarget(
+            name: "AuthHubAsyncHTTPClientTests",
+            dependencies: [
+                "AuthHubAsyncHTTPClient", "AuthHub", "AuthHubTesting", "AuthHubEmulator", "AuthHubProviders",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         .testTarget(name: "AuthHubCLITests", dependencies: ["authhub", "AuthHub", "AuthHubEmulator", "AuthHubFactors", "AuthHubAuth0", "AuthHubOIDC", "AuthHubFirebase", "AuthHubTesting"]),

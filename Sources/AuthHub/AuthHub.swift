@@ -30,13 +30,22 @@ public final class AuthHub: Sendable {
     /// - Parameters:
     ///   - environment: a validated environment (see `ConfigLoader`).
     ///   - registry: the provider types known to the app.
-    ///   - context: transport, clock, randomness and logger handed to every provider.
+    ///   - context: transport, clock, randomness and logger handed to every provider. A transport
+    ///     set in it explicitly wins; otherwise the environment's `transport` is built (through the
+    ///     registry's ``TransportFactory`` for it; `urlsession` when the file names none).
     ///   - store: overrides the environment's `sessionStore`.
     ///   - baseDirectory: relative store paths are resolved against it (the config file's folder).
-    /// - Throws: ``AuthErrorCode/invalidConfiguration`` for an unknown type or a plugin's refusal.
+    /// - Throws: ``AuthErrorCode/invalidConfiguration`` for an unknown type, a transport no
+    ///   registered factory builds, or a plugin's refusal.
     public init(environment: EnvironmentConfiguration, registry: ProviderRegistry, context: ProviderContext = ProviderContext(),
                 store: (any SessionStore)? = nil, baseDirectory: URL? = nil) throws {
         self.environment = environment
+        var context = context
+        if context.explicitTransport == nil {
+            context.transport = try registry.makeTransport(named: environment.transport, logger: context.logger)
+            context.logger.debug("transport from providers.json",
+                                 metadata: ["transport": .string(environment.transport ?? TransportName.urlSession)])
+        }
         self.context = context
         var built: [String: any AuthProvider] = [:]
         for entry in environment.providers {
@@ -261,6 +270,36 @@ public final class AuthHub: Sendable {
             let session = try await mapped(p) { try await browser.signInWithBrowser(timeout: timeout, options: options, open: open) }
             return try await replace(previous, with: session, provider: p, manager: m)
         }
+    }
+
+    /// A device sign-in (RFC 8628: the device shows a code, the user approves elsewhere) whose session
+    /// is stored when approved, replacing a stored one as ``signIn(_:provider:account:)`` does.
+    ///
+    /// ```swift
+    /// let flow = try hub.deviceSignIn(provider: "auth0")
+    /// let code = try await flow.start()               // show code.userCode at code.verificationURI
+    /// let session = try await flow.waitForApproval()  // stored
+    /// ```
+    /// - Throws: ``AuthErrorCode/unsupported`` for a provider without device sign-in.
+    public func deviceSignIn(provider id: String? = nil, account: String = SessionKey.defaultAccount,
+                             options: DeviceSignInOptions = DeviceSignInOptions()) throws -> DeviceSignInFlow {
+        let p = try provider(id)
+        guard let device = p as? any DeviceSignInProvider else {
+            throw AuthError(.unsupported, message: "Device sign-in is not available for provider '\(p.id)'.", provider: p.id)
+        }
+        let m = try manager(provider: p.id, account: account)
+        let telemetry = context.telemetry
+        return DeviceSignInFlow(provider: device, options: options, clock: context.clock, complete: { [self] session in
+            let previous = try? await m.current()
+            return try await replace(previous, with: session, provider: p, manager: m)
+        }, finished: { result in
+            let outcome: String
+            switch result {
+            case .success: outcome = "success"
+            case .failure(let error): outcome = AuthTelemetry.outcome(error)
+            }
+            telemetry.increment(AuthTelemetry.MetricName.signIns, [("provider", p.id), ("method", "device"), ("outcome", outcome)])
+        })
     }
 
     /// Starts a passwordless sign-in (sends a code).

@@ -21,7 +21,7 @@ public struct Auth0Plugin: ProviderPlugin {
 
     /// What an Auth0 provider supports today.
     static let providerCapabilities: Set<AuthCapability> = [
-        .passwordSignIn, .signUp, .passwordReset, .emailCode, .smsCode, .webAuth, .refresh, .revoke, .userInfo, .mfa,
+        .passwordSignIn, .signUp, .passwordReset, .emailCode, .smsCode, .webAuth, .refresh, .revoke, .userInfo, .mfa, .deviceSignIn,
     ]
 
     public var fields: [ConfigField] {

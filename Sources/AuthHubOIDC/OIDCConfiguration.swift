@@ -17,10 +17,15 @@ public struct OIDCConfiguration: Sendable {
     public var leeway: Int
     /// Extra authorization request parameters.
     public var additionalParameters: [String: String]
+    /// The device authorization endpoint (RFC 8628) of a provider whose discovery document names
+    /// none; the discovered one wins.
+    public var deviceAuthorizationEndpoint: URL?
 
     /// Creates a configuration from values.
     public init(issuer: URL, clientId: String, clientSecret: Secret<String>? = nil, scopes: [String] = OIDCPlugin.defaultScopes,
-                redirectURI: URL? = nil, leeway: Int = 60, additionalParameters: [String: String] = [:]) {
+                redirectURI: URL? = nil, leeway: Int = 60, additionalParameters: [String: String] = [:],
+                deviceAuthorizationEndpoint: URL? = nil) {
+        self.deviceAuthorizationEndpoint = deviceAuthorizationEndpoint
         self.issuer = issuer
         self.clientId = clientId
         self.clientSecret = clientSecret
@@ -40,6 +45,7 @@ public struct OIDCConfiguration: Sendable {
                   scopes: configuration.strings("scopes") ?? OIDCPlugin.defaultScopes,
                   redirectURI: try configuration.absoluteURI("redirectURI"),
                   leeway: configuration.int("leeway") ?? 60,
-                  additionalParameters: parameters)
+                  additionalParameters: parameters,
+                  deviceAuthorizationEndpoint: try configuration.httpURL("deviceAuthorizationEndpoint"))
     }
 }

@@ -20,8 +20,9 @@ public struct OIDCPlugin: ProviderPlugin {
     public var type: String { Self.typeName }
     /// One line for `authhub providers`.
     public var summary: String { "Generic OpenID Connect: discovery, authorization code + PKCE, ID-token validation" }
-    /// Browser sign-in (PKCE, loopback redirect) and refresh.
-    public var capabilities: Set<AuthCapability> { [.webAuth, .refresh] }
+    /// Browser sign-in (PKCE, loopback redirect), refresh, and device sign-in (RFC 8628) where the
+    /// provider offers it.
+    public var capabilities: Set<AuthCapability> { [.webAuth, .refresh, .deviceSignIn] }
 
     /// The providers.json fields of an `oidc` entry.
 
@@ -40,6 +41,8 @@ public struct OIDCPlugin: ProviderPlugin {
                         description: "Clock skew in seconds tolerated when checking ID token times.", defaultValue: 60),
             ConfigField("additionalParameters", .stringMap,
                         description: "Extra parameters for the authorization request (e.g. prompt, audience, resource)."),
+            ConfigField("deviceAuthorizationEndpoint", .url,
+                        description: "Device authorization endpoint (RFC 8628) for device sign-in, when the discovery document names none (the discovered one wins)."),
         ]
     }
 
@@ -55,6 +58,9 @@ public struct OIDCPlugin: ProviderPlugin {
         }
         if let leeway = configuration.int("leeway"), leeway < 0 {
             problems.append(ConfigProblem(path: "leeway", message: "must not be negative"))
+        }
+        if let endpoint = configuration.string("deviceAuthorizationEndpoint"), !ConfigValueFormat.isSecureOrLoopback(endpoint) {
+            problems.append(ConfigProblem(path: "deviceAuthorizationEndpoint", message: "must use https (plain http is allowed only for a loopback host)"))
         }
         if let redirect = configuration.string("redirectURI"), !ConfigValueFormat.isAbsoluteURI(redirect) {
             problems.append(ConfigProblem(path: "redirectURI", message: "must be an absolute URI with a scheme"))

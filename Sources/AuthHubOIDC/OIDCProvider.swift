@@ -5,7 +5,8 @@ import Foundation
 /// flow with PKCE through the system browser and an RFC 8252 loopback redirect, ID-token
 /// validation, and refresh.
 ///
-/// Three ways to sign in:
+/// Four ways to sign in (the fourth, device sign-in, when discovery names a
+/// `device_authorization_endpoint`; see ``DeviceSignInFlow``):
 /// - ``signInWithBrowser(timeout:options:open:)``: the whole flow with a ``LoopbackRedirectReceiver``
 ///   (on a free port, or on the configured `redirectURI` when it is a loopback URL with a port);
 ///   `open` shows the URL to the user.
@@ -24,7 +25,7 @@ public struct OIDCProvider: AuthProvider {
     /// Always `oidc`.
     public var type: String { OIDCPlugin.typeName }
     /// Browser sign-in and refresh.
-    public var capabilities: Set<AuthCapability> { [.webAuth, .refresh] }
+    public var capabilities: Set<AuthCapability> { [.webAuth, .refresh, .deviceSignIn] }
     /// The entry's settings.
     public let configuration: OIDCConfiguration
     /// Transport, clock, randomness and logger shared with the hub.
@@ -208,6 +209,14 @@ public struct OIDCProvider: AuthProvider {
         } catch {
             throw AuthError.wrap(error, provider: id)
         }
+    }
+
+    /// The token client of device sign-in.
+    func deviceTokenClient(_ metadata: OIDCProviderMetadata) -> OIDCTokenClient { tokenClient(metadata) }
+
+    /// The session of a device sign-in's tokens, the ID token validated against the discovered keys.
+    func deviceSession(from tokens: OIDCTokenResponse, expecting expectations: IDTokenExpectations, scope: String?) async throws -> Session {
+        try await session(from: tokens, resolved: try await resolved(), expecting: expectations, scope: scope)
     }
 
     private func tokenClient(_ metadata: OIDCProviderMetadata) -> OIDCTokenClient {

@@ -75,13 +75,72 @@ public struct OIDCTokenClient: Sendable {
         return try await send(body, retry: .never, operation: .refresh)
     }
 
-    private func send(_ body: OIDCTokenRequest, retry: APIRequest.RetryMode,
-                      operation: AuthOperation) async throws -> OIDCTokenResponse {
+    /// The `grant_type` of the device authorization grant (RFC 8628, section 3.4).
+    public static let deviceCodeGrantType = "urn:ietf:params:oauth:grant-type:device_code"
+
+    /// Asks a device authorization endpoint for a code (RFC 8628, section 3.1): `POST`, form-encoded,
+    /// with `client_id`, `scope` and, when given, `audience` and further parameters. Never retried:
+    /// each request issues a new code.
+    /// - Parameters:
+    ///   - endpoint: the discovered `device_authorization_endpoint`, or a path such as `/oauth/device/code`.
+    ///   - scope: the scopes to ask for.
+    ///   - parameters: further form fields (`audience`, …).
+    /// - Throws: mapped provider errors; ``AuthErrorCode/invalidRequest`` for a malformed reply (see
+    ///   ``DeviceAuthorization``).
+    public func requestDeviceAuthorization(endpoint: String, scope: String, parameters: [(String, String)] = []) async throws -> DeviceAuthorization {
+        var fields = [("client_id", clientId), ("scope", scope)] + parameters
+        fields = fields.filter { !$0.1.isEmpty }
+        let request = APIRequest(.post, endpoint, headerFields: basicAuthorization(), body: .form(fields), retry: .never, operation: .signIn)
+        let reply = try await api.send(request, as: OIDCDeviceAuthorizationReply.self)
+        return try DeviceAuthorization(deviceCode: reply.deviceCode, userCode: reply.userCode, verificationURI: reply.verificationURI,
+                                       verificationURIComplete: reply.verificationURIComplete, expiresIn: reply.expiresIn,
+                                       interval: reply.interval, now: api.clock.now, provider: api.provider)
+    }
+
+    /// One poll of the token endpoint with a device code (RFC 8628, sections 3.4 and 3.5):
+    /// `grant_type=urn:ietf:params:oauth:grant-type:device_code`, `device_code`, `client_id`.
+    /// - Returns: nil for `authorization_pending` and `slow_down` (told apart by `slowDown`); the
+    ///   tokens once the user approved.
+    /// - Throws: ``AuthErrorCode/accessDenied`` for `access_denied`, ``AuthErrorCode/timeout`` for
+    ///   `expired_token` (both keep the raw code in `providerCode`); other mapped errors.
+    public func pollDeviceCode(_ deviceCode: Secret<String>) async throws -> DeviceTokenPoll {
+        let body = OIDCTokenRequest(clientID: clientId, grantType: Self.deviceCodeGrantType, deviceCode: deviceCode.revealed())
+        do {
+            return .tokens(try await send(body, retry: .never, operation: .signIn))
+        } catch let error as AuthError {
+            switch error.providerCode {
+            case "authorization_pending": return .pending
+            case "slow_down": return .slowDown
+            case "access_denied":
+                throw error.with(code: .accessDenied, isRetryable: false)
+            case "expired_token":
+                throw AuthError(.timeout, message: "The code expired before the sign-in was approved; start again.",
+                                provider: error.provider, providerCode: "expired_token", statusCode: error.statusCode, isRetryable: false)
+            default: throw error
+            }
+        }
+    }
+
+    /// The outcome of one device-code poll.
+    public enum DeviceTokenPoll: Sendable {
+        case pending
+        case slowDown
+        case tokens(OIDCTokenResponse)
+    }
+
+    /// `Authorization: Basic` for a confidential client; nothing for a public one.
+    private func basicAuthorization() -> HTTPFields {
         var headers: HTTPFields = [:]
         if let clientSecret {
             let credentials = FormEncoding.escape(clientId) + ":" + FormEncoding.escape(clientSecret.revealed())
             headers[.authorization] = "Basic " + Data(credentials.utf8).base64EncodedString()
         }
+        return headers
+    }
+
+    private func send(_ body: OIDCTokenRequest, retry: APIRequest.RetryMode,
+                      operation: AuthOperation) async throws -> OIDCTokenResponse {
+        let headers = basicAuthorization()
         let request: APIRequest
         switch bodyEncoding {
         case .form:

@@ -36,6 +36,11 @@ public final class ScriptedUpstream: @unchecked Sendable {
         case endless(status: Int = 200, chunk: Data = Data(repeating: 0x20, count: 64 * 1024), declaredLength: Int? = nil,
                      limit: Int = 64 << 20)
 
+        /// A 200 reply whose chunked body is `chunk` sent `count` times, one every `interval`: a
+        /// server that is never idle for long but takes `count × interval` in all (for telling a
+        /// total deadline from an idle timeout).
+        case trickle(chunk: Data = Data("x".utf8), count: Int, interval: Duration)
+
         /// A JSON reply.
         public static func json(_ status: Int, _ text: String, headers: [(String, String)] = []) -> Script {
             .reply(status: status, headers: [("Content-Type", "application/json")] + headers, body: Data(text.utf8))
@@ -47,6 +52,7 @@ public final class ScriptedUpstream: @unchecked Sendable {
         public var method: String
         /// The path with its query, as sent.
         public var target: String
+        /// The header fields by lowercased name; repeated fields joined with ", ".
         public var headers: [String: String]
         public var body: Data
         /// The path without the query.
@@ -183,6 +189,16 @@ public final class ScriptedUpstream: @unchecked Sendable {
                 return
             case .close:
                 return
+            case .trickle(let chunk, let count, let interval):
+                let head = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n"
+                guard send(connection, Data(head.utf8)) else { return }
+                let framed = Data(String(chunk.count, radix: 16).utf8) + Data("\r\n".utf8) + chunk + Data("\r\n".utf8)
+                let pause = interval.components
+                for _ in 0..<max(count, 0) {
+                    Thread.sleep(forTimeInterval: Double(pause.seconds) + Double(pause.attoseconds) / 1e18)
+                    guard !isStopped, send(connection, framed) else { return }
+                }
+                guard send(connection, Data("0\r\n\r\n".utf8)) else { return }
             case .endless(let status, let chunk, let declaredLength, let limit):
                 var head = "HTTP/1.1 \(status) \(Self.reason(status))\r\nContent-Type: application/json\r\n"
                 head += declaredLength.map { "Content-Length: \($0)\r\n\r\n" } ?? "Transfer-Encoding: chunked\r\n\r\n"
@@ -221,7 +237,10 @@ public final class ScriptedUpstream: @unchecked Sendable {
         var headers: [String: String] = [:]
         for line in lines {
             guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            // A repeated field is joined with ", " (RFC 9110, section 5.3), so none is lost.
+            let name = line[..<colon].lowercased()
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[name] = headers[name].map { $0 + ", " + value } ?? value
         }
         var body = Data(data[headEnd.upperBound...])
         let length = min(Int(headers["content-length"] ?? "0") ?? 0, 1 << 20)

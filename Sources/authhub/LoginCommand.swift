@@ -1,5 +1,7 @@
 import ArgumentParser
 import AuthHub
+import AuthHubFactors
+import AuthHubOIDC
 import Foundation
 
 /// `authhub login`: signs in with a password or a passwordless code, answering an MFA challenge
@@ -15,7 +17,9 @@ struct LoginCommand: AsyncParsableCommand {
             for a second factor, the one-time code is read from --otp, --recovery-code or standard input. \
             Passkey: --passkey (optionally with --email to look the account up); the software authenticator \
             keeps its keys in --passkey-store. A provider that signs in only with passkeys (Turnkey) needs \
-            no --passkey: --email alone is enough.
+            no --passkey: --email alone is enough. Device: --device shows a code and a link (and a QR \
+            code) to approve on another device, then waits (RFC 8628; Auth0 and OpenID providers with a \
+            device authorization endpoint); --audience and --scope apply.
             """
     )
 
@@ -38,8 +42,8 @@ struct LoginCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Sign in in a browser (RFC 8252 loopback redirect on 127.0.0.1).") var browser = false
     @Flag(name: .long, help: "With --browser: print the sign-in URL instead of opening a browser.") var noOpen = false
     @Option(name: .long, help: "With --browser: seconds to wait for the browser's redirect.") var timeout: Int = 300
-    @Option(name: .long, help: "With --browser: the API the access token is for (audience).") var audience: String?
-    @Option(name: .long, help: "With --browser: the scopes to ask for (space-separated; openid is added).") var scope: String?
+    @Option(name: .long, help: "With --browser or --device: the API the access token is for (audience).") var audience: String?
+    @Option(name: .long, help: "With --browser or --device: the scopes to ask for (space-separated; openid is added).") var scope: String?
     @Option(name: .long, help: "With --browser: the identity provider connection to use (Auth0), e.g. google-oauth2.") var connection: String?
     @Option(name: .long, help: "With --browser and --connection: scopes for the upstream identity provider (Auth0).") var connectionScope: String?
     @Option(name: .long, help: "With --browser: the organization (org_… id or name) to sign in to (Auth0).") var organization: String?
@@ -50,6 +54,8 @@ struct LoginCommand: AsyncParsableCommand {
     @Option(name: .long, help: "With --browser: the email or username to prefill (login_hint).") var loginHint: String?
     @Option(name: .customLong("param"), help: ArgumentHelp("With --browser: another authorization parameter, name=value (repeatable).", valueName: "name=value"))
     var parameters: [String] = []
+    @Flag(name: .long, help: "Sign in by approving on another device: shows a code, a link and a QR code, then waits.") var device = false
+    @Flag(name: .long, help: "With --device: do not draw the QR code.") var noQr = false
     @Flag(name: .long, help: "Print the session summary as JSON.") var json = false
 
     func validate() throws {
@@ -68,6 +74,18 @@ struct LoginCommand: AsyncParsableCommand {
             }
             return
         }
+        if device {
+            guard email == nil, username == nil, phone == nil, password == nil, !passwordStdin, !passwordless, !browser, !guest, !passkey
+            else { throw ValidationError("--device signs in on another device: give no email, password, code, browser or passkey options.") }
+            let browserOnly: [(String, Bool)] = [
+                ("--connection", connection != nil), ("--connection-scope", connectionScope != nil), ("--organization", organization != nil),
+                ("--invitation", invitation != nil), ("--prompt", prompt != nil), ("--screen-hint", screenHint != nil),
+                ("--max-age", maxAge != nil), ("--login-hint", loginHint != nil), ("--param", !parameters.isEmpty), ("--no-open", noOpen),
+            ]
+            if let flag = browserOnly.first(where: \.1)?.0 { throw ValidationError("\(flag) goes with --browser, not --device.") }
+            return
+        }
+        if noQr { throw ValidationError("--no-qr goes with --device.") }
         if browser {
             guard email == nil, username == nil, phone == nil, password == nil, !passwordStdin, !passwordless else {
                 throw ValidationError("--browser signs in on the provider's own page: give no email, password or code options.")
@@ -107,6 +125,12 @@ struct LoginCommand: AsyncParsableCommand {
             let manager = try hub.manager(provider: session.provider, account: session.account)
             let providerID = manager.key.provider
             let signedIn: Session
+            if device {
+                let stored = try await deviceSignIn(hub: hub, provider: providerID)
+                let summary = SessionSummary(stored, now: Date())
+                print(json ? CLI.json(summary) : "Signed in.\n" + summary.text)
+                return
+            }
             if browser {
                 let stored = try await browserSignIn(hub: hub, provider: providerID)
                 let summary = SessionSummary(stored, now: Date())
@@ -162,6 +186,24 @@ struct LoginCommand: AsyncParsableCommand {
                                                timeout: .seconds(timeout), open: { url in
             BrowserOpener.show(url, noOpen: noOpen, purpose: "to sign in")
         })
+    }
+
+    /// `--device`: shows the code, the link and a QR code of the complete link on standard error
+    /// (standard output keeps the summary, or the JSON), then waits for the approval.
+    private func deviceSignIn(hub: AuthHub, provider: String) async throws -> Session {
+        let flow = try hub.deviceSignIn(provider: provider, account: session.account,
+                                        options: DeviceSignInOptions(scope: scope.map(OIDCAuthorizationRequest.includingOpenID), audience: audience))
+        let code = try await flow.start()
+        CLI.stderr("To sign in, open \(code.verificationURI.absoluteString) on another device and enter the code:\n\n    \(code.userCode)\n")
+        if let complete = code.verificationURIComplete {
+            CLI.stderr("Or open \(complete.absoluteString)\(noQr ? "" : ", or scan:")")
+            if !noQr, let drawing = try? QRCode(encoding: complete.absoluteString, errorCorrection: .medium).terminalRendering(quietZone: 2) {
+                CLI.stderr(String(drawing.dropLast()))
+            }
+        }
+        let minutes = max(1, Int((code.expiresAt.timeIntervalSinceNow / 60).rounded()))
+        CLI.stderr("Waiting for the approval (the code expires in \(minutes) minute\(minutes == 1 ? "" : "s"); Ctrl-C stops)…")
+        return try await flow.waitForApproval()
     }
 
     private func signInRequest(hub: AuthHub, provider: String) async throws -> SignInRequest {

@@ -39,7 +39,7 @@ struct ProvidersCommand: AsyncParsableCommand {
         // An in-memory store: listing providers must not create session directories.
         let hub: AuthHub
         do {
-            hub = try AuthHub(environment: environment, registry: .builtIn, store: InMemorySessionStore())
+            hub = try AuthHub(environment: environment, registry: HubLoader.registry, store: InMemorySessionStore())
         } catch {
             CLI.fail(AuthError.wrap(error).message)
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import AuthHub
+import AuthHubAsyncHTTPClient
 import AuthHubPostgres
 import AuthHubProviders
 import Foundation
@@ -55,20 +56,30 @@ struct SessionSummary: Encodable {
 }
 
 enum HubLoader {
-    /// What the commands that build a hub know: every built-in provider plugin, and the `postgres`
-    /// session store (core validates its settings; AuthHubPostgres builds it).
+    /// What the commands that build a hub know: every built-in provider plugin, the `postgres`
+    /// session store (core validates its settings; AuthHubPostgres builds it) and the
+    /// `async-http-client` transport (AuthHubAsyncHTTPClient builds it).
     static let registry = ProviderRegistry.builtIn.registering(storeFactory: PostgresSessionStoreFactory())
+        .registering(transportFactory: AsyncHTTPClientTransportFactory())
 
-    /// The hub of `providers.json`, or a one-line failure.
+    /// The hub of `providers.json`, or a one-line failure. Its transport is the one the environment
+    /// names (`transport`, default `urlsession`), wrapped to say when a reply is slow on a terminal.
     /// - Parameter passkeyStore: the software passkey authenticator's credential directory, handed
     ///   to providers that sign in with a passkey (nil: no passkeys).
     static func load(_ options: GlobalOptions, passkeyStore: String? = nil) -> AuthHub {
         do {
-            let transport: any HTTPTransport = WaitingNoticeTransport.isTerminal
-                ? WaitingNoticeTransport(URLSessionTransport()) : URLSessionTransport()
-            let context = ProviderContext(transport: transport,
-                                          passkeyAuthenticator: passkeyStore.map { CLIPasskeyAuthenticator(directory: $0) })
-            return try AuthHub.load(configPath: options.config, environment: options.env, registry: registry, context: context)
+            let configuration: EnvironmentConfiguration
+            do {
+                configuration = try ConfigLoader(registry: registry).load(contentsOf: options.config, environment: options.env)
+            } catch let error as ConfigurationError {
+                throw error.authError
+            }
+            var context = ProviderContext(passkeyAuthenticator: passkeyStore.map { CLIPasskeyAuthenticator(directory: $0) })
+            let transport = try registry.makeTransport(named: configuration.transport, logger: context.logger)
+            context.transport = WaitingNoticeTransport.isTerminal ? WaitingNoticeTransport(transport) : transport
+            context.logger.debug("transport", metadata: ["transport": .string(configuration.transport ?? TransportName.urlSession)])
+            let baseDirectory = URL(fileURLWithPath: options.config).deletingLastPathComponent()
+            return try AuthHub(environment: configuration, registry: registry, context: context, baseDirectory: baseDirectory)
         } catch let error as AuthError {
             if let configuration = error.underlying as? ConfigurationError { fail(configuration, options) }
             CLI.fail(error.message)

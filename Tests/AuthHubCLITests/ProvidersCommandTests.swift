@@ -33,9 +33,9 @@ import Testing
         #expect(Set(try #require(providers[1]["capabilities"] as? [String])).isSuperset(of: ["passwordSignIn", "signUp", "refresh"]))
         #expect(Set(try #require(providers[2]["capabilities"] as? [String])).isSuperset(of: ["passwordSignIn", "signUp", "guest", "emailCode", "idToken"]))
         #expect(providers[3]["capabilities"] as? [String] == ["passkey", "passkeySignUp", "refresh", "userInfo"])
-        #expect(providers.last?["capabilities"] as? [String] == ["refresh", "webAuth"])
+        #expect(providers.last?["capabilities"] as? [String] == ["deviceSignIn", "refresh", "webAuth"])
         let auth0 = try #require(providers.first?["capabilities"] as? [String])
-        #expect(Set(auth0).isSuperset(of: ["passwordSignIn", "signUp", "passwordReset", "emailCode", "refresh", "mfa"]))
+        #expect(Set(auth0).isSuperset(of: ["passwordSignIn", "signUp", "passwordReset", "emailCode", "refresh", "mfa", "deviceSignIn"]))
     }
 
     @Test func invalidConfigurationFailsWithOneLine() async throws {

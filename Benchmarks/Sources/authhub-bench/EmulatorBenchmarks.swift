@@ -1,4 +1,5 @@
 import AuthHub
+import AuthHubAsyncHTTPClient
 import AuthHubEmulator
 import AuthHubProviders
 import Foundation
@@ -26,10 +27,13 @@ enum EmulatorBenchmarks {
 
     /// Informational rows that split the sequential sign-in into layers, each against the next one down.
     static let layerNames = ["signin.layers.hub-vs-transport", "signin.layers.transport-vs-urlsession", "signin.layers.urlsession-vs-curl"]
+    /// The same sign-in rows with `AsyncHTTPClientTransport` (AuthHubAsyncHTTPClient) in the hub.
+    static let ahcNames = ["signin.ahc.password.seq", "signin.ahc.password.32", "signin.ahc.layers.hub-vs-transport", "signin.ahc.layers.transport-vs-curl"]
 
     static func run(_ options: BenchOptions) async throws -> [Row] {
         let refreshCounts = [1, 10, 100, 1_000]
         let names = refreshCounts.map { "refresh.contended.\($0)" } + ["refresh.contended.1000.vs-floor", "signin.password.seq", "signin.password.32"] + layerNames
+            + ahcNames
         guard names.contains(where: options.wants) else { return [] }
 
         let emulator = try await Emulator.start()
@@ -142,7 +146,7 @@ enum EmulatorBenchmarks {
         // 5. Password sign-in round trips against curl sending the same request.
         let seqName = "signin.password.seq"
         let parName = "signin.password.32"
-        guard options.wants(seqName) || options.wants(parName) || layerNames.contains(where: options.wants) else { return rows }
+        guard options.wants(seqName) || options.wants(parName) || (layerNames + ahcNames).contains(where: options.wants) else { return rows }
         guard let curl = Spawn.which("curl") else {
             for name in [seqName, parName] + layerNames where options.wants(name) {
                 rows.append(Row.skipped(name, target: name == seqName ? "≤ 1.3× curl" : (name == parName ? "scales with callers" : "report"),
@@ -244,6 +248,60 @@ enum EmulatorBenchmarks {
                 (layerNames[0], "URLSessionTransport.send of the same request", hubBatch, transportBatch),
                 (layerNames[1], "URLSession.data(for:) of the same request", transportBatch, sessionBatch),
                 (layerNames[2], "curl, one process, keep-alive", sessionBatch, curlBatch),
+            ]
+            for (name, label, subject, baseline) in layers where options.wants(name) {
+                let result = try await paired(samples: options.samples, baseline: baseline, subject: subject)
+                var row = timeRow(name, result, unit: "ms/op", baseline: label, targetRatio: .infinity,
+                                  note: String(format: "the layer adds %.0f µs per sign-in", (result.subject.median - result.baseline.median) / 1_000))
+                row.target = "report"
+                row.verdict = "info"
+                rows.append(row)
+            }
+        }
+
+        // The same sign-ins with AsyncHTTPClientTransport in a hub of their own (same emulator, user,
+        // request and curl batches), and its layers: the hub over the bare transport, the transport
+        // over curl.
+        if ahcNames.contains(where: options.wants) {
+            let ahc = AsyncHTTPClientTransport(defaultTimeout: .seconds(30))
+            let ahcHub = try AuthHub(environment: environment, registry: .builtIn, context: ProviderContext(transport: ahc),
+                                     store: InMemorySessionStore())
+            try await ahcHub.signIn(.password(identifier: email, password: password))
+            for (name, callers) in [(ahcNames[0], 1), (ahcNames[1], 32)] where options.wants(name) {
+                let ops = options.quick ? 32 : (callers == 1 ? 100 : 320)
+                let config = try curlConfig(count: ops, parallel: callers == 1 ? nil : callers)
+                let result = try await paired(samples: options.samples, baseline: { try curlRun(config, expect: ops) }, subject: {
+                    try await Clock.perOp(ops) {
+                        try await SessionBenchmarks.concurrently(callers, ops) {
+                            try await ahcHub.signIn(.password(identifier: email, password: password))
+                        }
+                    }
+                })
+                var row = timeRow(name, result, unit: "ms/op",
+                                  baseline: callers == 1 ? "curl, one process, keep-alive" : "curl --parallel --parallel-max 32",
+                                  targetRatio: 1.15,
+                                  note: String(format: "AsyncHTTPClientTransport: throughput %.0f sign-ins/s (curl %.0f/s) with %d caller%@",
+                                               1e9 / result.subject.median, 1e9 / result.baseline.median, callers, callers == 1 ? "" : "s"))
+                row.target = "≤ 1.15× curl"
+                rows.append(row)
+            }
+            let ops = options.quick ? 32 : 100
+            let hubBatch: () async throws -> Double = {
+                try await Clock.perOp(ops) { for _ in 0..<ops { try await ahcHub.signIn(.password(identifier: email, password: password)) } }
+            }
+            let transportBatch: () async throws -> Double = {
+                try await Clock.perOp(ops) {
+                    for _ in 0..<ops {
+                        guard try await ahc.send(signInRequest.head, body: signInRequest.body, timeout: nil).status == 200 else {
+                            throw BenchFailure("AsyncHTTPClientTransport sign-in failed")
+                        }
+                    }
+                }
+            }
+            let curlConfigPath = try curlConfig(count: ops, parallel: nil)
+            let layers: [(String, String, () async throws -> Double, () async throws -> Double)] = [
+                (ahcNames[2], "AsyncHTTPClientTransport.send of the same request", hubBatch, transportBatch),
+                (ahcNames[3], "curl, one process, keep-alive", transportBatch, { try curlRun(curlConfigPath, expect: ops) }),
             ]
             for (name, label, subject, baseline) in layers where options.wants(name) {
                 let result = try await paired(samples: options.samples, baseline: baseline, subject: subject)

@@ -13,7 +13,7 @@ import Foundation
 /// JSON (with line and column), unknown or duplicate keys (with a "did you mean" hint), unknown
 /// environments, unknown provider types (listing the known ones), duplicate provider ids,
 /// missing, extra and mistyped fields, bad URLs, domains and `host:port` values, an unknown
-/// `defaultProvider`, unset `${VAR}` references, a session-store key that is not 32 bytes of
+/// `defaultProvider`, an unknown `transport`, unset `${VAR}` references, a session-store key that is not 32 bytes of
 /// base64, and whatever each plugin's own `validate(_:)` finds.
 ///
 /// String values of provider fields and of `sessionStore` may reference environment variables:
@@ -26,7 +26,9 @@ import Foundation
 ///
 /// Decisions where DESIGN.md is silent: `defaultEnvironment` is optional when the file has a single
 /// environment; `defaultProvider` is optional when an environment has a single provider;
-/// `sessionStore` defaults to `{"type": "memory"}`; `$schema` is allowed at the top level.
+/// `sessionStore` defaults to `{"type": "memory"}`; `transport` (a name, not `${VAR}`-resolved:
+/// `urlsession`, `async-http-client` or a registered ``TransportFactory``'s) defaults to
+/// `urlsession`; `$schema` is allowed at the top level.
 public struct ConfigLoader: Sendable {
     /// The environment variable that selects the environment when none is given explicitly.
     public static let environmentVariable = "AUTHHUB_ENV"

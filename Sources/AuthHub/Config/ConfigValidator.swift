@@ -32,7 +32,7 @@ struct ConfigValidator {
     }
 
     static let rootKeys = ["$schema", "defaultEnvironment", "environments"]
-    static let environmentKeys = ["defaultProvider", "sessionStore", "providers"]
+    static let environmentKeys = ["defaultProvider", "sessionStore", "transport", "providers"]
     static let storeTypes = ["file", "memory", "postgres"]
 
     // MARK: Root
@@ -144,6 +144,7 @@ struct ConfigValidator {
         var providers: [ProviderConfiguration] = []
         var defaultProvider: String?
         var store: SessionStoreConfiguration = .memory
+        var transport: String?
         var seenKeys: [String: Int] = [:]
         for member in members {
             let memberPath = Self.path(path, member.key)
@@ -167,6 +168,17 @@ struct ConfigValidator {
                 }
             case "sessionStore":
                 store = sessionStore(member.value, path: memberPath, mode: mode) ?? .memory
+            case "transport":
+                guard let name = member.value.string else {
+                    report(memberPath, "expected string, found \(member.value.typeName)")
+                    continue
+                }
+                let known = registry.transportNames
+                if known.contains(name) {
+                    transport = name
+                } else {
+                    report(memberPath, "unknown transport \(quoted(name)) (known: \(known.joined(separator: ", ")))")
+                }
             default:
                 reportUnknown(member.key, path: path, allowed: Self.environmentKeys, what: "key")
             }
@@ -181,7 +193,8 @@ struct ConfigValidator {
         }
 
         guard mode == .resolve, let defaultProvider else { return nil }
-        return EnvironmentConfiguration(name: name, defaultProvider: defaultProvider, sessionStore: store, providers: providers)
+        return EnvironmentConfiguration(name: name, defaultProvider: defaultProvider, sessionStore: store, providers: providers,
+                                        transport: transport)
     }
 
     /// Checks the `providers` array: every entry, then unique ids.

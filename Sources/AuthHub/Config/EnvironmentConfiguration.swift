@@ -38,13 +38,18 @@ public struct EnvironmentConfiguration: Sendable {
     public var sessionStore: SessionStoreConfiguration
     /// The provider entries in file order.
     public var providers: [ProviderConfiguration]
+    /// The environment's `transport`: `urlsession` or `async-http-client` (or a name a registered
+    /// ``TransportFactory`` builds); nil when the file names none, which means `urlsession`.
+    /// A transport set in code (``ProviderContext/transport``) wins over it.
+    public var transport: String?
 
     public init(name: String, defaultProvider: String, sessionStore: SessionStoreConfiguration,
-                providers: [ProviderConfiguration]) {
+                providers: [ProviderConfiguration], transport: String? = nil) {
         self.name = name
         self.defaultProvider = defaultProvider
         self.sessionStore = sessionStore
         self.providers = providers
+        self.transport = transport
     }
 }
 

@@ -50,9 +50,14 @@ public enum ProvidersReference {
         out.append("|---|---|---|---|")
         let environment = schema["$defs"]?["environment"]
         let environmentRequired = Set(environment?["required"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+        let transport = environment?["properties"]?["transport"]
+        let transportNames: [String] = (transport?["enum"]?.arrayValue ?? []).compactMap(\.stringValue)
+        let transportText: String = text(transport?["description"]) + " One of: "
+            + transportNames.map { "`\($0)`" }.joined(separator: ", ") + "."
         let environmentRows: [(String, String, String)] = [
             ("defaultProvider", "string", text(environment?["properties"]?["defaultProvider"]?["description"])),
             ("sessionStore", "object", text(schema["$defs"]?["sessionStore"]?["description"]) + " See Session stores below."),
+            ("transport", "string", transportText),
             ("providers", "array of provider entries", "At least one. Each entry has `id`, `type` and the fields of its type below."),
         ]
         for (key, type, description) in environmentRows {

@@ -14,7 +14,7 @@ public enum ProvidersSchema {
     /// The schema as a JSON value.
     public static func generate(registry: ProviderRegistry) -> JSONValue {
         var defs: [String: JSONValue] = [
-            "environment": environment,
+            "environment": environment(registry),
             "sessionStore": sessionStore,
             "provider": provider(registry),
         ]
@@ -60,19 +60,30 @@ public enum ProvidersSchema {
     /// A string containing a `${VAR}` reference.
     static let referenceString: JSONValue = ["type": "string", "pattern": .string(referencePattern)]
 
-    static let environment: JSONValue = [
-        "type": "object",
-        "additionalProperties": false,
-        "required": ["providers"],
-        "properties": [
-            "defaultProvider": [
-                "type": "string",
-                "description": "The id of the provider used when an operation names none; optional with a single provider.",
+    static func environment(_ registry: ProviderRegistry) -> JSONValue {
+        [
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["providers"],
+            "properties": [
+                "defaultProvider": [
+                    "type": "string",
+                    "description": "The id of the provider used when an operation names none; optional with a single provider.",
+                ],
+                "sessionStore": ["$ref": "#/$defs/sessionStore"],
+                "transport": [
+                    "enum": .array(registry.transportNames.map(JSONValue.string)),
+                    "default": .string(TransportName.urlSession),
+                    "description": .string(transportDescription),
+                ],
+                "providers": ["type": "array", "minItems": 1, "items": ["$ref": "#/$defs/provider"]],
             ],
-            "sessionStore": ["$ref": "#/$defs/sessionStore"],
-            "providers": ["type": "array", "minItems": 1, "items": ["$ref": "#/$defs/provider"]],
-        ],
-    ]
+        ]
+    }
+
+    static let transportDescription = "The HTTP transport providers send through: urlsession (Foundation's URLSession, the default) "
+        + "or async-http-client (SwiftNIO's AsyncHTTPClient, for servers; needs the AuthHubAsyncHTTPClient module and its "
+        + "registered transport factory). A transport passed in code wins."
 
     static let sessionStore: JSONValue = [
         "description": "Where sessions are kept; memory when absent.",

@@ -71,46 +71,12 @@ public struct URLSessionTransport: HTTPTransport {
     }
 
     /// The most redirects followed for one request.
-    public static let maxRedirects = 10
+    public static let maxRedirects = RedirectPolicy.maxRedirects
 
     public func send(_ request: HTTPRequest, body: Data?, timeout: Duration?) async throws -> HTTPReply {
-        let deadline = timeout ?? defaultTimeout
-        guard followsRedirects else { return try await sendOnce(request, body: body, timeout: deadline) }
-        let started = ContinuousClock.now
-        var current = (head: request, body: body)
-        var remaining = deadline
-        for _ in 0...Self.maxRedirects {
-            let reply = try await sendOnce(current.head, body: current.body, timeout: remaining)
-            guard let next = Self.redirect(from: current.head, body: current.body, reply: reply.head) else { return reply }
-            remaining = deadline - (ContinuousClock.now - started)
-            guard remaining > .zero else { throw TransportError(.timeout, "no complete reply within \(deadline)") }
-            current = next
+        try await RedirectPolicy.send(request, body: body, deadline: timeout ?? defaultTimeout, follow: followsRedirects) {
+            try await sendOnce($0, body: $1, timeout: $2)
         }
-        throw TransportError(.other, "more than \(Self.maxRedirects) redirects")
-    }
-
-    /// The request a 3xx reply redirects to, or nil when it is not a redirect to follow: 301, 302 and
-    /// 303 become a GET without a body (as browsers and libcurl do; HEAD stays HEAD), 307 and 308 keep
-    /// the method and body; credentials (`Authorization`, `Cookie`) are dropped when the origin changes.
-    static func redirect(from request: HTTPRequest, body: Data?, reply: HTTPResponse) -> (head: HTTPRequest, body: Data?)? {
-        let status = reply.status.code
-        guard [301, 302, 303, 307, 308].contains(status), let location = reply.headerFields[.location],
-              let current = request.url,
-              let target = URL(string: location, relativeTo: current)?.absoluteURL,
-              target.scheme == "http" || target.scheme == "https", target.host != nil else { return nil }
-        var next = HTTPRequest(method: request.method, url: target, headerFields: request.headerFields)
-        var nextBody = body
-        if status <= 303, request.method != .get, request.method != .head {
-            next.method = .get
-            nextBody = nil
-            next.headerFields[.contentType] = nil
-            next.headerFields[.contentLength] = nil
-        }
-        if target.scheme != current.scheme || target.host != current.host || target.port != current.port {
-            next.headerFields[.authorization] = nil
-            next.headerFields[.cookie] = nil
-        }
-        return (next, nextBody)
     }
 
     private func sendOnce(_ request: HTTPRequest, body: Data?, timeout: Duration) async throws -> HTTPReply {
@@ -143,9 +109,7 @@ public struct URLSessionTransport: HTTPTransport {
         }
     }
 
-    static func tooLarge(_ maxBytes: Int) -> TransportError {
-        TransportError(.responseTooLarge, "the reply body is larger than \(maxBytes) bytes")
-    }
+    static func tooLarge(_ maxBytes: Int) -> TransportError { RedirectPolicy.tooLarge(maxBytes) }
 
     /// One request with a total deadline (URLSession's own interval is an idle timeout, not a
     /// deadline): a dispatch timer cancels the URLSession task when `timeout` passes, and the
@@ -214,6 +178,9 @@ public struct URLSessionTransport: HTTPTransport {
             var continuation: Continuation?
             var stop: Stop?
             var finished = false
+            /// The task handed a redirect to the delegate, which declined it: the task now ends on
+            /// its own, and must not be cancelled (see ``declineRedirect()``).
+            var redirectDeclined = false
             var body = Data()
         }
         private let state = Mutex(State())
@@ -248,7 +215,7 @@ public struct URLSessionTransport: HTTPTransport {
                 state.stop = reason
                 state.body = Data()
                 defer { state.continuation = nil }
-                return (state.task, state.continuation, state.timer)
+                return (state.redirectDeclined ? nil : state.task, state.continuation, state.timer)
             }
             timer?.cancel()
             running?.cancel()
@@ -260,6 +227,23 @@ public struct URLSessionTransport: HTTPTransport {
             case .timedOut: TransportError(.timeout, "no complete reply within \(timeout)")
             case .cancelled: CancellationError()
             case .tooLarge: URLSessionTransport.tooLarge(maxBytes)
+            }
+        }
+
+        /// The task received a 3xx reply and asks whether to follow it; true when the delegate may
+        /// answer (declining), false when the exchange was stopped already and its task cancelled.
+        ///
+        /// FoundationNetworking traps ("Received callback for HTTP redirection, but we're not waiting
+        /// for it") when a task is cancelled between asking its delegate about a redirect and the
+        /// delegate's answer. So the two exclude each other, under the lock: once the delegate is to
+        /// answer, a later ``stop(because:)`` answers the caller but leaves the task alone (it ends by
+        /// itself with the 3xx reply's short body); once stopped (the task being cancelled), the
+        /// delegate does not answer.
+        func declineRedirect() -> Bool {
+            state.withLock { state in
+                guard state.stop == nil else { return false }
+                state.redirectDeclined = true
+                return true
             }
         }
 
@@ -305,6 +289,13 @@ public struct URLSessionTransport: HTTPTransport {
         }
     }
 
+    /// Whether an unclassified `URLError` is libcurl's report of a TLS failure (its message names
+    /// OpenSSL or an SSL routine).
+    static func isTLSFailure(_ error: URLError) -> Bool {
+        let text = error.userInfo[NSLocalizedDescriptionKey] as? String ?? ""
+        return text.hasPrefix("OpenSSL") || text.contains("SSL routines") || text.contains("SSL_connect")
+    }
+
     static func classify(_ error: URLError) -> TransportError {
         let kind: TransportError.Kind
         switch error.code {
@@ -318,6 +309,9 @@ public struct URLSessionTransport: HTTPTransport {
              .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected,
              .clientCertificateRequired:
             kind = .tls
+        // FoundationNetworking reports a failed TLS handshake (libcurl's CURLE_SSL_CONNECT_ERROR) as
+        // URLError -1 whose description is OpenSSL's ("OpenSSL/3.0: error:0A00010B:SSL routines::…").
+        case .unknown where isTLSFailure(error): kind = .tls
         default: kind = .other
         }
         // The URL is left out on purpose: it may carry a code or token in its query.
@@ -371,6 +365,10 @@ final class BodyCollector: NSObject, URLSessionDataDelegate, @unchecked Sendable
 
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
                     newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+        // Declined (nil): the 3xx reply itself completes the task. Not answered at all when the
+        // exchange was stopped and its task cancelled meanwhile (see `Exchange.declineRedirect()`).
+        let exchange = running.withLock { $0[task.taskIdentifier]?.exchange }
+        guard exchange?.declineRedirect() ?? true else { return }
         completionHandler(nil)
     }
 }

@@ -127,7 +127,18 @@ public struct ProviderConfiguration: Sendable {
 /// What a plugin gets to build a provider: the shared transport, clock, randomness and logger, and
 /// the passkey authenticator that `.passkey` sign-ins use.
 public struct ProviderContext: Sendable {
-    public var transport: any HTTPTransport
+    /// The transport every provider sends through.
+    ///
+    /// Set in code (here or by assigning it), it wins over the environment's `transport` in
+    /// providers.json. Left unset, a hub uses the transport the environment names (through the
+    /// ``TransportFactory`` registered for it), and a `URLSessionTransport` when it names none; a
+    /// hub's own ``AuthHub/context`` holds the transport it resolved.
+    public var transport: any HTTPTransport {
+        get { explicitTransport ?? URLSessionTransport() }
+        set { explicitTransport = newValue }
+    }
+    /// The transport set in code, or nil when none was (see ``transport``).
+    public private(set) var explicitTransport: (any HTTPTransport)?
     public var clock: any AuthClock
     public var random: any RandomSource
     public var logger: Logger
@@ -139,10 +150,19 @@ public struct ProviderContext: Sendable {
     /// process-wide systems, which do nothing until the app bootstraps them).
     public var telemetry: AuthTelemetry
 
-    public init(transport: any HTTPTransport = URLSessionTransport(), clock: any AuthClock = SystemClock(),
+    /// Creates a context.
+    /// - Parameters:
+    ///   - transport: the transport every provider sends through; nil (the default) lets the
+    ///     environment's `transport` in providers.json choose, else `URLSessionTransport`.
+    ///   - clock: the clock sessions expire by.
+    ///   - random: the source of state, nonce and PKCE values.
+    ///   - logger: where providers log (secrets redacted).
+    ///   - passkeyAuthenticator: the authenticator passkey sign-ins drive.
+    ///   - telemetry: where metrics and spans go.
+    public init(transport: (any HTTPTransport)? = nil, clock: any AuthClock = SystemClock(),
                 random: any RandomSource = SystemRandom(), logger: Logger = Logger(label: "authhub"),
                 passkeyAuthenticator: (any PasskeyAuthenticator)? = nil, telemetry: AuthTelemetry = .default) {
-        self.transport = transport
+        self.explicitTransport = transport
         self.clock = clock
         self.random = random
         self.logger = logger
@@ -180,6 +200,7 @@ extension ProviderPlugin {
 public struct ProviderRegistry: Sendable {
     private var plugins: [String: any ProviderPlugin]
     private var storeFactories: [String: any SessionStoreFactory] = [:]
+    private var transportFactories: [String: any TransportFactory] = [:]
 
     /// A registry of the given plugins; a later plugin with the same type replaces an earlier one.
     public init(_ plugins: [any ProviderPlugin] = []) {
@@ -219,4 +240,38 @@ public struct ProviderRegistry: Sendable {
 
     /// The factory registered for a `sessionStore.type`, if any.
     public func storeFactory(for storeType: String) -> (any SessionStoreFactory)? { storeFactories[storeType] }
+
+    /// Adds (or replaces) the factory of a transport name (an environment's `transport`).
+    public mutating func register(transportFactory: any TransportFactory) {
+        transportFactories[transportFactory.transportName] = transportFactory
+    }
+
+    /// A copy with `transportFactory` added (or replacing the one of the same name).
+    public func registering(transportFactory: any TransportFactory) -> ProviderRegistry {
+        var copy = self
+        copy.register(transportFactory: transportFactory)
+        return copy
+    }
+
+    /// The factory registered for a `transport` name, if any.
+    public func transportFactory(for name: String) -> (any TransportFactory)? { transportFactories[name] }
+
+    /// Every `transport` name providers.json may use, sorted: the built-in names and every registered one.
+    public var transportNames: [String] { Array(Set(TransportName.builtIn).union(transportFactories.keys)).sorted() }
+
+    /// The transport an environment's `transport` names: a `URLSessionTransport` for nil or
+    /// `urlsession` (unless a factory was registered for that name), else the registered factory's.
+    /// - Throws: ``AuthErrorCode/invalidConfiguration`` when no factory builds `name`.
+    public func makeTransport(named name: String?, logger: Logger) throws -> any HTTPTransport {
+        let name = name ?? TransportName.urlSession
+        if let factory = transportFactories[name] { return try factory.makeTransport(logger: logger) }
+        if name == TransportName.urlSession { return URLSessionTransport() }
+        if name == TransportName.asyncHTTPClient {
+            throw AuthError(.invalidConfiguration,
+                            message: "transport 'async-http-client' needs the AuthHubAsyncHTTPClient module: import it and register its "
+                                + "transport factory (registry.registering(transportFactory: AsyncHTTPClientTransportFactory())).")
+        }
+        throw AuthError(.invalidConfiguration,
+                        message: "No transport factory builds transport '\(name)' (known: \(transportNames.joined(separator: ", "))).")
+    }
 }

@@ -22,6 +22,8 @@ public struct OIDCProviderMetadata: Sendable, Hashable, Decodable {
     public var endSessionEndpoint: URL?
     /// `revocation_endpoint`, if advertised.
     public var revocationEndpoint: URL?
+    /// `device_authorization_endpoint` (RFC 8628, section 4), when the provider offers device sign-in.
+    public var deviceAuthorizationEndpoint: URL?
     /// `scopes_supported` (empty when absent).
     public var scopesSupported: [String]
     /// `response_types_supported` (empty when absent).
@@ -53,6 +55,7 @@ public struct OIDCProviderMetadata: Sendable, Hashable, Decodable {
         case issuer, authorizationEndpoint = "authorization_endpoint", tokenEndpoint = "token_endpoint", jwksURI = "jwks_uri"
         case userinfoEndpoint = "userinfo_endpoint", endSessionEndpoint = "end_session_endpoint"
         case revocationEndpoint = "revocation_endpoint", scopesSupported = "scopes_supported"
+        case deviceAuthorizationEndpoint = "device_authorization_endpoint"
         case responseTypesSupported = "response_types_supported"
         case idTokenSigningAlgValuesSupported = "id_token_signing_alg_values_supported"
         case codeChallengeMethodsSupported = "code_challenge_methods_supported"
@@ -92,6 +95,7 @@ public struct OIDCProviderMetadata: Sendable, Hashable, Decodable {
                   responseTypesSupported: try strings(.responseTypesSupported),
                   idTokenSigningAlgValuesSupported: try strings(.idTokenSigningAlgValuesSupported),
                   codeChallengeMethodsSupported: try strings(.codeChallengeMethodsSupported))
+        deviceAuthorizationEndpoint = try optionalURL(.deviceAuthorizationEndpoint)
     }
 
     /// Decodes a discovery document and checks its issuer.

@@ -17,17 +17,19 @@ struct OIDCTokenRequest: Encodable, Sendable {
     var refreshToken: String?
     /// `scope` (refresh, when a narrower one is asked for).
     var scope: String?
+    /// `device_code` (device authorization grant, RFC 8628).
+    var deviceCode: String?
 
     enum CodingKeys: String, CodingKey {
         case clientID = "client_id", grantType = "grant_type", code, codeVerifier = "code_verifier"
-        case redirectURI = "redirect_uri", refreshToken = "refresh_token", scope
+        case redirectURI = "redirect_uri", refreshToken = "refresh_token", scope, deviceCode = "device_code"
     }
 
     /// The fields in the order they are form-encoded; absent ones left out.
     var fields: [(String, String)] {
         let all: [(CodingKeys, String?)] = [(.clientID, clientID), (.grantType, grantType), (.code, code),
                                             (.codeVerifier, codeVerifier), (.redirectURI, redirectURI),
-                                            (.refreshToken, refreshToken), (.scope, scope)]
+                                            (.refreshToken, refreshToken), (.scope, scope), (.deviceCode, deviceCode)]
         return all.compactMap { key, value in value.map { (key.rawValue, $0) } }
     }
 }

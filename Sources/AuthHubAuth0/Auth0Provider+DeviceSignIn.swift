@@ -1,0 +1,49 @@
+import AuthHub
+import AuthHubOIDC
+import Foundation
+
+/// Device sign-in (RFC 8628) with Auth0: `POST /oauth/device/code` with `client_id`, `scope` and
+/// `audience` chosen as for Web Auth (the options', else the entry's; `openid` always included),
+/// then `POST /oauth/token` with the device-code grant until the user approves at the tenant's
+/// activation page. The ID token is validated (signature, issuer, client, times) like a code
+/// exchange's. Auth0's pending, slow-down, denied and expired answers are the OAuth codes of
+/// RFC 8628 (see <doc:Auth0Endpoints>, “Device authorization”).
+extension Auth0Provider: DeviceSignInProvider {
+    public func startDeviceSignIn(options: DeviceSignInOptions) async throws -> DeviceAuthorization {
+        do {
+            let scope = OIDCAuthorizationRequest.includingOpenID(options.scope ?? configuration.scope)
+            var parameters: [(String, String)] = []
+            if let audience = options.audience ?? configuration.audience { parameters.append(("audience", audience)) }
+            return try await deviceTokenClient.requestDeviceAuthorization(endpoint: "oauth/device/code", scope: scope, parameters: parameters)
+        } catch {
+            throw AuthError.wrap(error, provider: id)
+        }
+    }
+
+    public func pollDeviceSignIn(_ authorization: DeviceAuthorization, options: DeviceSignInOptions) async throws -> DevicePollResult {
+        do {
+            switch try await deviceTokenClient.pollDeviceCode(authorization.deviceCode) {
+            case .pending: return .pending
+            case .slowDown: return .slowDown
+            case .tokens(let tokens):
+                let claims = try await idTokenValidator.validate(
+                    tokens.idToken, expecting: IDTokenExpectations(issuer: webAuth.issuer, clientId: configuration.clientId,
+                                                                   leeway: configuration.leeway))
+                return .approved(Session(providerID: id, accessToken: tokens.accessToken,
+                                         tokenType: tokens.tokenType.isEmpty ? "Bearer" : tokens.tokenType, idToken: tokens.idToken,
+                                         refreshToken: tokens.refreshToken, expiresAt: tokens.expiresAt,
+                                         scope: tokens.scope ?? options.scope ?? configuration.scope, userID: claims.subject,
+                                         claims: claims.claims.filter { !["nonce", "at_hash", "c_hash"].contains($0.key) },
+                                         issuedAt: context.clock.now))
+            }
+        } catch {
+            throw AuthError.wrap(error, provider: id)
+        }
+    }
+
+    /// The token client of device sign-in: form-encoded, as Auth0 documents the device flow's two
+    /// requests, through the Authentication API's client (its error mapper and `Auth0-Client` header).
+    var deviceTokenClient: OIDCTokenClient {
+        OIDCTokenClient(api: authentication.api, tokenEndpoint: "oauth/token", clientId: configuration.clientId, bodyEncoding: .form)
+    }
+}

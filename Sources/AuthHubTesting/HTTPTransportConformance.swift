@@ -1,0 +1,586 @@
+import AuthHub
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Checks that an ``HTTPTransport`` behaves as AuthHub's transports do, over real HTTP on
+/// 127.0.0.1 (``ScriptedUpstream``): failures below HTTP classified into ``TransportError`` kinds,
+/// a total deadline, prompt cancellation, the reply-body cap, AuthHub's redirect rules, faithful
+/// status, header fields and bodies, and no secret in any error.
+///
+/// `URLSessionTransport` and `AsyncHTTPClientTransport` both run it, so they cannot drift apart; a
+/// third-party transport can run it too. Framework-agnostic, like ``SessionStoreConformance``:
+///
+/// ```swift
+/// let suite = HTTPTransportConformance { settings in
+///     MyTransport(defaultTimeout: settings.defaultTimeout, followRedirects: settings.followRedirects,
+///                 maxResponseBytes: settings.maxResponseBytes)
+/// }
+/// #expect(await suite.run().isEmpty)
+/// ```
+///
+/// Each failure reads `[check] what went wrong`. The checks measure time with generous upper
+/// bounds (a loaded 2-core machine schedules slowly); what they tell apart is a deadline kept from
+/// one that is not (seconds against minutes), not milliseconds.
+public struct HTTPTransportConformance: Sendable {
+    /// What a check asks of the transport it makes.
+    public struct Settings: Sendable, Hashable {
+        /// The timeout of requests sent without one.
+        public var defaultTimeout: Duration
+        /// Whether 3xx replies are followed.
+        public var followRedirects: Bool
+        /// The reply-body cap.
+        public var maxResponseBytes: Int
+
+        /// Settings for one transport; the defaults are what most checks use (a 64 KiB cap, so that
+        /// cap checks stay small).
+        public init(defaultTimeout: Duration = .seconds(60), followRedirects: Bool = true, maxResponseBytes: Int = 64 * 1024) {
+            self.defaultTimeout = defaultTimeout
+            self.followRedirects = followRedirects
+            self.maxResponseBytes = maxResponseBytes
+        }
+    }
+
+    /// Makes transports for the checks.
+    struct Maker: Sendable {
+        let make: @Sendable (Settings) throws -> any HTTPTransport
+        func callAsFunction(_ settings: Settings = Settings()) throws -> any HTTPTransport { try make(settings) }
+    }
+
+    private let makeTransport: @Sendable (Settings) throws -> any HTTPTransport
+    private let timeout: Duration
+
+    /// Creates the suite.
+    /// - Parameters:
+    ///   - timeout: the longest any one check may take before it is reported as hung.
+    ///   - makeTransport: a transport with these settings (it may be called several times per check).
+    public init(timeout: Duration = .seconds(120), makeTransport: @escaping @Sendable (Settings) throws -> any HTTPTransport) {
+        self.makeTransport = makeTransport
+        self.timeout = timeout
+    }
+
+    /// The names of every check, in the order ``run(only:)`` runs them.
+    public static var checkNames: [String] { checks.map(\.name) }
+
+    /// Runs every check (or those named in `only`) one after another.
+    /// - Returns: one description per failed expectation, `[check] message`; empty when the transport conforms.
+    public func run(only: Set<String>? = nil) async -> [String] {
+        let make = makeTransport
+        return await ConformanceRunner.runChecks(Self.checks.map { ($0.name, $0.body) }, only: only, timeout: timeout) { Maker(make: make) }
+    }
+
+    // MARK: Checks
+
+    private struct Check: Sendable {
+        var name: String
+        var body: @Sendable (Maker) async throws -> [String]
+    }
+
+    private static let checks: [Check] = [
+        Check(name: "refusedConnectionIsConnection", body: refusedConnectionIsConnection),
+        Check(name: "resetOrClosedConnectionIsConnection", body: resetOrClosedConnectionIsConnection),
+        Check(name: "tlsFailureIsTLS", body: tlsFailureIsTLS),
+        Check(name: "silentServerTimesOutAtTheDeadline", body: silentServerTimesOutAtTheDeadline),
+        Check(name: "deadlineIsTotalNotPerRead", body: deadlineIsTotalNotPerRead),
+        Check(name: "deadlineSpansRedirects", body: deadlineSpansRedirects),
+        Check(name: "cancelledBeforeSendingIsCancelled", body: cancelledBeforeSendingIsCancelled),
+        Check(name: "cancelledWhileWaitingIsCancelled", body: cancelledWhileWaitingIsCancelled),
+        Check(name: "declaredLengthOverTheCapIsRefused", body: declaredLengthOverTheCapIsRefused),
+        Check(name: "streamedBodyOverTheCapIsCutOff", body: streamedBodyOverTheCapIsCutOff),
+        Check(name: "bodyAtTheCapArrivesWhole", body: bodyAtTheCapArrivesWhole),
+        Check(name: "redirectMethodRules", body: redirectMethodRules),
+        Check(name: "credentialsStayOnTheirOrigin", body: credentialsStayOnTheirOrigin),
+        Check(name: "redirectsReturnedWhenNotFollowing", body: redirectsReturnedWhenNotFollowing),
+        Check(name: "redirectLoopEnds", body: redirectLoopEnds),
+        Check(name: "roundTripKeepsStatusFieldsAndBody", body: roundTripKeepsStatusFieldsAndBody),
+        Check(name: "headAndEmptyBodies", body: headAndEmptyBodies),
+        Check(name: "errorsHoldNoSecrets", body: errorsHoldNoSecrets),
+    ]
+
+    /// The most redirects a transport follows (as `URLSessionTransport`).
+    static let maxRedirects = URLSessionTransport.maxRedirects
+
+    // MARK: Connection failures
+
+    @Sendable private static func refusedConnectionIsConnection(_ make: Maker) async throws -> [String] {
+        let port = try closedPort()
+        let url = try absolute("http://127.0.0.1:\(port)/health")
+        let started = ContinuousClock.now
+        let outcome = await attempt { try await make(Settings(defaultTimeout: .seconds(30))).send(.get, url) }
+        var f = expect(outcome, .connection, "GET to a port nothing listens on")
+        if ContinuousClock.now - started > .seconds(20) {
+            f.append("a refused connection took \(ContinuousClock.now - started) to report (it is known at once; was it retried until the deadline?)")
+        }
+        return f
+    }
+
+    @Sendable private static func resetOrClosedConnectionIsConnection(_ make: Maker) async throws -> [String] {
+        var f: [String] = []
+        for script in [ScriptedUpstream.Script.reset, .close] {
+            let upstream = try ScriptedUpstream { _ in script }
+            defer { upstream.stop() }
+            let outcome = await attempt { try await make().send(.get, upstream.baseURL.appendingPathComponent("x")) }
+            f += expect(outcome, .connection, "a connection \(script.label) without a reply")
+        }
+        return f
+    }
+
+    @Sendable private static func tlsFailureIsTLS(_ make: Maker) async throws -> [String] {
+        // A server that answers plain HTTP the moment a client connects: no TLS handshake can succeed.
+        let server = try GreetingServer(Data("HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\n\r\n".utf8))
+        defer { server.stop() }
+        let url = try absolute("https://127.0.0.1:\(server.port)/token")
+        let outcome = await attempt { try await make(Settings(defaultTimeout: .seconds(30))).send(.get, url) }
+        return expect(outcome, .tls, "https:// to a server that speaks plain HTTP")
+    }
+
+    // MARK: Deadlines
+
+    @Sendable private static func silentServerTimesOutAtTheDeadline(_ make: Maker) async throws -> [String] {
+        let upstream = try ScriptedUpstream { _ in .silent }
+        defer { upstream.stop() }
+        let transport = try make(Settings(defaultTimeout: .milliseconds(500)))
+        let started = ContinuousClock.now
+        // No timeout of its own: the transport's default applies.
+        let outcome = await attempt { try await transport.send(.post, upstream.baseURL.appendingPathComponent("token"), body: Data("a=b".utf8)) }
+        let elapsed = ContinuousClock.now - started
+        var f = expect(outcome, .timeout, "a silent server with a 0.5 s default timeout")
+        if elapsed < .milliseconds(450) { f.append("timed out after \(elapsed), before the 0.5 s deadline") }
+        if elapsed > .seconds(30) { f.append("a 0.5 s deadline took \(elapsed) to report") }
+        return f
+    }
+
+    @Sendable private static func deadlineIsTotalNotPerRead(_ make: Maker) async throws -> [String] {
+        // A byte every 150 ms for 15 s: never idle long, so only a total deadline stops it.
+        let upstream = try ScriptedUpstream { _ in .trickle(count: 100, interval: .milliseconds(150)) }
+        defer { upstream.stop() }
+        let started = ContinuousClock.now
+        let outcome = await attempt { try await make().send(.get, upstream.baseURL.appendingPathComponent("slow"), timeout: .milliseconds(800)) }
+        let elapsed = ContinuousClock.now - started
+        var f = expect(outcome, .timeout, "a body trickling for 15 s with a 0.8 s timeout")
+        if elapsed > .seconds(12) { f.append("a 0.8 s deadline ended after \(elapsed): it was applied per read, not to the whole exchange") }
+        return f
+    }
+
+    @Sendable private static func deadlineSpansRedirects(_ make: Maker) async throws -> [String] {
+        // Every hop answers after 0.3 s with a redirect to the next: 11 hops would take 3.3 s.
+        let upstream = try ScriptedUpstream { request in
+            Thread.sleep(forTimeInterval: 0.3)
+            let hop = Int(request.path.dropFirst("/hop".count)) ?? 0
+            return .reply(status: 302, headers: [("Location", "/hop\(hop + 1)")])
+        }
+        defer { upstream.stop() }
+        let started = ContinuousClock.now
+        let outcome = await attempt { try await make().send(.get, upstream.baseURL.appendingPathComponent("hop0"), timeout: .seconds(1)) }
+        let elapsed = ContinuousClock.now - started
+        var f = expect(outcome, .timeout, "redirect hops of 0.3 s each with a 1 s timeout")
+        if upstream.requests.count > 6 {
+            f.append("\(upstream.requests.count) hops were sent within a 1 s deadline of 0.3 s hops: each hop got a deadline of its own")
+        }
+        if elapsed > .seconds(20) { f.append("a 1 s deadline over redirects took \(elapsed)") }
+        return f
+    }
+
+    // MARK: Cancellation
+
+    @Sendable private static func cancelledBeforeSendingIsCancelled(_ make: Maker) async throws -> [String] {
+        let upstream = try ScriptedUpstream { _ in .silent }
+        defer { upstream.stop() }
+        let transport = try make()
+        let url = upstream.baseURL.appendingPathComponent("slow")
+        let started = ContinuousClock.now
+        let request = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await transport.send(.get, url, timeout: .seconds(600))
+        }
+        let outcome = Outcome(await request.result)
+        var f = expect(outcome, .cancelled, "a send from a task cancelled before it started")
+        if ContinuousClock.now - started > .seconds(30) { f.append("cancellation took \(ContinuousClock.now - started) against a 600 s deadline") }
+        return f
+    }
+
+    @Sendable private static func cancelledWhileWaitingIsCancelled(_ make: Maker) async throws -> [String] {
+        let upstream = try ScriptedUpstream { _ in .silent }
+        defer { upstream.stop() }
+        let transport = try make()
+        let url = upstream.baseURL.appendingPathComponent("slow")
+        let request = Task { try await transport.send(.get, url, timeout: .seconds(600)) }
+        // Cancel once the server holds the request (a bounded wait for that, not a sleep for timing).
+        let waitLimit = ContinuousClock.now + .seconds(30)
+        while upstream.requests.isEmpty, ContinuousClock.now < waitLimit { try await Task.sleep(for: .milliseconds(10)) }
+        if upstream.requests.isEmpty { request.cancel(); return ["the request never reached the server"] }
+        let started = ContinuousClock.now
+        request.cancel()
+        let outcome = Outcome(await request.result)
+        var f = expect(outcome, .cancelled, "a send cancelled while the server holds the request")
+        if ContinuousClock.now - started > .seconds(30) { f.append("cancellation took \(ContinuousClock.now - started) against a 600 s deadline") }
+        return f
+    }
+
+    // MARK: Body cap
+
+    @Sendable private static func declaredLengthOverTheCapIsRefused(_ make: Maker) async throws -> [String] {
+        let upstream = try ScriptedUpstream { _ in .endless(declaredLength: 10 << 30, limit: 8 << 20) }
+        defer { upstream.stop() }
+        let outcome = await attempt { try await make().send(.get, upstream.baseURL.appendingPathComponent("x")) }
+        return expect(outcome, .responseTooLarge, "a Content-Length of 10 GiB against a 64 KiB cap")
+    }
+
+    @Sendable private static func streamedBodyOverTheCapIsCutOff(_ make: Maker) async throws -> [String] {
+        var f: [String] = []
+        for status in [200, 500] {
+            let upstream = try ScriptedUpstream { _ in .endless(status: status, limit: 8 << 20) }
+            defer { upstream.stop() }
+            let outcome = await attempt { try await make().send(.get, upstream.baseURL.appendingPathComponent("x")) }
+            f += expect(outcome, .responseTooLarge, "a chunked \(status) body of unknown length past a 64 KiB cap")
+        }
+        return f
+    }
+
+    @Sendable private static func bodyAtTheCapArrivesWhole(_ make: Maker) async throws -> [String] {
+        var f: [String] = []
+        let body = Data((0..<(64 * 1024)).map { UInt8(truncatingIfNeeded: $0 * 7) })
+        let upstream = try ScriptedUpstream { request in
+            .reply(status: 200, body: request.path == "/over" ? body + Data([0x61]) : body)
+        }
+        defer { upstream.stop() }
+        let transport = try make()
+        switch await attempt({ try await transport.send(.get, upstream.baseURL.appendingPathComponent("exact")) }) {
+        case .reply(let reply): if reply.body != body { f.append("a body of exactly the cap arrived as \(reply.body.count) different bytes") }
+        case .failure(let error): f.append("a body of exactly the cap failed: \(error)")
+        }
+        f += expect(await attempt { try await transport.send(.get, upstream.baseURL.appendingPathComponent("over")) }, .responseTooLarge,
+                    "a body one byte over the cap")
+        return f
+    }
+
+    // MARK: Redirects
+
+    @Sendable private static func redirectMethodRules(_ make: Maker) async throws -> [String] {
+        let upstream = try ScriptedUpstream { request in
+            if let status = Int(request.path.dropFirst()), (300...399).contains(status) {
+                return .reply(status: status, headers: [("Location", "/target")])
+            }
+            let echo = "\(request.method) body=\(request.body.count) type=\(request.headers["content-type"] ?? "-")"
+            return .reply(status: 200, body: Data(echo.utf8))
+        }
+        defer { upstream.stop() }
+        let transport = try make()
+        var f: [String] = []
+        let cases: [(Int, HTTPRequest.Method, String)] = [
+            (301, .post, "GET body=0 type=-"), (302, .post, "GET body=0 type=-"), (303, .post, "GET body=0 type=-"),
+            (307, .post, "POST body=2 type=application/json"), (308, .post, "POST body=2 type=application/json"),
+            (302, .get, "GET body=0 type=-"), (308, .put, "PUT body=2 type=application/json"),
+        ]
+        for (status, method, expected) in cases {
+            let url = upstream.baseURL.appendingPathComponent("\(status)")
+            let body: Data? = method == .get ? nil : Data("{}".utf8)
+            let fields: HTTPFields = method == .get ? [:] : [.contentType: "application/json"]
+            switch await attempt({ try await transport.send(method, url, headerFields: fields, body: body) }) {
+            case .reply(let reply):
+                let seen = String(decoding: reply.body, as: UTF8.self)
+                if reply.status != 200 || seen != expected {
+                    f.append("\(method) answered \(status): the target saw \(reply.status) \"\(seen)\", expected \"\(expected)\"")
+                }
+            case .failure(let error): f.append("\(method) answered \(status) failed: \(error)")
+            }
+        }
+        return f
+    }
+
+    @Sendable private static func credentialsStayOnTheirOrigin(_ make: Maker) async throws -> [String] {
+        let echo: @Sendable (ScriptedUpstream.Request) -> ScriptedUpstream.Script = { request in
+            .reply(status: 200, body: Data("auth=\(request.headers["authorization"] != nil) cookie=\(request.headers["cookie"] != nil)".utf8))
+        }
+        let other = try ScriptedUpstream(echo)
+        defer { other.stop() }
+        let otherTarget = other.baseURL.appendingPathComponent("x").absoluteString
+        let upstream = try ScriptedUpstream { request in
+            switch request.path {
+            case "/away": .reply(status: 302, headers: [("Location", otherTarget)])
+            case "/here": .reply(status: 307, headers: [("Location", "/same")])
+            default: echo(request)
+            }
+        }
+        defer { upstream.stop() }
+        let transport = try make()
+        let fields: HTTPFields = [.authorization: "Bearer conformance-token", .cookie: "sid=conformance"]
+        var f: [String] = []
+        for (path, expected, what) in [("away", "auth=false cookie=false", "to another origin"), ("here", "auth=true cookie=true", "on the same origin")] {
+            switch await attempt({ try await transport.send(.get, upstream.baseURL.appendingPathComponent(path), headerFields: fields) }) {
+            case .reply(let reply):
+                let seen = String(decoding: reply.body, as: UTF8.self)
+                if seen != expected { f.append("a redirect \(what): the target saw \"\(seen)\", expected \"\(expected)\"") }
+            case .failure(let error): f.append("a redirect \(what) failed: \(error)")
+            }
+        }
+        return f
+    }
+
+    @Sendable private static func redirectsReturnedWhenNotFollowing(_ make: Maker) async throws -> [String] {
+        let upstream = try ScriptedUpstream { request in
+            request.path == "/elsewhere" ? .reply(status: 200) : .reply(status: 302, headers: [("Location", "/elsewhere")])
+        }
+        defer { upstream.stop() }
+        var f: [String] = []
+        switch await attempt({ try await make(Settings(followRedirects: false)).send(.get, upstream.baseURL.appendingPathComponent("start")) }) {
+        case .reply(let reply):
+            if reply.status != 302 { f.append("with followRedirects false a 302 came back as \(reply.status)") }
+            if reply.headerFields[.location] != "/elsewhere" { f.append("the 302's Location came back as \(reply.headerFields[.location] ?? "nil")") }
+        case .failure(let error): f.append("with followRedirects false a 302 failed: \(error)")
+        }
+        if upstream.requests.count != 1 { f.append("with followRedirects false the server saw \(upstream.requests.count) requests, expected 1") }
+        return f
+    }
+
+    @Sendable private static func redirectLoopEnds(_ make: Maker) async throws -> [String] {
+        let upstream = try ScriptedUpstream { _ in .reply(status: 302, headers: [("Location", "/again")]) }
+        defer { upstream.stop() }
+        let outcome = await attempt { try await make().send(.get, upstream.baseURL.appendingPathComponent("again")) }
+        var f = expect(outcome, .other, "a redirect loop")
+        if case .failure(let error) = outcome, let transportError = error as? TransportError, !transportError.message.contains("redirects") {
+            f.append("a redirect loop failed with \"\(transportError.message)\", which does not say it was redirects")
+        }
+        if upstream.requests.count != maxRedirects + 1 {
+            f.append("a redirect loop sent \(upstream.requests.count) requests, expected \(maxRedirects + 1) (the first and \(maxRedirects) redirects)")
+        }
+        return f
+    }
+
+    // MARK: Round trips
+
+    @Sendable private static func roundTripKeepsStatusFieldsAndBody(_ make: Maker) async throws -> [String] {
+        let upstream = try ScriptedUpstream { request in
+            if request.path == "/down" { return .reply(status: 503, headers: [("Retry-After", "7")], body: Data("down".utf8)) }
+            return .reply(status: 201, headers: [
+                ("Set-Cookie", "a=1; Path=/"), ("Set-Cookie", "b=2; Path=/"), ("X-Echo-Method", request.method),
+                ("X-Echo-Target", request.target), ("X-Echo-Custom", request.headers["x-custom"] ?? "-"),
+                ("X-Echo-Multi", request.headers["x-multi"] ?? "-"), ("Content-Type", "application/octet-stream"),
+            ], body: request.body)
+        }
+        defer { upstream.stop() }
+        let transport = try make()
+        var f: [String] = []
+        let body = Data((0...255).map { UInt8($0) })
+        var fields: HTTPFields = [.contentType: "application/octet-stream"]
+        if let custom = HTTPField.Name("X-Custom"), let multi = HTTPField.Name("X-Multi") {
+            fields[custom] = "value with spaces"
+            fields.append(HTTPField(name: multi, value: "one"))
+            fields.append(HTTPField(name: multi, value: "two"))
+        }
+        let url = try absolute(upstream.baseURL.absoluteString + "/echo?q=1&r=two")
+        switch await attempt({ try await transport.send(.post, url, headerFields: fields, body: body) }) {
+        case .reply(let reply):
+            if reply.status != 201 { f.append("status 201 came back as \(reply.status)") }
+            if reply.body != body { f.append("a 256-byte binary body came back as \(reply.body.count) bytes that differ") }
+            // Both cookies, in order. FoundationNetworking's `HTTPURLResponse` folds repeated fields into
+            // one (joined with ", "), so that form is accepted too; AsyncHTTPClientTransport keeps two fields.
+            let cookies = reply.headerFields[values: .setCookie]
+            if cookies.joined(separator: ", ") != "a=1; Path=/, b=2; Path=/" { f.append("two Set-Cookie fields came back as \(cookies)") }
+            let expected = ["X-Echo-Method": "POST", "X-Echo-Target": "/echo?q=1&r=two", "X-Echo-Custom": "value with spaces", "X-Echo-Multi": "one, two"]
+            for (name, value) in expected.sorted(by: { $0.key < $1.key }) where reply.headerFields[name] != value {
+                f.append("\(name) came back as \(reply.headerFields[name] ?? "nil"), expected \(value)")
+            }
+        case .failure(let error): f.append("a POST round trip failed: \(error)")
+        }
+        switch await attempt({ try await transport.send(.get, upstream.baseURL.appendingPathComponent("down")) }) {
+        case .reply(let reply):
+            if reply.status != 503 || reply.body != Data("down".utf8) || reply.headerFields["Retry-After"] != "7" {
+                f.append("a 503 reply came back as \(reply.status) with \(reply.body.count) bytes")
+            }
+        case .failure(let error): f.append("a 503 reply was thrown instead of returned: \(error)")
+        }
+        return f
+    }
+
+    @Sendable private static func headAndEmptyBodies(_ make: Maker) async throws -> [String] {
+        let upstream = try ScriptedUpstream { request in
+            switch (request.method, request.path) {
+            // The head only, as HEAD replies are; the server then closes, and says so.
+            case ("HEAD", _): .raw(Data("HTTP/1.1 200 OK\r\nContent-Length: 12\r\nX-Head: yes\r\nConnection: close\r\n\r\n".utf8))
+            case (_, "/no-content"): .reply(status: 204)
+            default: .reply(status: 200)
+            }
+        }
+        defer { upstream.stop() }
+        let transport = try make()
+        var f: [String] = []
+        switch await attempt({ try await transport.send(.head, upstream.baseURL.appendingPathComponent("doc")) }) {
+        case .reply(let reply):
+            if reply.status != 200 || !reply.body.isEmpty || reply.headerFields["X-Head"] != "yes" || reply.headerFields[.contentLength] != "12" {
+                f.append("HEAD came back as \(reply.status) with \(reply.body.count) body bytes, X-Head \(reply.headerFields["X-Head"] ?? "nil"), Content-Length \(reply.headerFields[.contentLength] ?? "nil")")
+            }
+        case .failure(let error): f.append("HEAD failed: \(error)")
+        }
+        for path in ["no-content", "empty"] {
+            switch await attempt({ try await transport.send(.get, upstream.baseURL.appendingPathComponent(path)) }) {
+            case .reply(let reply): if !reply.body.isEmpty { f.append("GET /\(path) came back with \(reply.body.count) body bytes") }
+            case .failure(let error): f.append("GET /\(path) failed: \(error)")
+            }
+        }
+        return f
+    }
+
+    // MARK: Secrets
+
+    @Sendable private static func errorsHoldNoSecrets(_ make: Maker) async throws -> [String] {
+        let marker = "SECRET-b7f3"
+        let fields: HTTPFields = [.authorization: "Bearer tok-\(marker)", .cookie: "sid=\(marker)", .contentType: "application/x-www-form-urlencoded"]
+        let body = Data("password=pw-\(marker)".utf8)
+        let silent = try ScriptedUpstream { _ in .silent }
+        defer { silent.stop() }
+        let loop = try ScriptedUpstream { _ in .reply(status: 307, headers: [("Location", "/again?code=\(marker)")]) }
+        defer { loop.stop() }
+        let huge = try ScriptedUpstream { _ in .endless(declaredLength: 10 << 30, limit: 1 << 20) }
+        defer { huge.stop() }
+        let port = try closedPort()
+        let transport = try make()
+        var f: [String] = []
+        let targets = [
+            ("refused", "http://127.0.0.1:\(port)/token?code=\(marker)"),
+            ("timeout", silent.baseURL.absoluteString + "/token?code=\(marker)"),
+            ("redirect loop", loop.baseURL.absoluteString + "/again?code=\(marker)"),
+            ("too large", huge.baseURL.absoluteString + "/token?code=\(marker)"),
+        ]
+        for (what, target) in targets {
+            let url = try absolute(target)
+            switch await attempt({ try await transport.send(.post, url, headerFields: fields, body: body, timeout: .milliseconds(700)) }) {
+            case .reply(let reply): f.append("\(what): expected a failure, got \(reply.status)")
+            case .failure(let error):
+                let text = "\(error) \(String(reflecting: error)) \((error as? TransportError)?.message ?? "")"
+                if text.contains(marker) { f.append("\(what): the error shows a secret (the URL's query, a credential or the body)") }
+            }
+        }
+        return f
+    }
+
+    // MARK: Helpers
+
+    /// The result of one send.
+    enum Outcome {
+        case reply(HTTPReply)
+        case failure(any Error)
+
+        init(_ result: Result<HTTPReply, any Error>) {
+            switch result {
+            case .success(let reply): self = .reply(reply)
+            case .failure(let error): self = .failure(error)
+            }
+        }
+    }
+
+    static func attempt(_ send: () async throws -> HTTPReply) async -> Outcome {
+        do { return .reply(try await send()) } catch { return .failure(error) }
+    }
+
+    /// Failures unless `outcome` is a ``TransportError`` of `kind`.
+    static func expect(_ outcome: Outcome, _ kind: TransportError.Kind, _ what: String) -> [String] {
+        switch outcome {
+        case .reply(let reply):
+            return ["\(what): expected a .\(kind.rawValue) TransportError, got a \(reply.status) reply"]
+        case .failure(let error as TransportError):
+            return error.kind == kind ? [] : ["\(what): expected a .\(kind.rawValue) TransportError, got .\(error.kind.rawValue) (\(error.message))"]
+        case .failure(let error):
+            return ["\(what): expected a .\(kind.rawValue) TransportError, got \(type(of: error))"]
+        }
+    }
+
+    static func absolute(_ string: String) throws -> URL {
+        guard let url = URL(string: string) else { throw TransportError(.other, "not a URL") }
+        return url
+    }
+
+    /// A loopback port nothing listens on: bound (so no one else has it), then closed.
+    static func closedPort() throws -> UInt16 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw POSIXError(.EIO) }
+        defer { close(fd) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = 0
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else { throw POSIXError(.EADDRINUSE) }
+        var out = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &out) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return UInt16(bigEndian: out.sin_port)
+    }
+}
+
+/// A loopback server that writes `greeting` to every connection as soon as it is accepted, then
+/// closes it, whatever the client sent (for a TLS client: before its handshake can complete).
+final class GreetingServer: @unchecked Sendable {
+    // @unchecked Sendable: `stopped` is behind `lock`; the descriptor and port are immutable.
+    let port: UInt16
+    private let listener: Int32
+    private let lock = NSLock()
+    private var stopped = false
+
+    init(_ greeting: Data) throws {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw POSIXError(.EIO) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = 0
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(fd, 16) == 0 else {
+            close(fd)
+            throw POSIXError(.EADDRINUSE)
+        }
+        var out = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &out) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        listener = fd
+        port = UInt16(bigEndian: out.sin_port)
+        let thread = Thread { [self] in
+            defer { close(listener) }
+            while !isStopped {
+                var descriptor = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
+                guard poll(&descriptor, 1, 100) > 0 else { continue }
+                let connection = accept(listener, nil, nil)
+                guard connection >= 0 else { continue }
+                greeting.withUnsafeBytes { raw in
+                    #if canImport(Darwin)
+                    _ = Darwin.send(connection, raw.baseAddress, raw.count, 0)
+                    #else
+                    _ = Glibc.send(connection, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL))
+                    #endif
+                }
+                close(connection)
+            }
+        }
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+
+    private var isStopped: Bool { lock.withLock { stopped } }
+
+    /// Stops accepting; the listener is closed by its thread.
+    func stop() { lock.withLock { stopped = true } }
+}
+
+extension ScriptedUpstream.Script {
+    /// For messages.
+    var label: String {
+        switch self {
+        case .reset: "reset"
+        case .close: "closed"
+        default: "scripted"
+        }
+    }
+}
