@@ -162,6 +162,23 @@ enum DemoAuth0Flows {
             }
         }
 
+        await report.record(provider: "auth0", flow: "device sign-in (code approved on another device)") {
+            // The device asks for a code and polls; the user approves on the tenant (the emulator's
+            // approve hook stands in for the activation page); the first poll, one interval (5 s)
+            // later, gets the tokens.
+            let flow = try hub.deviceSignIn(provider: "auth0", account: "device")
+            let code = try await flow.start()
+            let approve = try JSONEncoder().encode(JSONValue.object(["user_code": .string(code.userCode), "email": .string(email)]))
+            let approved = try await browser.send(.post, emulator.url("/auth0/__emulator/device/approve"),
+                                                  headerFields: [.contentType: "application/json"], body: approve)
+            guard approved.status == 200 else { throw DemoFailure("approving the code answered HTTP \(approved.status)") }
+            let session = try await flow.waitForApproval()
+            guard session.claims["email"] == .string(email) else { throw DemoFailure("the ID token names another user") }
+            guard try await hub.manager(provider: "auth0", account: "device").current()?.accessToken == session.accessToken else {
+                throw DemoFailure("the device's session was not stored")
+            }
+        }
+
         guard let oidc = try? hub.provider("oidc", as: OIDCProvider.self) else { return }
         await report.record(provider: "oidc", flow: "browser sign-in (discovery, PKCE, ID token), refresh") {
             let session = try await oidc.signInWithBrowser(timeout: .seconds(30)) { url in

@@ -203,7 +203,13 @@ struct LoginCommand: AsyncParsableCommand {
         }
         let minutes = max(1, Int((code.expiresAt.timeIntervalSinceNow / 60).rounded()))
         CLI.stderr("Waiting for the approval (the code expires in \(minutes) minute\(minutes == 1 ? "" : "s"); Ctrl-C stops)…")
-        return try await flow.waitForApproval()
+        do {
+            return try await flow.waitForApproval()
+        } catch let error as AuthError where error.code == .accessDenied {
+            throw error.with(message: "The sign-in was denied on the other device (\(provider): \(error.message))")
+        } catch let error as AuthError where error.code == .timeout && error.providerCode == "expired_token" {
+            throw error.with(message: "The code expired before the sign-in was approved; run the command again for a new code.")
+        }
     }
 
     private func signInRequest(hub: AuthHub, provider: String) async throws -> SignInRequest {
