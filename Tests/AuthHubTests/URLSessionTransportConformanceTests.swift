@@ -43,7 +43,9 @@ import Testing
                 deduplicated.headerFields = request.headerFields.filter { seen.insert($0.name).inserted }
                 return try await inner.send(deduplicated, body: body, timeout: timeout)
             case .deadlinePerHop:
-                return try await inner.send(request, body: body, timeout: (timeout ?? .seconds(60)) * 30)
+                // As if each read (or hop) had the deadline of its own: nothing stops a body that keeps
+                // trickling (the check's trickle lasts 60 s) or a chain of quick redirects.
+                return try await inner.send(request, body: body, timeout: .seconds(120))
             case .ignoresCancellation:
                 return try await Task.detached { try await inner.send(request, body: body, timeout: .seconds(15)) }.value
             }
