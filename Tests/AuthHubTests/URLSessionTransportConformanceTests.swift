@@ -44,8 +44,8 @@ import Testing
                 return try await inner.send(deduplicated, body: body, timeout: timeout)
             case .deadlinePerHop:
                 // As if each read (or hop) had the deadline of its own: nothing stops a body that keeps
-                // trickling (the check's trickle lasts 60 s) or a chain of quick redirects.
-                return try await inner.send(request, body: body, timeout: .seconds(120))
+                // trickling (the check's trickle lasts 30 s) or a chain of quick redirects.
+                return try await inner.send(request, body: body, timeout: .seconds(60))
             case .ignoresCancellation:
                 return try await Task.detached { try await inner.send(request, body: body, timeout: .seconds(15)) }.value
             }
