@@ -174,11 +174,15 @@ import Testing
     /// 500 sessions' sockets pushed the test process past 1,300 descriptors).
     static let sharedTransport = URLSessionTransport(defaultTimeout: .seconds(2), maxResponseBytes: 256 * 1024)
 
-    /// A transport with a short deadline, so "no answer" cells end in seconds.
+    /// A transport with a short deadline, so "no answer" cells end in seconds: 2 s where the fault
+    /// may end in a timeout, 8 s where it must not (a 429 or 503 answers at once, but at the start of
+    /// the whole parallel suite on 2 cores an exchange has taken over 2 s, and those cells then
+    /// reported `timeout` instead of the mapped error).
     struct ShortDeadline: HTTPTransport {
+        var deadline: Duration = .seconds(2)
         var inner: URLSessionTransport { FaultMatrixTests.sharedTransport }
         func send(_ request: HTTPRequest, body: Data?, timeout: Duration?) async throws -> HTTPReply {
-            try await inner.send(request, body: body, timeout: .seconds(2))
+            try await inner.send(request, body: body, timeout: deadline)
         }
     }
 
@@ -215,7 +219,8 @@ import Testing
             let store = InMemorySessionStore()
             let clock = FakeClock(now: Date())
             let hub = try AuthHub(environment: environment, registry: registry,
-                                  context: ProviderContext(transport: ShortDeadline(), clock: clock), store: store)
+                                  context: ProviderContext(transport: ShortDeadline(deadline: .seconds(fault.expected.contains(.timeout) ? 2 : 8)),
+                                                           clock: clock), store: store)
             let key = SessionKey(provider: operation.provider)
             var seeded: Session?
             if let seed = operation.seeded {
@@ -286,7 +291,8 @@ import Testing
                 let store = InMemorySessionStore()
                 let clock = FakeClock(now: Date())
                 let hub = try AuthHub(environment: environment, registry: Self.registry,
-                                      context: ProviderContext(transport: ShortDeadline(), clock: clock), store: store)
+                                      context: ProviderContext(transport: ShortDeadline(deadline: .seconds(fault.expected.contains(.timeout) ? 2 : 8)),
+                                                           clock: clock), store: store)
                 let key = SessionKey(provider: provider)
                 _ = try await store.save(Self.bearer(provider)(clock.now), for: key, expectedVersion: nil)
                 do {
