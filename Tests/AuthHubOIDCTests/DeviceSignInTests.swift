@@ -232,6 +232,44 @@ import Testing
         #expect(error?.code == .invalidToken)
     }
 
+    /// A provider with a plain OAuth device grant returns no ID token: the user comes from userinfo
+    /// (with the new access token); without a userinfo endpoint, or a `sub`, the sign-in fails.
+    @Test func withoutAnIDTokenTheUserComesFromUserInfo() async throws {
+        deviceCodeReply()
+        replies.withLock { $0 = [.json(200, ["access_token": "AT-plain", "token_type": "Bearer", "refresh_token": "RT-plain", "expires_in": 600])] }
+        server.transport.on(.get, "/.well-known/openid-configuration", first: true) { _ in
+            .json(200, ["issuer": "https://idp.example.com/", "authorization_endpoint": "https://idp.example.com/authorize",
+                        "token_endpoint": "https://idp.example.com/oauth/token", "jwks_uri": "https://idp.example.com/.well-known/jwks.json",
+                        "userinfo_endpoint": "https://idp.example.com/userinfo",
+                        "device_authorization_endpoint": "https://idp.example.com/oauth/device/code"])
+        }
+        let userinfo = Mutex<JSONValue>(["sub": "plain-user", "email": "plain@example.com"])
+        server.transport.on(.get, "/userinfo") { _ in .json(200, userinfo.withLock { $0 }) }
+        let flow = DeviceSignInFlow(provider: provider(), clock: clock)
+        try await flow.start()
+        let session = try await flow.waitForApproval()
+        #expect(session.userID == "plain-user")
+        #expect(session.claims["email"] == "plain@example.com")
+        #expect(session.refreshToken?.revealed() == "RT-plain")
+        #expect(server.transport.requests(to: "/userinfo").first?.headerFields[.authorization] == "Bearer AT-plain")
+
+        userinfo.withLock { $0 = ["email": "no-sub@example.com"] }
+        let again = DeviceSignInFlow(provider: provider(), clock: clock)
+        try await again.start()
+        let error = await #expect(throws: AuthError.self) { try await again.waitForApproval() }
+        #expect(error?.code == .invalidRequest)
+    }
+
+    @Test func withoutAnIDTokenOrAUserInfoEndpointTheSignInFails() async throws {
+        deviceCodeReply()
+        replies.withLock { $0 = [.json(200, ["access_token": "AT-plain", "expires_in": 600])] }
+        let flow = DeviceSignInFlow(provider: provider(), clock: clock)
+        try await flow.start()
+        let error = await #expect(throws: AuthError.self) { try await flow.waitForApproval() }
+        #expect(error?.code == .invalidRequest)
+        #expect(error?.message.contains("userinfo") == true)
+    }
+
     /// Through the hub: the approved session is stored and replaces the one before.
     @Test func theHubStoresTheApprovedSession() async throws {
         deviceCodeReply()
