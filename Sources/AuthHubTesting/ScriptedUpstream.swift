@@ -77,13 +77,17 @@ public final class ScriptedUpstream: @unchecked Sendable {
     private var stopped = false
     private var received: [Request] = []
 
-    /// Starts a server answering every request with `handler`'s script.
-    /// - Throws: `POSIXError` when no loopback socket can be opened.
-    public init(_ handler: @escaping @Sendable (Request) -> Script) throws {
+    /// A TCP socket on 127.0.0.1 bound to a port the system picked, listening with `backlog` when
+    /// one is given (else only bound, to reserve the port), and that port. Shared by the servers of
+    /// this test kit and the transport suite's closed port.
+    /// - Throws: `POSIXError` when the socket cannot be opened, bound or put to listen.
+    static func loopbackSocket(listening backlog: Int32?, reuseAddress: Bool = false) throws -> (fd: Int32, port: UInt16) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(.EIO) }
-        var yes: Int32 = 1
-        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        if reuseAddress {
+            var yes: Int32 = 1
+            setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        }
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_port = 0
@@ -91,7 +95,7 @@ public final class ScriptedUpstream: @unchecked Sendable {
         let bound = withUnsafePointer(to: &addr) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard bound == 0, listen(fd, 64) == 0 else {
+        guard bound == 0, backlog.map({ listen(fd, $0) == 0 }) ?? true else {
             close(fd)
             throw POSIXError(.EADDRINUSE)
         }
@@ -100,8 +104,13 @@ public final class ScriptedUpstream: @unchecked Sendable {
         _ = withUnsafeMutablePointer(to: &out) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }
-        listener = fd
-        port = UInt16(bigEndian: out.sin_port)
+        return (fd, UInt16(bigEndian: out.sin_port))
+    }
+
+    /// Starts a server answering every request with `handler`'s script.
+    /// - Throws: `POSIXError` when no loopback socket can be opened.
+    public init(_ handler: @escaping @Sendable (Request) -> Script) throws {
+        (listener, port) = try Self.loopbackSocket(listening: 64, reuseAddress: true)
         self.handler = handler
         let thread = Thread { [self] in acceptLoop() }
         thread.stackSize = 1 << 20
