@@ -143,7 +143,7 @@ let package = Package(
             name: "authhub",
             dependencies: [
                 "AuthHub", "AuthHubProviders", "AuthHubEmulator", "AuthHubAuth0", "AuthHubOIDC", "AuthHubFactors", "AuthHubTurnkey",
-                "AuthHubFirebase", "AuthHubOpenfort", "AuthHubPostgres", "AuthHubWebExample", "AuthHubAsyncHTTPClient",
+                "AuthHubFirebase", "AuthHubOpenfort", "AuthHubPostgres", "AuthHubWebExample", "AuthHubAsyncHTTPClient", "AuthHubTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

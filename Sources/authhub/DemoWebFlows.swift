@@ -1,5 +1,6 @@
 import AuthHub
 import AuthHubEmulator
+import AuthHubTesting
 import AuthHubWebExample
 import Foundation
 import Hummingbird
@@ -9,61 +10,6 @@ import Hummingbird
 /// sign-in link, the emulator's real Universal Login form (no test hook), the callback, the profile
 /// page, and the sign-out form with its CSRF token.
 enum DemoWebFlows {
-    /// A cookie jar per origin, enough for a browser played over two loopback ports.
-    final class Browser: Sendable {
-        let transport = URLSessionTransport(defaultTimeout: .seconds(10), followRedirects: false)
-        private let jar = Mutex<[String: [String: String]]>([:])
-
-        func send(_ method: HTTPRequest.Method, _ url: URL, form: [(String, String)]? = nil, origin: String? = nil) async throws -> HTTPReply {
-            let key = "\(url.host ?? ""):\(url.port ?? 0)"
-            var fields = HTTPFields()
-            let cookies = jar.withLock { $0[key] ?? [:] }.map { "\($0.key)=\($0.value)" }.sorted()
-            if !cookies.isEmpty { fields[.cookie] = cookies.joined(separator: "; ") }
-            if let origin { fields[.origin] = origin }
-            var body: Data?
-            if let form {
-                fields[.contentType] = "application/x-www-form-urlencoded"
-                body = Data(FormEncoding.encode(form).utf8)
-            }
-            let reply = try await transport.send(method, url, headerFields: fields, body: body)
-            for header in reply.headerFields[values: .setCookie].flatMap(Self.cookies) {
-                let pair = header.split(separator: ";", maxSplits: 1)[0].split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                guard pair.count == 2 else { continue }
-                let name = String(pair[0]).trimmingCharacters(in: .whitespaces), value = String(pair[1])
-                jar.withLock { $0[key, default: [:]][name] = value.isEmpty ? nil : value }
-            }
-            return reply
-        }
-
-        /// The cookies of one `Set-Cookie` value: FoundationNetworking joins several `Set-Cookie`
-        /// fields with `, `, which an `Expires` date also contains, so a piece starts a new cookie
-        /// only when it begins with `name=`.
-        static func cookies(_ value: String) -> [String] {
-            var cookies: [String] = []
-            for piece in value.components(separatedBy: ", ") {
-                let name = piece.prefix { $0 != "=" && $0 != ";" && $0 != " " }
-                if let last = cookies.indices.last, !(piece.dropFirst(name.count).first == "=" && !name.isEmpty) {
-                    cookies[last] += ", " + piece
-                } else {
-                    cookies.append(piece)
-                }
-            }
-            return cookies
-        }
-
-        /// Follows redirects (relative ones against `url`) until a non-3xx reply.
-        func follow(_ method: HTTPRequest.Method, _ url: URL, form: [(String, String)]? = nil, origin: String? = nil) async throws -> (HTTPReply, URL) {
-            var reply = try await send(method, url, form: form, origin: origin)
-            var current = url
-            for _ in 0..<10 where (300...399).contains(reply.status) {
-                guard let location = reply.headerFields[.location], let next = URL(string: location, relativeTo: current)?.absoluteURL else { break }
-                current = next
-                reply = try await send(.get, next)
-            }
-            return (reply, current)
-        }
-    }
-
     static func run(hub: AuthHub, emulator: RunningEmulator, into report: inout DemoReport) async {
         await report.record(provider: "auth0", flow: "web sign-in (example app, login form, cookie session)") {
             let email = "web+\(UUID().uuidString.prefix(8).lowercased())@example.com"
@@ -74,7 +20,7 @@ enum DemoWebFlows {
             let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)))
             let server = Task { try await app.runService() }
             defer { server.cancel() }
-            let browser = Browser()
+            let browser = CookieBrowser()
             // The app may take a moment to listen.
             var home: HTTPReply?
             for _ in 0..<100 {

@@ -40,6 +40,7 @@ final class RunningBinary: Sendable {
 
     var stdout: String { output.withLock { $0 } }
     var stderr: String { errors.withLock { $0 } }
+    var isRunning: Bool { process.isRunning }
 
     /// Waits until `condition` holds for (stdout, stderr), or fails after `seconds`.
     func wait(seconds: Double = 30, until condition: @escaping @Sendable (String, String) -> Bool) async throws {
