@@ -17,39 +17,44 @@ import HummingbirdAuth
 ///
 /// The `iss` is read from the token before its signature is checked only to pick the verifier; the
 /// verifier then checks the signature with that issuer's keys and the `iss` again.
+///
+/// Access tokens verified by an ``AccessTokenVerifier`` (OpenID Connect and Auth0) are kept, by
+/// their SHA-256, until they expire or ``defaultVerifiedTokenCapacity`` newer ones push them out: the
+/// same token sent again skips the signature check and the decoding, but its `exp`, `nbf` and scopes
+/// are checked again, and so is the issuer's JWKS (a token whose key was fetched anew is verified
+/// again, so a withdrawn key stops its tokens at the same moment as without the cache).
 public struct AuthHubBearerMiddleware<Context: AuthRequestContext>: RouterMiddleware where Context.Identity == AuthHubIdentity {
     /// The verifier of each trusted issuer; for AuthHub's own ``AccessTokenVerifier``, also the
     /// concrete verifier, which takes the header and payload this middleware already decoded.
-    let verifiers: [String: Entry]
-    /// One trusted issuer (a class: looking it up per request is one retain, not a copy of the
-    /// verifiers' fields).
-    final class Entry: Sendable {
-        let provider: String
-        let verifier: any BearerTokenVerifier
-        let accessToken: AccessTokenVerifier?
-
-        init(provider: String, verifier: any BearerTokenVerifier) {
-            self.provider = provider
-            self.verifier = verifier
-            self.accessToken = verifier as? AccessTokenVerifier
-        }
-    }
+    let verifiers: [String: TrustedIssuer]
     /// Scopes every request through this middleware needs.
     public let requiredScopes: Set<String>
     /// The `realm` of the challenge.
     public let realm: String
+    /// The access tokens verified here, kept until they expire (nil when turned off).
+    package let verifiedTokens: VerifiedTokenCache?
+
+    /// How many verified access tokens a middleware keeps by default (see ``init(verifiers:requiredScopes:realm:verifiedTokenCapacity:)``).
+    public static var defaultVerifiedTokenCapacity: Int { 4_096 }
 
     /// - Parameters:
     ///   - verifiers: the verifier of each provider's tokens, by provider id.
     ///   - requiredScopes: scopes every token must grant.
-    public init(verifiers: [String: any BearerTokenVerifier], requiredScopes: Set<String> = [], realm: String = "api") {
-        var byIssuer: [String: Entry] = [:]
+    ///   - verifiedTokenCapacity: how many verified access tokens (``AccessTokenVerifier``'s) to keep,
+    ///     by their SHA-256, so that the same token sent again skips the signature check; each hit
+    ///     still checks `exp`, `nbf`, the scopes and that the issuer's keys are the ones that verified
+    ///     it. 0 turns this off. Clamped to 0…1,000,000.
+    public init(verifiers: [String: any BearerTokenVerifier], requiredScopes: Set<String> = [], realm: String = "api",
+                verifiedTokenCapacity: Int = Self.defaultVerifiedTokenCapacity) {
+        var byIssuer: [String: TrustedIssuer] = [:]
         for (provider, verifier) in verifiers.sorted(by: { $0.key < $1.key }) {
-            byIssuer[verifier.issuer] = Entry(provider: provider, verifier: verifier)
+            byIssuer[verifier.issuer] = TrustedIssuer(provider: provider, verifier: verifier)
         }
         self.verifiers = byIssuer
         self.requiredScopes = requiredScopes
         self.realm = realm.filter { $0 != "\"" && $0 != "\\" }
+        let capacity = min(max(verifiedTokenCapacity, 0), 1_000_000)
+        verifiedTokens = capacity > 0 && byIssuer.values.contains { $0.accessToken != nil } ? VerifiedTokenCache(capacity: capacity) : nil
     }
 
     /// A middleware for the API `audience` trusting every provider of the hub whose tokens an API can
@@ -57,7 +62,8 @@ public struct AuthHubBearerMiddleware<Context: AuthRequestContext>: RouterMiddle
     /// Firebase ID tokens of the project).
     /// - Throws: discovery errors of those providers; ``AuthErrorCode/invalidConfiguration`` when
     ///   none of the hub's providers issues verifiable access tokens.
-    public init(hub: AuthHub, audience: String, requiredScopes: Set<String> = [], realm: String = "api") async throws {
+    public init(hub: AuthHub, audience: String, requiredScopes: Set<String> = [], realm: String = "api",
+                verifiedTokenCapacity: Int = Self.defaultVerifiedTokenCapacity) async throws {
         var verifiers: [String: any BearerTokenVerifier] = [:]
         for id in hub.providerIDs {
             guard let provider = try hub.provider(id) as? any BearerTokenProvider else { continue }
@@ -66,7 +72,7 @@ public struct AuthHubBearerMiddleware<Context: AuthRequestContext>: RouterMiddle
         guard !verifiers.isEmpty else {
             throw AuthError(.invalidConfiguration, message: "No provider of this environment issues JWT access tokens to verify.")
         }
-        self.init(verifiers: verifiers, requiredScopes: requiredScopes, realm: realm)
+        self.init(verifiers: verifiers, requiredScopes: requiredScopes, realm: realm, verifiedTokenCapacity: verifiedTokenCapacity)
     }
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -75,17 +81,9 @@ public struct AuthHubBearerMiddleware<Context: AuthRequestContext>: RouterMiddle
             return challenge(.unauthorized, error: "invalid_request", description: "Send Authorization: Bearer <token>.")
         }
         let token = Secret(credentials)
-        // Decoded once: `iss` picks the verifier, and AuthHub's access-token verifier reuses the parts.
-        guard let (jwtHeader, payload) = JWTParts.decode(token), let issuer = payload["iss"]?.stringValue, let entry = verifiers[issuer] else {
-            return challenge(.unauthorized, error: "invalid_token", description: "The token's issuer is not trusted here.")
-        }
-        let claims: VerifiedBearerToken
+        let verified: (TrustedIssuer, VerifiedBearerToken)
         do {
-            if let accessToken = entry.accessToken {
-                claims = try await accessToken.verify(token, header: jwtHeader, payload: payload, requiredScopes: requiredScopes).bearer
-            } else {
-                claims = try await entry.verifier.verifyBearer(token, requiredScopes: requiredScopes)
-            }
+            verified = try await verify(token)
         } catch let error as AuthError where error.code == .accessDenied {
             return challenge(.forbidden, error: "insufficient_scope", description: "The token lacks a required scope.",
                              scope: error.details["scope"])
@@ -94,10 +92,43 @@ public struct AuthHubBearerMiddleware<Context: AuthRequestContext>: RouterMiddle
         } catch let error as AuthError {
             return challenge(.unauthorized, error: "invalid_token", description: error.message)
         }
+        let (issuer, claims) = verified
         var context = context
-        context.identity = AuthHubIdentity(provider: entry.provider, subject: claims.subject, claims: claims.claims, source: .bearer,
+        context.identity = AuthHubIdentity(provider: issuer.provider, subject: claims.subject, claims: claims.claims, source: .bearer,
                                            accessToken: token, expiresAt: claims.expiresAt, csrfToken: nil)
         return try await next(request, context)
+    }
+
+    /// The trusted issuer of `token` and its verified claims: from the verified-token cache when
+    /// the token is there and still passes ``AccessTokenVerifier/recheck(_:requiredScopes:)``,
+    /// otherwise by the issuer's verifier (and then kept).
+    /// - Throws: `AuthError`, as the verifiers do; `invalidToken` for an issuer not trusted here.
+    func verify(_ token: Secret<String>) async throws -> (TrustedIssuer, VerifiedBearerToken) {
+        let key = verifiedTokens.map { _ in VerifiedTokenCache.key(token.revealed()) }
+        if let key, let cache = verifiedTokens, let kept = cache.entry(key), let verifier = kept.issuer.accessToken {
+            do {
+                if let claims = try verifier.recheck(kept.claims, requiredScopes: requiredScopes) {
+                    cache.countHit()
+                    return (kept.issuer, claims.bearer)
+                }
+                cache.remove(key)  // the issuer's keys changed since: verified again below
+            } catch {
+                cache.remove(key)
+                throw error
+            }
+        }
+        // Decoded once: `iss` picks the verifier, and AuthHub's access-token verifier reuses the parts.
+        guard let (jwtHeader, payload) = JWTParts.decode(token), let iss = payload["iss"]?.stringValue, let issuer = verifiers[iss] else {
+            throw AuthError(.invalidToken, message: "The token's issuer is not trusted here.", details: ["reason": "untrustedIssuer"])
+        }
+        guard let accessToken = issuer.accessToken else {
+            return (issuer, try await issuer.verifier.verifyBearer(token, requiredScopes: requiredScopes))
+        }
+        let claims = try await accessToken.verify(token, header: jwtHeader, payload: payload, requiredScopes: requiredScopes)
+        if let key, let cache = verifiedTokens, claims.keyGeneration != nil {
+            cache.insert(key, VerifiedTokenCache.Entry(issuer: issuer, claims: claims))
+        }
+        return (issuer, claims.bearer)
     }
 
     /// The token of an `Authorization` value `Bearer <token>` (scheme case-insensitive), trimmed of
@@ -159,5 +190,19 @@ public struct AuthHubBearerMiddleware<Context: AuthRequestContext>: RouterMiddle
         var value = "Bearer realm=\(quoted(realm)), error=\(quoted(error)), error_description=\(quoted(description))"
         if let scope { value += ", scope=\(quoted(scope))" }
         return Response(status: status, headers: [.wwwAuthenticate: value, .cacheControl: "no-store"])
+    }
+}
+
+/// One issuer a bearer middleware trusts (a class: looking it up per request is one retain, not a
+/// copy of the verifiers' fields).
+final class TrustedIssuer: Sendable {
+    let provider: String
+    let verifier: any BearerTokenVerifier
+    let accessToken: AccessTokenVerifier?
+
+    init(provider: String, verifier: any BearerTokenVerifier) {
+        self.provider = provider
+        self.verifier = verifier
+        self.accessToken = verifier as? AccessTokenVerifier
     }
 }

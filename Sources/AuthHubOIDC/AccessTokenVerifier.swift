@@ -33,6 +33,12 @@ public struct AccessTokenVerifier: BearerTokenVerifier {
         public let expiresAt: Date
         /// The granted scopes: the `scope` claim (space-separated), else `scp` or `permissions` (arrays).
         public let scopes: Set<String>
+        /// The `nbf` claim, when there is one.
+        package var notBefore: Double?
+        /// The token's `kid` ("" when absent) and the generation of the kept JWKS whose key verified
+        /// it (nil when no JWKS is kept after the check): what ``recheck(_:requiredScopes:)`` needs.
+        package var keyID = ""
+        package var keyGeneration: UInt64?
 
         /// The claims as a ``VerifiedBearerToken``.
         package var bearer: VerifiedBearerToken {
@@ -75,7 +81,16 @@ public struct AccessTokenVerifier: BearerTokenVerifier {
                         requiredScopes: Set<String>) async throws -> Claims {
         let raw = token.revealed()
         guard Self.hasAcceptableSize(raw) else { throw Self.invalid("The access token could not be decoded.", reason: "cannotDecode") }
-        try await IDTokenValidator.verifySignature(raw, header: header, keys: keys)
+        let (algorithm, kid) = try IDTokenValidator.signatureAlgorithm(header)
+        var kept = keys.cachedKeyWithGeneration(kid: kid)
+        if kept == nil {
+            // Fetches the keys (and checks the signature with what it fetched); the check below is
+            // then made again with the kept key, whose generation is what the claims record.
+            try await IDTokenValidator.verifySignature(raw, header: header, keys: keys)
+            kept = keys.cachedKeyWithGeneration(kid: kid)
+        }
+        if let (key, _) = kept { try IDTokenValidator.checkSignature(raw, algorithm: algorithm, kid: kid, key: key) }
+        let generation = kept?.generation
         guard payload["iss"]?.stringValue == issuer else { throw Self.invalid("The access token was issued by another issuer.", reason: "mismatchedIss") }
         let audiences: [String] = switch payload["aud"] {
         case .string(let value): [value]
@@ -88,22 +103,47 @@ public struct AccessTokenVerifier: BearerTokenVerifier {
             throw Self.invalid("The access token has no valid expiry (exp).", reason: "missingExp")
         }
         guard exp + skew > now else { throw Self.invalid("The access token has expired.", reason: "pastExp") }
+        var notBefore: Double?
         if let nbf = payload["nbf"] {
             guard let value = nbf.doubleValue, SessionTimeLimits.isValidDate(value) else {
                 throw Self.invalid("The access token has an invalid not-before time (nbf).", reason: "invalidTimeClaim")
             }
             guard value - skew <= now else { throw Self.invalid("The access token is not valid yet (nbf).", reason: "futureNbf") }
+            notBefore = value
         }
         if let iat = payload["iat"], !(iat.doubleValue.map(SessionTimeLimits.isValidDate) ?? false) {
             throw Self.invalid("The access token has an invalid issue time (iat).", reason: "invalidTimeClaim")
         }
         let scopes = Self.scopes(payload)
-        if !requiredScopes.allSatisfy(scopes.contains) {
-            let missing = requiredScopes.subtracting(scopes)
-            throw AuthError(.accessDenied, message: "The access token lacks a required scope.",
-                            details: ["reason": "insufficientScope", "scope": missing.sorted().joined(separator: " ")])
+        try Self.checkScopes(scopes, requiredScopes: requiredScopes)
+        return Claims(claims: payload, subject: payload["sub"]?.stringValue, expiresAt: Date(timeIntervalSince1970: exp), scopes: scopes,
+                      notBefore: notBefore, keyID: kid, keyGeneration: generation)
+    }
+
+    /// Whether a token this verifier accepted earlier (its `claims`) is still to be accepted now,
+    /// without its signature checked again: nil when that cannot be told this way (the kept JWKS
+    /// changed since or is no longer fresh), and
+    /// then the token must be verified again. Checks `exp` and `nbf` against the clock with the
+    /// leeway, and the scopes.
+    /// - Throws: as ``verify(_:requiredScopes:)`` for a token expired since, or lacking a scope.
+    package func recheck(_ claims: Claims, requiredScopes: Set<String>) throws -> Claims? {
+        guard let generation = claims.keyGeneration, keys.cachedGeneration(kid: claims.keyID) == generation else { return nil }
+        let now = clock.now.timeIntervalSince1970, skew = TimeInterval(leeway)
+        guard claims.expiresAt.timeIntervalSince1970 + skew > now else {
+            throw Self.invalid("The access token has expired.", reason: "pastExp")
         }
-        return Claims(claims: payload, subject: payload["sub"]?.stringValue, expiresAt: Date(timeIntervalSince1970: exp), scopes: scopes)
+        if let notBefore = claims.notBefore, notBefore - skew > now {
+            throw Self.invalid("The access token is not valid yet (nbf).", reason: "futureNbf")
+        }
+        try Self.checkScopes(claims.scopes, requiredScopes: requiredScopes)
+        return claims
+    }
+
+    private static func checkScopes(_ scopes: Set<String>, requiredScopes: Set<String>) throws {
+        guard !requiredScopes.allSatisfy(scopes.contains) else { return }
+        let missing = requiredScopes.subtracting(scopes)
+        throw AuthError(.accessDenied, message: "The access token lacks a required scope.",
+                        details: ["reason": "insufficientScope", "scope": missing.sorted().joined(separator: " ")])
     }
 
     /// ``verify(_:requiredScopes:)`` as a ``BearerTokenVerifier``.

@@ -104,8 +104,24 @@ public actor JWKSCache {
     /// it; nil otherwise (then ask ``keys(containing:)`` or ``soleKey()``, which may fetch). Never
     /// suspends and never enters an actor: the hit path of every request an API verifies.
     nonisolated func cachedKey(kid: String) -> VerificationKey? {
-        if kid.isEmpty { return cache.fresh(where: { $0.sole != nil })?.sole }
-        return cache.fresh(where: { $0.keys[kid] != nil })?.keys[kid]
+        cachedKeyWithGeneration(kid: kid)?.key
+    }
+
+    /// ``cachedKey(kid:)`` with the generation of the kept JWKS it came from (it changes whenever
+    /// another JWKS is kept): a token verified with this key is still backed by the kept keys while
+    /// ``cachedGeneration(kid:)`` answers the same number.
+    nonisolated func cachedKeyWithGeneration(kid: String) -> (key: VerificationKey, generation: UInt64)? {
+        if kid.isEmpty {
+            return cache.freshWithGeneration(where: { $0.sole != nil }).flatMap { kept in kept.document.sole.map { ($0, kept.generation) } }
+        }
+        return cache.freshWithGeneration(where: { $0.keys[kid] != nil }).flatMap { kept in kept.document.keys[kid].map { ($0, kept.generation) } }
+    }
+
+    /// The generation of the kept JWKS when it is fresh and still holds the key `kid` (the sole key
+    /// for an empty `kid`); nil otherwise. Never suspends.
+    nonisolated func cachedGeneration(kid: String) -> UInt64? {
+        if kid.isEmpty { return cache.freshWithGeneration(where: { $0.sole != nil })?.generation }
+        return cache.freshWithGeneration(where: { $0.keys[kid] != nil })?.generation
     }
 
     /// The key `kid`, with its algorithm, fetching or refetching the JWKS as described above. The

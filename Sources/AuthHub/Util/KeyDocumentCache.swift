@@ -30,11 +30,18 @@ package actor KeyDocumentCache<Document: Sendable> {
     private nonisolated let clock: any AuthClock
     private let load: @Sendable () async throws -> Fetched
     private var current: Fetched? {
-        didSet { latest.withLock { $0 = current } }
+        didSet {
+            generation += 1
+            let generation = generation
+            latest.withLock { $0 = current.map { ($0, generation) } }
+        }
     }
+    /// Counts the documents kept (never goes back, so a generation is never reused).
+    private var generation: UInt64 = 0
     /// A copy of `current` readable without entering the actor: the hit path (``fresh(where:)``)
     /// of a request handler costs no actor hop (on a busy server each can cost a thread wake-up).
-    private nonisolated let latest = Mutex<Fetched?>(nil)
+    /// With it, its generation: 1 for the first document kept, one more for each later one.
+    private nonisolated let latest = Mutex<(fetched: Fetched, generation: UInt64)?>(nil)
     private var lastFetch: Date?
     private var inFlight: Task<Fetched, any Error>?
     /// How many times the document was requested (successfully or not).
@@ -55,9 +62,19 @@ package actor KeyDocumentCache<Document: Sendable> {
     /// The kept document when it is fresh and `holds` accepts it, read without entering the actor;
     /// nil when there is none (then call ``document(where:)``).
     package nonisolated func fresh(where holds: (Document) -> Bool) -> Document? {
+        freshWithGeneration(where: holds)?.document
+    }
+
+    /// ``fresh(where:)`` with the kept document's generation, which changes whenever another
+    /// document is kept (a later fetch, even of identical content): something derived from one
+    /// generation's document (a token verified with its key) is still backed by the kept document
+    /// exactly when the generation is unchanged.
+    package nonisolated func freshWithGeneration(where holds: (Document) -> Bool) -> (document: Document, generation: UInt64)? {
         let now = clock.now
-        guard let kept = latest.withLock({ $0 }), kept.expiresAt.map({ $0 > now }) ?? true, holds(kept.document) else { return nil }
-        return kept.document
+        guard let kept = latest.withLock({ $0 }), kept.fetched.expiresAt.map({ $0 > now }) ?? true, holds(kept.fetched.document) else {
+            return nil
+        }
+        return (kept.fetched.document, kept.generation)
     }
 
     /// The kept document when it is fresh and `holds` accepts it; otherwise a fetched one (shared
