@@ -48,8 +48,16 @@ public actor SessionManager {
     private let broadcaster = EventBroadcaster()
     private let sink: (@Sendable (AuthEvent) -> Void)?
 
-    private var cached: Session?
+    private var cached: Session? {
+        didSet { cacheWrites &+= 1 }
+    }
     private var loaded = false
+    /// Counts the assignments to ``cached``: a read of the store that finds it changed when the read
+    /// returns keeps the newer cache (a sign-in, sign-out or renewal landed meanwhile) rather than
+    /// what it read.
+    private var cacheWrites: UInt64 = 0
+    /// The first read of the store, shared by every caller that needs it while it runs.
+    private var firstLoad: Task<Void, any Error>?
     /// The renewal in flight, if any: its task, the scope it asked for, and an id so that only the
     /// caller that started it clears it.
     private var inflight: (id: UInt64, scope: String?, task: Task<Session, any Error>)?
@@ -114,8 +122,18 @@ public actor SessionManager {
 
     /// The stored session, as last read or written (nil when signed out).
     public func current() async throws -> Session? {
-        if !loaded { try await reload() }
+        if !loaded { try await loadOnce() }
         return cached
+    }
+
+    /// Reads the store for callers that find nothing loaded, once for all of those that arrive while
+    /// the read runs (a server's first requests after start, or after the cache was dropped).
+    private func loadOnce() async throws {
+        if let firstLoad { return try await firstLoad.value }
+        let task = Task { _ = try await self.reload() }
+        firstLoad = task
+        defer { firstLoad = nil }
+        try await task.value
     }
 
     /// Reads the store again, forgetting the cached session.
@@ -125,7 +143,11 @@ public actor SessionManager {
     @discardableResult
     public func reload() async throws -> Session? {
         if unsaved != nil, try await !writeUnsaved() { return cached }
+        let writes = cacheWrites
         let session = try await loadFromStore()
+        // Something this manager wrote or read while the store was being read is at least as new
+        // as what this read found (an older read must not undo a sign-in or a renewal).
+        if loaded, cacheWrites != writes { return cached }
         cached = session
         loaded = true
         return session
