@@ -21,7 +21,21 @@ public final class AuthHub: Sendable {
     public let context: ProviderContext
     private let providersByID: [String: any AuthProvider]
     private let refreshLock: any RefreshLock
-    private let managers = Mutex<[SessionKey: SessionManager]>([:])
+    private let managers = Mutex(ManagerTable())
+    /// The managers of this hub by key, each with the tick of its last use.
+    struct ManagerTable {
+        struct Slot {
+            var manager: SessionManager
+            var lastUse: UInt64
+        }
+        var slots: [SessionKey: Slot] = [:]
+        var tick: UInt64 = 0
+        var sweepAbove = AuthHub.managerCapacity
+    }
+    /// How many session managers a hub keeps before it drops idle ones: a server that signs in a
+    /// new account for every browser session (AuthHubHummingbird) would otherwise keep one manager,
+    /// and its cached tokens, per sign-in for as long as it runs.
+    public static var managerCapacity: Int { 1_024 }
     private let broadcaster = EventBroadcaster()
     /// Follows the store's change feed (``ObservableSessionStore``) while the hub lives.
     private let changeFollower = Mutex<Task<Void, Never>?>(nil)
@@ -87,11 +101,11 @@ public final class AuthHub: Sendable {
     /// have are ignored.
     func storeDidChange(_ change: SessionStoreChange) async {
         guard let key = change.key else {
-            for manager in managers.withLock({ Array($0.values) }) { await manager.storeDidChange(change) }
+            for manager in managers.withLock({ $0.slots.values.map(\.manager) }) { await manager.storeDidChange(change) }
             return
         }
         guard providersByID[key.provider] != nil else { return }
-        if let manager = managers.withLock({ $0[key] }) {
+        if let manager = managers.withLock({ $0.slots[key]?.manager }) {
             await manager.storeDidChange(change)
             return
         }
@@ -158,18 +172,55 @@ public final class AuthHub: Sendable {
     }
 
     /// The session manager of a provider account (one per key, created on first use).
+    ///
+    /// The hub keeps up to ``managerCapacity`` managers. Beyond that, creating one drops the least
+    /// recently used *idle* managers that nobody else holds (``SessionManager/isIdle``: nothing
+    /// running, nothing unsaved, no event listener) down to half of it; their sessions stay in the
+    /// store and the next call for their key reads it again. A manager in use is never dropped, so
+    /// one key never has two managers at once in a hub.
     public func manager(provider id: String? = nil, account: String = SessionKey.defaultAccount) throws -> SessionManager {
         let p = try provider(id)
         let key = SessionKey(provider: p.id, account: account)
-        return managers.withLock { managers in
-            if let m = managers[key] { return m }
+        return managers.withLock { table in
+            table.tick &+= 1
+            if let manager = table.slots[key]?.manager {
+                table.slots[key]?.lastUse = table.tick
+                return manager
+            }
             let broadcaster = self.broadcaster
             let m = SessionManager(key: key, provider: p, store: store, refreshLock: refreshLock, clock: context.clock,
                                    logger: context.logger, telemetry: context.telemetry, eventSink: { broadcaster.publish($0) })
-            managers[key] = m
+            table.slots[key] = ManagerTable.Slot(manager: m, lastUse: table.tick)
+            if table.slots.count > table.sweepAbove { Self.dropIdleManagers(&table) }
             return m
         }
     }
+
+    /// Drops the least recently used idle managers that only the table holds, down to half of
+    /// ``managerCapacity``; the next sweep waits until the table has doubled (or reached the capacity),
+    /// so a hub whose managers are all in use does not sweep at every call.
+    private static func dropIdleManagers(_ table: inout ManagerTable) {
+        var idle: [(key: SessionKey, lastUse: UInt64)] = []
+        // Walked by hand: `indices` holds a copy of the dictionary, and with it every manager would
+        // look shared (the in-place access below would copy the storage).
+        var index = table.slots.startIndex
+        while index != table.slots.endIndex {
+            // Only the table holds it: no caller is in the middle of using it, and none can get it
+            // while the table's lock is held.
+            if isKnownUniquelyReferenced(&table.slots.values[index].manager), table.slots.values[index].manager.isIdle {
+                idle.append((table.slots.keys[index], table.slots.values[index].lastUse))
+            }
+            table.slots.formIndex(after: &index)
+        }
+        let excess = table.slots.count - managerCapacity / 2
+        for entry in idle.sorted(by: { $0.lastUse < $1.lastUse }).prefix(max(excess, 0)) {
+            table.slots[entry.key] = nil
+        }
+        table.sweepAbove = max(managerCapacity, table.slots.count * 2)
+    }
+
+    /// How many managers the hub holds now (for tests).
+    package var managerCount: Int { managers.withLock { $0.slots.count } }
 
     // MARK: Operations
 

@@ -57,14 +57,34 @@ public actor SessionManager {
     /// what it read.
     private var cacheWrites: UInt64 = 0
     /// The first read of the store, shared by every caller that needs it while it runs.
-    private var firstLoad: Task<Void, any Error>?
+    private var firstLoad: Task<Void, any Error>? {
+        didSet { updateBusy() }
+    }
     /// The renewal in flight, if any: its task, the scope it asked for, and an id so that only the
     /// caller that started it clears it.
-    private var inflight: (id: UInt64, scope: String?, task: Task<Session, any Error>)?
+    private var inflight: (id: UInt64, scope: String?, task: Task<Session, any Error>)? {
+        didSet { updateBusy() }
+    }
     private var nextFlightID: UInt64 = 0
     /// A renewed session the store did not take, and the version its write expects (see
     /// ``writeUnsaved()``); while it is set, it is also ``cached``.
-    private var unsaved: (session: Session, expectedVersion: UInt64)?
+    private var unsaved: (session: Session, expectedVersion: UInt64)? {
+        didSet { updateBusy() }
+    }
+    /// Whether a first read, a renewal or a renewed session the store refused is pending: a copy
+    /// readable without entering the actor, for ``isIdle``.
+    private nonisolated let busy = Mutex(false)
+
+    private func updateBusy() {
+        let now = firstLoad != nil || inflight != nil || unsaved != nil
+        busy.withLock { $0 = now }
+    }
+
+    /// Whether dropping this manager loses nothing (``AuthHub`` drops the least recently used idle
+    /// managers nobody holds): no first read or renewal is running, no renewed session waits to be
+    /// stored (it would hold the only live refresh token), and nobody listens to its ``events()``.
+    /// What it caches is in the store; a new manager for its key reads it again.
+    nonisolated var isIdle: Bool { !busy.withLock { $0 } && !broadcaster.hasSubscribers }
     private var unsavedRetry: Task<Void, Never>?
 
     /// How often a renewed session the store refused is written again in the background (each
