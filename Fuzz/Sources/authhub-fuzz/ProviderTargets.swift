@@ -243,6 +243,20 @@ let providerOperations: [(name: String, run: @Sendable (ProviderKit) async throw
                                               transaction: transaction)
     }),
     ("oidc.refresh", { _ = try await oidc($0).refresh(fuzzSession(provider: "oidc"), scope: nil) }),
+    // Device authorization (RFC 8628): the provider's start and poll, and the flow that waits (the
+    // fuzz clock jumps each pause, so expiry, slow_down and the poll cap are all reached).
+    ("auth0.device", { kit in
+        let provider = auth0(kit)
+        let options = DeviceSignInOptions(scope: "openid offline_access", audience: "https://api.example.com")
+        let authorization = try await provider.startDeviceSignIn(options: options)
+        _ = try? await provider.pollDeviceSignIn(authorization, options: options)
+        _ = try await provider.pollDeviceSignIn(authorization, options: options)
+    }),
+    ("oidc.device", { kit in
+        let flow = DeviceSignInFlow(provider: oidc(kit), clock: kit.clock)
+        _ = try await flow.start()
+        _ = try await flow.waitForApproval()
+    }),
 ]
 
 /// Seam: every provider's public operations (`AuthProvider` and the provider-specific APIs) over a

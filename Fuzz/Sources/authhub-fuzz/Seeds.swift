@@ -169,6 +169,8 @@ func providerSeeds() -> [(name: String, bytes: [UInt8])] {
     let openfortAuth = #"{"token":"tok","user":{"id":"usr_1","email":"ada@example.com","emailVerified":true,"name":"Ada","createdAt":"2026-01-01T00:00:00.000Z","updatedAt":"2026-01-01T00:00:00.000Z","isAnonymous":false}}"#
     let activity = #"{"activity":{"id":"act-1","organizationId":"org-1","status":"ACTIVITY_STATUS_COMPLETED","type":"ACTIVITY_TYPE_STAMP_LOGIN","result":{"stampLoginResult":{"session":"a.b.c"}}}}"#
     let discovery = #"{"issuer":"https://issuer.example.com/","authorization_endpoint":"https://issuer.example.com/authorize","token_endpoint":"https://issuer.example.com/token","jwks_uri":"https://issuer.example.com/jwks.json","userinfo_endpoint":"https://issuer.example.com/userinfo","response_types_supported":["code"],"subject_types_supported":["public"],"id_token_signing_alg_values_supported":["RS256","ES256"]}"#
+    let deviceDiscovery = #"{"issuer":"https://issuer.example.com/","authorization_endpoint":"https://issuer.example.com/authorize","token_endpoint":"https://issuer.example.com/token","jwks_uri":"https://issuer.example.com/jwks.json","userinfo_endpoint":"https://issuer.example.com/userinfo","device_authorization_endpoint":"https://issuer.example.com/device","response_types_supported":["code"],"subject_types_supported":["public"],"id_token_signing_alg_values_supported":["RS256","ES256"]}"#
+    let deviceCode = #"{"device_code":"GmRhmhcxhwAzkoEqiMEg_DnyEysNkuNhszIySk9eS","user_code":"WDJB-MJHT","verification_uri":"https://issuer.example.com/activate","verification_uri_complete":"https://issuer.example.com/activate?user_code=WDJB-MJHT","expires_in":900,"interval":5}"#
     func op(_ name: String) -> UInt8 { UInt8(providerOperations.firstIndex { $0.name == name } ?? 0) }
     return [
         ("auth0-password", [op("auth0.password")] + Script.reply(200, auth0Tokens) + Script.reply(200, jwks)),
@@ -186,6 +188,12 @@ func providerSeeds() -> [(name: String, bytes: [UInt8])] {
         ("turnkey-passkey", [op("turnkey.passkey")] + Script.reply(200, #"{"organizationIds":["org-1"]}"#) + Script.reply(200, activity)),
         ("turnkey-whoami", [op("turnkey.userInfo")] + Script.reply(200, #"{"organizationId":"org-1","organizationName":"Ada","userId":"u-1","username":"ada"}"#)),
         ("oidc-code", [op("oidc.authorizationCode")] + Script.reply(200, discovery) + Script.reply(200, auth0Tokens) + Script.reply(200, jwks)),
+        ("auth0-device", [op("auth0.device")] + Script.reply(200, deviceCode) + Script.reply(403, #"{"error":"authorization_pending","error_description":"User has yet to authorize device code."}"#)
+            + Script.reply(200, auth0Tokens) + Script.reply(200, jwks)),
+        ("oidc-device", [op("oidc.device")] + Script.reply(200, deviceDiscovery) + Script.reply(200, deviceCode)
+            + Script.reply(400, #"{"error":"authorization_pending"}"#) + Script.reply(400, #"{"error":"slow_down"}"#)
+            + Script.reply(200, #"{"access_token":"at","token_type":"Bearer","expires_in":3600,"refresh_token":"rt","scope":"openid email"}"#)
+            + Script.reply(200, #"{"sub":"user-1","email":"ada@example.com","name":"Ada"}"#)),
     ]
 }
 
