@@ -10,6 +10,11 @@ let package = Package(
     dependencies: [
         .package(name: "AuthHub", path: ".."),
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.0.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.0.0"),
     ],
     targets: [
         .target(name: "CFuzzerDriver"),
@@ -24,6 +29,12 @@ let package = Package(
                 .product(name: "AuthHubOpenfort", package: "AuthHub"),
                 .product(name: "AuthHubTurnkey", package: "AuthHub"),
                 .product(name: "AuthHubFactors", package: "AuthHub"),
+                .product(name: "AuthHubHummingbird", package: "AuthHub"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]

@@ -22,6 +22,7 @@ let allTargets: [FuzzTarget] = [
     webAuthnTarget,
     otpauthTarget,
     turnkeyBundleTarget,
+    webTarget,
 ]
 
 /// The target named by AUTHHUB_FUZZ_TARGET, resolved once.

@@ -85,6 +85,8 @@ func fuzzSeeds(for target: String) -> [(name: String, bytes: [UInt8])] {
         ]
     case "webauthn":
         return webAuthnSeeds()
+    case "web":
+        return webSeeds()
     case "otpauth":
         return [
             text("totp.txt", "otpauth://totp/Example:ada@example.com?secret=JBSWY3DPEHPK3PXP&issuer=Example&algorithm=SHA1&digits=6&period=30"),
