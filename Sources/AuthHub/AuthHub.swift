@@ -183,9 +183,9 @@ public final class AuthHub: Sendable {
         let key = SessionKey(provider: p.id, account: account)
         return managers.withLock { table in
             table.tick &+= 1
-            if let manager = table.slots[key]?.manager {
-                table.slots[key]?.lastUse = table.tick
-                return manager
+            if let index = table.slots.index(forKey: key) {
+                table.slots.values[index].lastUse = table.tick
+                return table.slots.values[index].manager
             }
             let broadcaster = self.broadcaster
             let m = SessionManager(key: key, provider: p, store: store, refreshLock: refreshLock, clock: context.clock,
