@@ -28,6 +28,7 @@ let package = Package(
                 .product(name: "AuthHubHummingbird", package: "AuthHub"),
                 .product(name: "AuthHubPostgres", package: "AuthHub"),
                 .product(name: "AuthHubAsyncHTTPClient", package: "AuthHub"),
+                .product(name: "AuthHubTesting", package: "AuthHub"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),

@@ -107,6 +107,15 @@ public final class ScriptedUpstream: @unchecked Sendable {
         return (fd, UInt16(bigEndian: out.sin_port))
     }
 
+    /// A loopback port nobody listens on now (bound, read and closed), for a server the caller
+    /// starts next. Another process may take it in between, as with any such helper.
+    /// - Throws: `POSIXError` when no loopback socket can be bound.
+    public static func freeLoopbackPort() throws -> Int {
+        let (fd, port) = try loopbackSocket(listening: nil)
+        close(fd)
+        return Int(port)
+    }
+
     /// Starts a server answering every request with `handler`'s script.
     /// - Throws: `POSIXError` when no loopback socket can be opened.
     public init(_ handler: @escaping @Sendable (Request) -> Script) throws {

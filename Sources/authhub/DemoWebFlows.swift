@@ -14,7 +14,7 @@ enum DemoWebFlows {
         await report.record(provider: "auth0", flow: "web sign-in (example app, login form, cookie session)") {
             let email = "web+\(UUID().uuidString.prefix(8).lowercased())@example.com"
             try await DemoAuth0Flows.seed(email, extra: [:], emulator: emulator, transport: URLSessionTransport(defaultTimeout: .seconds(10)))
-            let port = try freeLoopbackPort()
+            let port = try ScriptedUpstream.freeLoopbackPort()
             let base = try URL(string: "http://127.0.0.1:\(port)").orThrow("no base URL")
             let router = try await WebExampleApp.router(hub: hub, publicBaseURL: base, apiAudience: nil)
             let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)))
@@ -62,26 +62,5 @@ enum DemoWebFlows {
         guard let open = rest.range(of: "\(name)=\"") else { return nil }
         let value = rest[open.upperBound...].prefix { $0 != "\"" }
         return String(value).replacingOccurrences(of: "&amp;", with: "&").replacingOccurrences(of: "&quot;", with: "\"")
-    }
-
-    /// A loopback port nobody listens on now (bound, read and closed; the app binds it next).
-    static func freeLoopbackPort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw DemoFailure("no socket") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0 else { throw DemoFailure("cannot bind a loopback port") }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let named = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        guard named == 0 else { throw DemoFailure("cannot read the bound port") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }

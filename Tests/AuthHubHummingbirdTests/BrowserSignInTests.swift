@@ -31,7 +31,7 @@ struct BrowserSignInTests {
         let environment = try ConfigLoader(registry: .builtIn, environmentVariables: [:]).load(data: Data(config.utf8))
         let hub = try AuthHub(environment: environment, registry: .builtIn,
                               context: ProviderContext(transport: URLSessionTransport(defaultTimeout: .seconds(10))))
-        let port = try Self.freePort()
+        let port = try ScriptedUpstream.freeLoopbackPort()
         let base = try #require(URL(string: "http://127.0.0.1:\(port)"))
         let app = Application(router: try await WebExampleApp.router(hub: hub, publicBaseURL: base, apiAudience: nil),
                               configuration: .init(address: .hostname("127.0.0.1", port: port)))
@@ -54,19 +54,5 @@ struct BrowserSignInTests {
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "\(text)")
         #expect(text.contains("browser: all steps passed"), "\(text)")
-    }
-
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let ok = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard ok else { throw AuthError(.network, message: "no free loopback port") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }

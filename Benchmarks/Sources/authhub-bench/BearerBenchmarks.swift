@@ -1,6 +1,7 @@
 import AuthHub
 import AuthHubHummingbird
 import AuthHubOIDC
+import AuthHubTesting
 import Crypto
 import _CryptoExtras
 import Foundation
@@ -89,7 +90,7 @@ enum BearerBenchmarks {
                                                                                                           verifiedTokenCapacity: 0),
                                                                            times: uncachedTimes))
             .get("protected") { _, context in context.identity == nil ? "no" : "ok" }
-        let port = try freeLoopbackPort()
+        let port = try ScriptedUpstream.freeLoopbackPort()
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)))
         let server = Task { try await app.runService() }
         defer { server.cancel() }
@@ -212,21 +213,6 @@ enum BearerBenchmarks {
             try await Task.sleep(for: .milliseconds(20))
         }
         throw BenchFailure("the benchmark app did not start")
-    }
-
-    /// A loopback port nobody listens on now.
-    static func freeLoopbackPort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let ok = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard ok else { throw BenchFailure("no free loopback port") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
 
