@@ -15,6 +15,12 @@ extension Auth0Provider: DeviceSignInProvider {
             var parameters: [(String, String)] = []
             if let audience = options.audience ?? configuration.audience { parameters.append(("audience", audience)) }
             return try await deviceTokenClient.requestDeviceAuthorization(endpoint: "oauth/device/code", scope: scope, parameters: parameters)
+        } catch let error as AuthError where error.providerCode == "unauthorized_client" {
+            // The application has not enabled the grant (or is not a public client): say where to fix it.
+            throw error.with(message: "Auth0 refused device sign-in for client '\(configuration.clientId)': \(error.message) "
+                                 + "Enable the Device Code grant in the application's Advanced Settings (Grant Types); the application "
+                                 + "must be a public client (Token Endpoint Authentication Method: None).",
+                             provider: id)
         } catch {
             throw AuthError.wrap(error, provider: id)
         }

@@ -58,6 +58,29 @@ import Testing
         #expect(!running.stdout.contains("eyJ") && !running.stderr.contains("eyJ"))
     }
 
+    /// An Auth0 application without the device code grant: one clear line, no session.
+    @Test func anApplicationWithoutTheGrantIsOneClearLine() async throws {
+        let emulator = try await Emulator.start()
+        defer { Task { await emulator.stop() } }
+        let registered = try await URLSessionTransport(defaultTimeout: .seconds(10)).send(
+            .post, emulator.url("/auth0/__emulator/clients"), headerFields: [.contentType: "application/json"],
+            body: Data(#"{"client_id":"web-only","callbacks":["https://app.example.com/cb"],"grant_types":["authorization_code","refresh_token"]}"#.utf8))
+        #expect(registered.status == 201)
+        let config = """
+        {"defaultEnvironment": "dev", "environments": {"dev": {"defaultProvider": "auth0",
+          "sessionStore": {"type": "file", "path": "sessions"},
+          "providers": [{"id": "auth0", "type": "auth0", "domain": "\(emulator.url("/auth0").absoluteString)", "clientId": "web-only"}]}}}
+        """
+        let directory = try AuthHubBinary.directory(withConfig: config)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try await AuthHubBinary.runDetached(["login", "--device"], in: directory)
+        #expect(result.status != 0)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("not allowed for the client") && result.stderr.contains("Enable the Device Code grant"), "\(result.stderr)")
+        #expect(try await AuthHubBinary.runDetached(["session", "--json"], in: directory).status != 0)
+    }
+
     @Test func deviceOptionsAreCheckedFirst() async throws {
         let (emulator, directory) = try await Self.fixture()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -32,9 +32,20 @@ extension Auth0Service {
     /// tenant's other endpoints; a request without `scope` gets the tenant's default scope
     /// (`openid profile email`), like a login request without one. The `device_code` is 32 random
     /// bytes (base64url); the user code 8 letters of RFC 8628's 20 consonants, shown `XXXX-XXXX`.
+    ///
+    /// As on Auth0, the device flow is for public clients: a request carrying client credentials
+    /// (`client_secret`, or HTTP Basic authentication) is refused with `403 unauthorized_client`, and
+    /// so is one from a registered client whose `grant_types` lack the device code grant.
     func deviceAuthorization(_ request: Request) async throws -> Response {
         let parameters = try await Auth0Parameters.body(of: request)
         let clientId = try parameters.required("client_id")
+        if parameters.string("client_secret") != nil || request.headers[.authorization]?.lowercased().hasPrefix("basic ") == true {
+            throw Auth0Failure.oauth("unauthorized_client", "The device flow is for public clients: send no client credentials.",
+                                     status: .forbidden)
+        }
+        if let settings = await state.get(Auth0Tenant.key).clients[clientId], !settings.allows(grantType: Self.deviceCodeGrant) {
+            throw Auth0ClientSettings.grantNotAllowed(Self.deviceCodeGrant)
+        }
         let scopes = Auth0Grant.scopes(parameters.string("scope") ?? Self.defaultScope)
         let audience = parameters.string("audience")
         let deviceCode = randomToken()

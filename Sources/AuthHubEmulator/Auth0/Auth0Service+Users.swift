@@ -182,11 +182,14 @@ extension Auth0Service {
 
     /// `POST /auth0/__emulator/clients` (emulator only): registers a client with its allowed
     /// callback URLs. Body `{client_id, callbacks:[url], refresh_token_rotation?: Bool,
-    /// refresh_token_leeway?: Int, api_scopes?: [String]}` (rotation defaults to true; the leeway is
+    /// refresh_token_leeway?: Int, api_scopes?: [String], grant_types?: [String]}` (rotation defaults to true; the leeway is
     /// Auth0's reuse interval in whole seconds, 0…86400, default 0). Unregistered clients accept any
     /// absolute redirect URI without a fragment. `api_scopes`, when present, lists the only API
     /// scopes (``Auth0API``: the five My Account and three Management scopes) the client's
-    /// tokens may be granted; another value there is `400 invalid_request`.
+    /// tokens may be granted; another value there is `400 invalid_request`. `grant_types`, when
+    /// present, lists the grants the application has enabled, as in Auth0's application settings:
+    /// any other `grant_type` at `/oauth/token`, and `/oauth/device/code` without the device code
+    /// grant, answer `403 unauthorized_client` ("Grant type '…' not allowed for the client.").
     func registerClient(_ request: Request) async throws -> Response {
         let parameters = try await Auth0Parameters.body(of: request)
         let clientId = try parameters.required("client_id")
@@ -209,14 +212,23 @@ extension Auth0Service {
             }
             apiScopes = list
         }
+        var grantTypes: [String]?
+        if let value = parameters["grant_types"], value != .null {
+            guard let list = value.arrayValue?.compactMap(\.stringValue), list.count == value.arrayValue?.count, list.count <= 32,
+                  list.allSatisfy({ !$0.isEmpty && $0.utf8.count <= 256 }) else {
+                throw Auth0Failure.invalidRequest("grant_types must be an array of at most 32 non-empty strings.")
+            }
+            grantTypes = list
+        }
         let settings = Auth0ClientSettings(clientId: clientId, callbacks: callbacks, rotateRefreshTokens: rotation,
-                                           refreshTokenLeeway: TimeInterval(leeway), apiScopes: apiScopes)
+                                           refreshTokenLeeway: TimeInterval(leeway), apiScopes: apiScopes, grantTypes: grantTypes)
         await state.update(Auth0Tenant.key) { tenant in tenant.clients[clientId] = settings }
         var body: [String: JSONValue] = [
             "client_id": .string(clientId), "callbacks": .array(callbacks.map(JSONValue.string)),
             "refresh_token_rotation": .bool(rotation), "refresh_token_leeway": .number(Double(leeway)),
         ]
         if let apiScopes { body["api_scopes"] = .array(apiScopes.map(JSONValue.string)) }
+        if let grantTypes { body["grant_types"] = .array(grantTypes.map(JSONValue.string)) }
         return EmulatorResponse.json(.object(body), status: .created)
     }
 }

@@ -212,6 +212,9 @@ struct Auth0Service: Sendable {
         let parameters = try await Auth0Parameters.body(of: request)
         let grantType = try parameters.required("grant_type")
         let clientId = try parameters.required("client_id")
+        if let settings = await state.get(Auth0Tenant.key).clients[clientId], !settings.allows(grantType: grantType) {
+            throw Auth0ClientSettings.grantNotAllowed(grantType)
+        }
         switch grantType {
         case GrantType.password:
             return try await passwordGrant(parameters, clientId: clientId, realm: Auth0Tenant.defaultConnection, request: request)

@@ -161,6 +161,19 @@ struct Auth0ClientSettings: Sendable {
     var refreshTokenLeeway: TimeInterval = 0
     /// The API scopes (of ``Auth0API/allScopes``) the client may be granted; nil: all of them.
     var apiScopes: [String]? = nil
+    /// The grant types the application has enabled (Auth0's `grant_types`, e.g.
+    /// `authorization_code`, `refresh_token`, `urn:ietf:params:oauth:grant-type:device_code`); nil:
+    /// every grant the emulator knows.
+    var grantTypes: [String]? = nil
+
+    /// Whether the application may use `grantType` at the token endpoint (or, for the device
+    /// code grant, ask for a device code).
+    func allows(grantType: String) -> Bool { grantTypes?.contains(grantType) ?? true }
+
+    /// Auth0's answer to a grant the application has not enabled: `403 unauthorized_client`.
+    static func grantNotAllowed(_ grantType: String) -> Auth0Failure {
+        .oauth("unauthorized_client", "Grant type '\(grantType)' not allowed for the client.", status: .forbidden)
+    }
 }
 
 /// An issued authorization code.

@@ -222,6 +222,46 @@ extension Auth0Wire.Reply {
         #expect(noCode.oauthError == "invalid_request")
     }
 
+    /// An application without the device code grant, and a request with client credentials, are
+    /// refused as on Auth0 (`403 unauthorized_client`); so is any token grant the application has
+    /// not enabled. A client registered with the grant, and unregistered clients, go on.
+    @Test func theGrantMustBeEnabledAndTheClientPublic() async throws {
+        let emulator = try await Emulator.start()
+        let wire = Auth0Wire(emulator: emulator)
+        let device = Auth0Device(wire: wire)
+        _ = try await wire.seed("tv@example.com")
+        let webOnly = try await wire.post("/auth0/__emulator/clients", json: [
+            "client_id": "web-only", "callbacks": ["https://app.example.com/cb"], "grant_types": ["authorization_code", "refresh_token"],
+        ])
+        let tv = try await wire.post("/auth0/__emulator/clients", json: [
+            "client_id": "tv-app", "grant_types": ["urn:ietf:params:oauth:grant-type:device_code", "refresh_token"],
+        ])
+        let badList = try await wire.post("/auth0/__emulator/clients", json: ["client_id": "bad", "grant_types": ["password", 3]])
+        let refused = try await device.start(clientId: "web-only")
+        let password = try await wire.postForm("/auth0/oauth/token", [
+            ("grant_type", "password"), ("client_id", "web-only"), ("username", "tv@example.com"), ("password", "correct horse battery"),
+        ])
+        let withSecret = try await wire.postForm("/auth0/oauth/device/code", [("client_id", Auth0Wire.clientId), ("client_secret", "s3cret")])
+        let allowed = try await device.start(clientId: "tv-app")
+        let unregistered = try await device.start()
+        let tvPassword = try await wire.postForm("/auth0/oauth/token", [
+            ("grant_type", "password"), ("client_id", "tv-app"), ("username", "tv@example.com"), ("password", "correct horse battery"),
+        ])
+        await emulator.stop()
+
+        #expect(webOnly.status == 201 && tv.status == 201)
+        #expect(webOnly.json?["grant_types"]?.arrayValue?.count == 2)
+        #expect(badList.status == 400 && badList.oauthError == "invalid_request")
+        #expect(refused.status == 403 && refused.oauthError == "unauthorized_client")
+        #expect(refused.oauthDescription == "Grant type 'urn:ietf:params:oauth:grant-type:device_code' not allowed for the client.")
+        #expect(password.status == 403 && password.oauthError == "unauthorized_client")
+        #expect(password.oauthDescription == "Grant type 'password' not allowed for the client.")
+        #expect(withSecret.status == 403 && withSecret.oauthError == "unauthorized_client")
+        #expect(allowed.status == 200 && allowed.json?["device_code"] != nil)
+        #expect(unregistered.status == 200)
+        #expect(tvPassword.status == 403, "tv-app enabled no password grant")
+    }
+
     @Test func theVerificationPageLikeABrowser() async throws {
         let clock = FakeClock()
         let emulator = try await Emulator.start(EmulatorConfiguration(clock: clock))
