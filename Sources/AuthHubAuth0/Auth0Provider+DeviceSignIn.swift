@@ -17,7 +17,7 @@ extension Auth0Provider: DeviceSignInProvider {
             return try await deviceTokenClient.requestDeviceAuthorization(endpoint: "oauth/device/code", scope: scope, parameters: parameters)
         } catch let error as AuthError where error.providerCode == "unauthorized_client" {
             // The application has not enabled the grant (or is not a public client): say where to fix it.
-            throw error.with(message: "Auth0 refused device sign-in for client '\(configuration.clientId)': \(error.message) "
+            throw error.with(code: .invalidConfiguration, message: "Auth0 refused device sign-in for client '\(configuration.clientId)': \(error.message) "
                                  + "Enable the Device Code grant in the application's Advanced Settings (Grant Types); the application "
                                  + "must be a public client (Token Endpoint Authentication Method: None).",
                              provider: id)

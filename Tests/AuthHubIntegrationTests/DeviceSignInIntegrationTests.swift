@@ -94,6 +94,21 @@ import Testing
         #expect(try await f.hub.manager(provider: "auth0").current() == nil)
     }
 
+    /// The Auth0 application has not enabled the grant: `invalidConfiguration` at the start, with
+    /// Auth0's words and where to fix it; the generic OIDC plugin reads the same answer the same way.
+    @Test func anApplicationWithoutTheGrantIsAConfigurationError() async throws {
+        let f = try await Fixture.start()
+        defer { Task { await f.emulator.stop() } }
+        let registered = try await f.post("/auth0/__emulator/clients", #"{"client_id":"authhub-device","grant_types":["authorization_code"]}"#)
+        #expect(registered.status == 201)
+        for provider in ["auth0", "corp"] {
+            let error = await #expect(throws: AuthError.self) { _ = try await f.hub.deviceSignIn(provider: provider).start() }
+            #expect(error?.code == .invalidConfiguration, "\(provider)")
+            #expect(error?.providerCode == "unauthorized_client", "\(provider)")
+            #expect(error?.message.contains("not allowed for the client") == true, "\(provider): \(error?.message ?? "")")
+        }
+    }
+
     @Test func aCodeNobodyApprovesExpires() async throws {
         let f = try await Fixture.start()
         defer { Task { await f.emulator.stop() } }
