@@ -83,4 +83,6 @@ struct Auth0DeviceActivation: Sendable {
 
     var page: Page
     var expiresAt: Date
+    /// Wrong user codes entered on this page so far (see ``Auth0Service/wrongCodesPerPage``).
+    var wrongCodes = 0
 }

@@ -201,6 +201,14 @@ extension Auth0Service {
         }
     }
 
+    /// Wrong user codes one activation page takes before it is spent (the user opens the page again).
+    static let wrongCodesPerPage = 5
+    /// Wrong user codes the tenant takes in a minute before the code page refuses every entry, right
+    /// or wrong, until the minute has passed (`429`): RFC 8628, section 5.1 asks the verification
+    /// page to limit guessing, and a new page is free to get. 20⁸ user codes and 30 guesses a minute
+    /// leave an attacker no chance within a code's 15 minutes.
+    static let wrongCodesPerMinute = 30
+
     /// The error shown for a code that expired or was already used.
     static let codeNoLongerValid = "This code has expired or was already used. Start again on your device."
 
@@ -210,9 +218,34 @@ extension Auth0Service {
         let typed = parameters.string("user_code").map { String($0.prefix(Auth0DeviceAuthorization.maximumTypedLength)) }
         let at = now
         let tenant = await state.get(Auth0Tenant.key)
+        let recentWrong = tenant.wrongUserCodes.filter { $0 > at.addingTimeInterval(-60) }
+        if recentWrong.count >= Self.wrongCodesPerMinute {
+            let wait = max(1, Int((recentWrong.min().map { $0.addingTimeInterval(60).timeIntervalSince(at) } ?? 60).rounded(.up)))
+            var response = Auth0DevicePage.enterCode(
+                transaction: transaction, userCode: typed,
+                error: "Too many wrong codes were entered. Try again in a minute.", status: .tooManyRequests
+            )
+            response.headers[.retryAfter] = String(wait)
+            return response
+        }
         guard let code = typed.flatMap(Auth0DeviceAuthorization.normalizedUserCode), let deviceDigest = tenant.userCodes[code],
               let authorization = tenant.deviceCodes[deviceDigest], authorization.status == .pending, at < authorization.expiresAt
         else {
+            let tokenDigest = Auth0Tenant.digest(transaction)
+            let pageSpent = await state.update(Auth0Tenant.key) { tenant -> Bool in
+                tenant.wrongUserCodes.append(at)
+                guard var activation = tenant.activations[tokenDigest] else { return true }
+                activation.wrongCodes += 1
+                if activation.wrongCodes >= Self.wrongCodesPerPage {
+                    tenant.activations[tokenDigest] = nil
+                    return true
+                }
+                tenant.activations[tokenDigest] = activation
+                return false
+            }
+            if pageSpent {
+                return Auth0LoginPage.error("Too many wrong codes on this page. Open the activation page again.")
+            }
             return Auth0DevicePage.enterCode(
                 transaction: transaction, userCode: typed,
                 error: "Invalid or expired code. Check the code shown on your device and try again.", status: .badRequest

@@ -309,6 +309,9 @@ struct Auth0Tenant: Sendable {
     var userCodes: [String: String] = [:]
     /// Pages of the `/activate` verification flow by digest of their token.
     var activations: [String: Auth0DeviceActivation] = [:]
+    /// When wrong user codes were entered on the activation page, over the last minute (RFC 8628,
+    /// section 5.1: the verification page limits guessing).
+    var wrongUserCodes: [Date] = []
 
     /// The organization whose id (`org_…`, exact) or name (case-insensitive) is `reference`.
     func organization(_ reference: String) -> Auth0Organization? {
@@ -424,6 +427,7 @@ struct Auth0Tenant: Sendable {
         deviceCodes = deviceCodes.filter { $0.value.expiresAt > now.addingTimeInterval(-3600) }
         userCodes = userCodes.filter { deviceCodes[$0.value].map { $0.expiresAt > now } ?? false }
         activations = activations.filter { $0.value.expiresAt > now }
+        wrongUserCodes.removeAll { $0 <= now.addingTimeInterval(-60) }
     }
 
     /// Revokes a whole refresh-token family.

@@ -341,6 +341,45 @@ extension Auth0Wire.Reply {
         #expect(poll.oauthError == "access_denied")
     }
 
+    /// RFC 8628, section 5.1: guessing is limited. One page takes five wrong codes, then must be
+    /// opened again; the tenant takes thirty a minute, then refuses every entry (429, even a right
+    /// code) until the minute has passed.
+    @Test func guessingUserCodesIsLimited() async throws {
+        let clock = FakeClock()
+        let emulator = try await Emulator.start(EmulatorConfiguration(clock: clock))
+        let wire = Auth0Wire(emulator: emulator)
+        let browser = Auth0Browser(wire: wire)
+        let device = Auth0Device(wire: wire)
+        let (_, userCode) = try await device.codes()
+        func newPage() async throws -> String { try transaction(of: try await wire.get("/auth0/activate")) }
+
+        let page = try await newPage()
+        var wrongOnOnePage: [Int] = []
+        for _ in 0..<5 {
+            wrongOnOnePage.append(try await browser.post("/auth0/activate", [("transaction", page), ("user_code", "BCDF-GHJK")]).status)
+        }
+        let afterFive = try await browser.post("/auth0/activate", [("transaction", page), ("user_code", userCode)])
+        let freshPage = try await browser.post("/auth0/activate", [("transaction", try await newPage()), ("user_code", userCode)])
+
+        // 25 more wrong codes over five pages make 30 in the minute.
+        for _ in 0..<5 {
+            let token = try await newPage()
+            for _ in 0..<5 { _ = try await browser.post("/auth0/activate", [("transaction", token), ("user_code", "BCDF-GHJK")]) }
+        }
+        let limited = try await browser.post("/auth0/activate", [("transaction", try await newPage()), ("user_code", userCode)])
+        clock.advance(by: 61)
+        let afterTheMinute = try await browser.post("/auth0/activate", [("transaction", try await newPage()), ("user_code", userCode)])
+        await emulator.stop()
+
+        #expect(wrongOnOnePage == [400, 400, 400, 400, 400])
+        #expect(afterFive.status == 400 && afterFive.text.contains("Open the activation page again"), "\(afterFive.text)")
+        #expect(freshPage.status == 200 && freshPage.text.contains("action=\"/auth0/u/login\""))
+        #expect(limited.status == 429)
+        #expect(limited.headerFields[.retryAfter].flatMap { Int($0) }.map { (1...60).contains($0) } == true)
+        #expect(limited.text.contains("Too many wrong codes"))
+        #expect(afterTheMinute.status == 200 && afterTheMinute.text.contains("action=\"/auth0/u/login\""))
+    }
+
     @Test func wrongCodesForgedTokensAndHostileInputOnThePage() async throws {
         let emulator = try await Emulator.start()
         let wire = Auth0Wire(emulator: emulator)
