@@ -104,7 +104,9 @@ public struct AuthHubBearerMiddleware<Context: AuthRequestContext>: RouterMiddle
     /// otherwise by the issuer's verifier (and then kept).
     /// - Throws: `AuthError`, as the verifiers do; `invalidToken` for an issuer not trusted here.
     func verify(_ token: Secret<String>) async throws -> (TrustedIssuer, VerifiedBearerToken) {
-        let key = verifiedTokens.map { _ in VerifiedTokenCache.key(token.revealed()) }
+        // A token over the verifiers' size limit is refused below: no digest is worth making of it.
+        let key = verifiedTokens != nil && AccessTokenVerifier.hasAcceptableSize(token.revealed())
+            ? VerifiedTokenCache.key(token.revealed()) : nil
         if let key, let cache = verifiedTokens, let kept = cache.entry(key), let verifier = kept.issuer.accessToken {
             do {
                 if let claims = try verifier.recheck(kept.claims, requiredScopes: requiredScopes) {

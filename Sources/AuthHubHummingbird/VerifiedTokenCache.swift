@@ -24,17 +24,17 @@ package final class VerifiedTokenCache: Sendable {
 
     private struct State {
         var entries: [SHA256Digest: Entry] = [:]
-        var ring: [SHA256Digest?]
+        /// The digests in insertion order, grown up to `capacity`, then overwritten from `next`.
+        var ring: [SHA256Digest] = []
         var next = 0
         var hits = 0
     }
 
     package let capacity: Int
-    private let state: Mutex<State>
+    private let state = Mutex(State())
 
     init(capacity: Int) {
         self.capacity = capacity
-        state = Mutex(State(ring: Array(repeating: nil, count: capacity)))
     }
 
     static func key(_ token: String) -> SHA256Digest {
@@ -54,7 +54,8 @@ package final class VerifiedTokenCache: Sendable {
     func insert(_ key: SHA256Digest, _ entry: Entry) {
         state.withLock { state in
             if state.entries.updateValue(entry, forKey: key) != nil { return }
-            if let evicted = state.ring[state.next] { state.entries[evicted] = nil }
+            guard state.ring.count == capacity else { return state.ring.append(key) }
+            state.entries[state.ring[state.next]] = nil
             state.ring[state.next] = key
             state.next = (state.next + 1) % capacity
         }

@@ -163,7 +163,7 @@ public struct AccessTokenVerifier: BearerTokenVerifier {
     }
 
     /// Not empty and at most 16 KiB: a longer header is refused before it is decoded.
-    static func hasAcceptableSize(_ raw: String) -> Bool { !raw.isEmpty && raw.utf8.count <= 16_384 }
+    package static func hasAcceptableSize(_ raw: String) -> Bool { !raw.isEmpty && raw.utf8.count <= 16_384 }
 
     static func invalid(_ message: String, reason: String) -> AuthError {
         AuthError(.invalidToken, message: message, details: ["reason": reason])

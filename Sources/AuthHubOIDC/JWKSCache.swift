@@ -120,8 +120,7 @@ public actor JWKSCache {
     /// The generation of the kept JWKS when it is fresh and still holds the key `kid` (the sole key
     /// for an empty `kid`); nil otherwise. Never suspends.
     nonisolated func cachedGeneration(kid: String) -> UInt64? {
-        if kid.isEmpty { return cache.freshWithGeneration(where: { $0.sole != nil })?.generation }
-        return cache.freshWithGeneration(where: { $0.keys[kid] != nil })?.generation
+        cachedKeyWithGeneration(kid: kid)?.generation
     }
 
     /// The key `kid`, with its algorithm, fetching or refetching the JWKS as described above. The
