@@ -39,6 +39,8 @@ extension AuthHubCommand {
             } else {
                 try command.run()
             }
+            // No command exits 0 while a renewed session exists only in its memory.
+            await HubLoader.storeUnsavedSessions()
         } catch {
             exit(withError: error)
         }
@@ -64,28 +66,60 @@ struct CLIFailure: Error, CustomStringConvertible {
     var description: String { message }
 }
 
+/// Every line the CLI writes goes through here: text from outside (a provider's message, a claim, a
+/// code, a name) is shown with every character a terminal would act on escaped (``TerminalText``),
+/// never acted on. Values are escaped one by one where they are put into the CLI's own lines
+/// (``TerminalText/escape(_:)``, line breaks included); these writers escape once more, keeping the
+/// CLI's own line breaks, so nothing written can reach the terminal raw.
 enum CLI {
-    /// Prints `error: <one line>` to standard error and exits with `code`.
+    /// Prints `error: <one line>` to standard error and exits with `code`: the whole message on one
+    /// line, escaped (a line break in it is shown as `\u{A}`).
     static func fail(_ message: String, code: Int32 = 1) -> Never {
-        let line = message.split(separator: "\n", omittingEmptySubsequences: true).first.map(String.init) ?? message
-        FileHandle.standardError.write(Data("error: \(line)\n".utf8))
+        let trimmed = message.hasSuffix("\n") ? String(message.dropLast()) : message
+        FileHandle.standardError.write(Data("error: \(TerminalText.escape(trimmed))\n".utf8))
         exit(code)
+    }
+
+    /// Writes text and a line break to standard output (escaped, keeping line breaks).
+    static func out(_ text: String, terminator: String = "\n") {
+        FileHandle.standardOutput.write(Data((TerminalText.escapeKeepingNewlines(text) + terminator).utf8))
     }
 
     /// Writes one line to standard output at once, unbuffered (a URL another program waits for).
     static func stdoutLine(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        out(text)
     }
 
-    /// Writes text to standard error.
+    /// Writes text to standard error (escaped, keeping line breaks).
     static func stderr(_ text: String) {
-        FileHandle.standardError.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+        let safe = TerminalText.escapeKeepingNewlines(text)
+        FileHandle.standardError.write(Data((safe.hasSuffix("\n") ? safe : safe + "\n").utf8))
     }
+
+    /// A value from outside, escaped for one of the CLI's lines (``TerminalText/escape(_:)``).
+    static func shown(_ text: String) -> String { TerminalText.escape(text) }
 
     /// Encodes a value as pretty, sorted JSON for `--json` output.
     static func json<T: Encodable>(_ value: T) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        return (try? encoder.encode(value)).map { jsonEscaped(String(decoding: $0, as: UTF8.self)) } ?? "{}"
+    }
+
+    /// JSON text with every character a terminal acts on written as a JSON escape (`\u009b`): the same
+    /// data, but safe on a terminal (JSONEncoder escapes only U+0000–U+001F). Such characters can only
+    /// stand inside strings, where `\uXXXX` means them.
+    static func jsonEscaped(_ json: String) -> String {
+        guard !TerminalText.isSafe(json) else { return json }
+        var out = String.UnicodeScalarView()
+        for scalar in json.unicodeScalars {
+            if TerminalText.isUnsafe(scalar), scalar != "\n" {
+                let hex = String(scalar.value, radix: 16)
+                out.append(contentsOf: ("\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex).unicodeScalars)
+            } else {
+                out.append(scalar)
+            }
+        }
+        return String(out)
     }
 }

@@ -128,13 +128,13 @@ struct LoginCommand: AsyncParsableCommand {
             if device {
                 let stored = try await deviceSignIn(hub: hub, provider: providerID)
                 let summary = SessionSummary(stored, now: Date())
-                print(json ? CLI.json(summary) : "Signed in.\n" + summary.text)
+                CLI.out(json ? CLI.json(summary) : "Signed in.\n" + summary.text)
                 return
             }
             if browser {
                 let stored = try await browserSignIn(hub: hub, provider: providerID)
                 let summary = SessionSummary(stored, now: Date())
-                print(json ? CLI.json(summary) : "Signed in.\n" + summary.text)
+                CLI.out(json ? CLI.json(summary) : "Signed in.\n" + summary.text)
                 return
             }
             let request = try await signInRequest(hub: hub, provider: providerID)
@@ -149,7 +149,7 @@ struct LoginCommand: AsyncParsableCommand {
                 signedIn = try await browserSignIn(hub: hub, provider: providerID, loginHint: email ?? username)
             }
             let summary = SessionSummary(signedIn, now: Date())
-            print(json ? CLI.json(summary) : "Signed in.\n" + summary.text)
+            CLI.out(json ? CLI.json(summary) : "Signed in.\n" + summary.text)
         } catch let error as AuthError {
             CLI.fail(error.message)
         } catch {
@@ -194,9 +194,9 @@ struct LoginCommand: AsyncParsableCommand {
         let flow = try hub.deviceSignIn(provider: provider, account: session.account,
                                         options: DeviceSignInOptions(scope: scope.map(OIDCAuthorizationRequest.includingOpenID), audience: audience))
         let code = try await flow.start()
-        CLI.stderr("To sign in, open \(code.verificationURI.absoluteString) on another device and enter the code:\n\n    \(code.userCode)\n")
+        CLI.stderr("To sign in, open \(CLI.shown(code.verificationURI.absoluteString)) on another device and enter the code:\n\n    \(CLI.shown(code.userCode))\n")
         if let complete = code.verificationURIComplete {
-            CLI.stderr("Or open \(complete.absoluteString)\(noQr ? "" : ", or scan:")")
+            CLI.stderr("Or open \(CLI.shown(complete.absoluteString))\(noQr ? "" : ", or scan:")")
             if !noQr, let drawing = try? QRCode(encoding: complete.absoluteString, errorCorrection: .medium).terminalRendering(quietZone: 2) {
                 CLI.stderr(String(drawing.dropLast()))
             }

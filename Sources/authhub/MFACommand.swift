@@ -86,11 +86,11 @@ struct MFAListCommand: AsyncParsableCommand {
             guard let overview = state.overview else { MFAOutput.fail(state.error, reauthentication: state.name == "reauthenticationRequired") }
             if json {
                 let factors: [JSONValue] = overview.factors.map { ["type": .string($0.type), "usage": .array($0.usage.map(JSONValue.string))] }
-                print(CLI.json(JSONValue.object(["authentication_methods": .array(overview.methods.map(\.json)), "factors": .array(factors)])))
+                CLI.out(CLI.json(JSONValue.object(["authentication_methods": .array(overview.methods.map(\.json)), "factors": .array(factors)])))
                 return
             }
-            print(MFAOutput.table(overview.methods))
-            if !overview.enrollable.isEmpty { print("\nCan enroll: \(overview.enrollable.joined(separator: ", "))") }
+            CLI.out(MFAOutput.table(overview.methods))
+            if !overview.enrollable.isEmpty { CLI.out("\nCan enroll: \(overview.enrollable.map(CLI.shown).joined(separator: ", "))") }
         } catch {
             CLI.fail(AuthError.wrap(error).message)
         }
@@ -116,7 +116,7 @@ struct MFADeleteCommand: AsyncParsableCommand {
             }
             let state = await flow.delete(id: id)
             guard state.overview != nil else { MFAOutput.fail(state.error, reauthentication: state.name == "reauthenticationRequired") }
-            print("Deleted \(id).")
+            CLI.out("Deleted \(CLI.shown(id)).")
         } catch {
             CLI.fail(AuthError.wrap(error).message)
         }
@@ -173,7 +173,7 @@ struct MFAEnrollCommand: AsyncParsableCommand {
                 case .challenge(let challenge):
                     state = await flow.confirm(try respond(to: challenge))
                 case .completed(let method):
-                    print(json ? CLI.json(method.json) : "Enrolled \(method.type ?? kind.rawValue) (\(method.id)).")
+                    CLI.out(json ? CLI.json(method.json) : "Enrolled \(CLI.shown(method.type ?? kind.rawValue)) (\(CLI.shown(method.id))).")
                     return
                 case .failed(let error) where code == nil && tries < 2 && Self.canTryAgain(error, kind: kind):
                     tries += 1
@@ -233,7 +233,7 @@ struct MFAEnrollCommand: AsyncParsableCommand {
             CLI.stdoutLine("Recovery code (shown once; store it somewhere safe): \(code.revealed())")
             return .none
         case .passkey(let options):
-            CLI.stderr("Creating a passkey for \(options.user.name) at \(options.relyingParty.id)…")
+            CLI.stderr("Creating a passkey for \(CLI.shown(options.user.name)) at \(CLI.shown(options.relyingParty.id))…")
             return .none
         case .password:
             guard let typed = HubLoader.readLine(prompt: "New password:"), !typed.isEmpty else {
@@ -264,7 +264,7 @@ enum MFAOutput {
         guard !methods.isEmpty else { return "No authentication methods enrolled." }
         let rows = [["ID", "TYPE", "NAME", "CREATED"]] + methods.map { method in
             [method.id, method.type ?? "?", method.name ?? method.json["phone_number"]?.stringValue ?? method.json["email"]?.stringValue ?? "-",
-             method.json["created_at"]?.stringValue ?? "-"]
+             method.json["created_at"]?.stringValue ?? "-"].map(CLI.shown)
         }
         let widths = (0..<4).map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.map { row in

@@ -51,10 +51,10 @@ struct ProvidersCommand: AsyncParsableCommand {
                               capabilities: provider.capabilities.sorted().map(\.rawValue)))
         }
         if json {
-            print(CLI.json(Listing(environment: environment.name, defaultProvider: environment.defaultProvider, providers: rows)))
+            CLI.out(CLI.json(Listing(environment: environment.name, defaultProvider: environment.defaultProvider, providers: rows)))
             return
         }
-        print("Environment '\(environment.name)' (\(options.config))")
+        CLI.out("Environment '\(environment.name)' (\(options.config))")
         let table = [["ID", "TYPE", "DEFAULT", "CAPABILITIES"]] + rows.map {
             [$0.id, $0.type, $0.default ? "*" : "", $0.capabilities.isEmpty ? "-" : $0.capabilities.joined(separator: ", ")]
         }
@@ -63,7 +63,7 @@ struct ProvidersCommand: AsyncParsableCommand {
             let cells = row.enumerated().map { index, cell in
                 index == row.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
             }
-            print(cells.joined(separator: "  "))
+            CLI.out(cells.joined(separator: "  "))
         }
     }
 }

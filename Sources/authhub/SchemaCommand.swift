@@ -19,9 +19,9 @@ struct SchemaCommand: AsyncParsableCommand {
 
     func run() async throws {
         if markdown {
-            print(ProvidersReference.markdown(registry: .builtIn), terminator: "")
+            CLI.out(ProvidersReference.markdown(registry: .builtIn), terminator: "")
         } else {
-            print(ProvidersSchema.jsonString(registry: .builtIn), terminator: "")
+            CLI.out(ProvidersSchema.jsonString(registry: .builtIn), terminator: "")
         }
     }
 }

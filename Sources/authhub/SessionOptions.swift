@@ -43,19 +43,38 @@ struct SessionSummary: Encodable {
     }
 
     /// Lines for a person: no token, ever.
+    /// Every value from outside (claims, scope, token type) is escaped (``CLI/shown(_:)``).
     var text: String {
-        var lines = ["provider: \(provider)", "account:  \(account)"]
-        if let user { lines.append("user:     \(user)\(email.map { " (\($0))" } ?? "")") }
+        let show = CLI.shown
+        var lines = ["provider: \(show(provider))", "account:  \(show(account))"]
+        if let user { lines.append("user:     \(show(user))\(email.map { " (\(show($0)))" } ?? "")") }
         if let expiresAt, let left = expiresInSeconds {
             lines.append("expires:  \(expiresAt) (\(left >= 0 ? "in \(left)s" : "expired \(-left)s ago"))")
         }
-        if let scope { lines.append("scope:    \(scope)") }
-        lines.append("tokens:   access (\(tokenType)) <redacted>\(hasIDToken ? ", id <redacted>" : "")\(hasRefreshToken ? ", refresh <redacted>" : "")")
+        if let scope { lines.append("scope:    \(show(scope))") }
+        lines.append("tokens:   access (\(show(tokenType))) <redacted>\(hasIDToken ? ", id <redacted>" : "")\(hasRefreshToken ? ", refresh <redacted>" : "")")
         return lines.joined(separator: "\n")
     }
 }
 
 enum HubLoader {
+    /// Every hub a command loaded: before the command exits 0, ``storeUnsavedSessions()`` writes back
+    /// any renewed session a store refused (else the command fails, saying so).
+    static let loaded = Mutex<[AuthHub]>([])
+
+    /// Writes back every renewed session a loaded hub keeps only in memory; a one-line failure (and a
+    /// non-zero exit) when a store still refuses one: a renewal that exists only in this process is
+    /// lost when it exits, and with rotating refresh tokens the session with it.
+    static func storeUnsavedSessions() async {
+        for hub in loaded.withLock({ $0 }) {
+            do {
+                try await hub.storeUnsavedSessions()
+            } catch {
+                CLI.fail(AuthError.wrap(error).message + "; the renewal is lost when this command exits (sign in again if the next command says so)")
+            }
+        }
+    }
+
     /// What the commands that build a hub know: every built-in provider plugin, the `postgres`
     /// session store (core validates its settings; AuthHubPostgres builds it) and the
     /// `async-http-client` transport (AuthHubAsyncHTTPClient builds it).
@@ -79,7 +98,9 @@ enum HubLoader {
             context.transport = WaitingNoticeTransport.isTerminal ? WaitingNoticeTransport(transport) : transport
             context.logger.debug("transport", metadata: ["transport": .string(configuration.transport ?? TransportName.urlSession)])
             let baseDirectory = URL(fileURLWithPath: options.config).deletingLastPathComponent()
-            return try AuthHub(environment: configuration, registry: registry, context: context, baseDirectory: baseDirectory)
+            let hub = try AuthHub(environment: configuration, registry: registry, context: context, baseDirectory: baseDirectory)
+            loaded.withLock { $0.append(hub) }
+            return hub
         } catch let error as AuthError {
             if let configuration = error.underlying as? ConfigurationError { fail(configuration, options) }
             CLI.fail(error.message)

@@ -39,7 +39,7 @@ struct SignUpCommand: AsyncParsableCommand {
                 }
                 let created = try await hub.signUpWithPasskey(email: email, displayName: name, provider: providerID, account: session.account)
                 let summary = SessionSummary(created, now: Date())
-                print(json ? CLI.json(summary) : "Account created with a new passkey (kept in \(passkeyStore)); signed in.\n" + summary.text)
+                CLI.out(json ? CLI.json(summary) : "Account created with a new passkey (kept in \(passkeyStore)); signed in.\n" + summary.text)
                 return
             }
             let secret = password ?? HubLoader.readLine(prompt: passwordStdin ? nil : "Choose a password:")
@@ -49,9 +49,9 @@ struct SignUpCommand: AsyncParsableCommand {
             switch result {
             case .signedIn(let created):
                 let summary = SessionSummary(created, now: Date())
-                print(json ? CLI.json(summary) : "Account created; signed in.\n" + summary.text)
+                CLI.out(json ? CLI.json(summary) : "Account created; signed in.\n" + summary.text)
             case .verificationRequired(let address):
-                print("Account created. Verify \(address) (a message was sent), then run `authhub login`.")
+                CLI.out("Account created. Verify \(address) (a message was sent), then run `authhub login`.")
             }
         } catch {
             CLI.fail(AuthError.wrap(error).message)
@@ -93,14 +93,14 @@ struct ResetPasswordCommand: AsyncParsableCommand {
             guard let code else {
                 let email = self.email ?? ""
                 try await hub.sendPasswordReset(email: email, provider: providerID)
-                print("If \(email) has an account, a password-reset message is on its way; finish with "
+                CLI.out("If \(email) has an account, a password-reset message is on its way; finish with "
                       + CLI.suggest("reset-password", options, session, then: "--code CODE") + ".")
                 return
             }
             let typed = HubLoader.readLine(prompt: passwordStdin ? nil : "New password:")
             guard let typed, !typed.isEmpty else { throw AuthError(.userCancelled, message: "No new password was entered.") }
             try await hub.confirmPasswordReset(provider: providerID, email: email, code: Secret(code), newPassword: Secret(typed))
-            print("Password changed. Sign in with the new one: " + CLI.suggest("login", options, session))
+            CLI.out("Password changed. Sign in with the new one: " + CLI.suggest("login", options, session))
         } catch {
             CLI.fail(AuthError.wrap(error).message)
         }
@@ -124,12 +124,12 @@ struct VerifyEmailCommand: AsyncParsableCommand {
             if let code {
                 let renewed = try await hub.confirmEmailVerification(provider: manager.key.provider, account: session.account,
                                                                      code: Secret(code))
-                print("Email address verified." + (renewed == nil ? "" : " The session was renewed."))
+                CLI.out("Email address verified." + (renewed == nil ? "" : " The session was renewed."))
                 return
             }
             guard try await manager.current() != nil else { CLI.failNotSignedIn(manager.key, options, session) }
             try await hub.sendEmailVerification(provider: manager.key.provider, account: session.account)
-            print("A verification message is on its way; finish with " + CLI.suggest("verify-email", options, session, then: "--code CODE") + ".")
+            CLI.out("A verification message is on its way; finish with " + CLI.suggest("verify-email", options, session, then: "--code CODE") + ".")
         } catch {
             CLI.fail(AuthError.wrap(error).message)
         }
@@ -152,7 +152,7 @@ struct DeleteAccountCommand: AsyncParsableCommand {
         do {
             let manager = try hub.manager(provider: session.provider, account: session.account)
             guard let stored = try await manager.current() else { CLI.failNotSignedIn(manager.key, options, session) }
-            let who = stored.claims["email"]?.stringValue ?? stored.userID ?? "this user"
+            let who = CLI.shown(stored.claims["email"]?.stringValue ?? stored.userID ?? "this user")
             if !yes {
                 let typed = HubLoader.readLine(prompt: "This deletes the account \(who) at \(manager.key.provider) for good. Type DELETE to confirm:",
                                                secret: false)
@@ -161,7 +161,7 @@ struct DeleteAccountCommand: AsyncParsableCommand {
                 }
             }
             try await hub.deleteAccount(provider: manager.key.provider, account: session.account)
-            print("Account \(who) deleted; signed out.")
+            CLI.out("Account \(who) deleted; signed out.")
         } catch {
             CLI.fail(AuthError.wrap(error).message)
         }

@@ -61,20 +61,20 @@ struct ValidateCommand: AsyncParsableCommand {
         }
 
         if json {
-            print(CLI.json(Report(ok: true, file: file, problems: [],
+            CLI.out(CLI.json(Report(ok: true, file: file, problems: [],
                                   environments: environments.map { .init(name: $0.name, providers: $0.providers.count) })))
         } else if allEnvironments {
             let details = environments.map { "\($0.name): \(Self.count($0.providers.count, "provider"))" }
-            print("\(file): \(Self.count(environments.count, "environment")) OK (\(details.joined(separator: ", ")))")
+            CLI.out("\(file): \(Self.count(environments.count, "environment")) OK (\(details.joined(separator: ", ")))")
         } else if let environment = environments.first {
-            print("\(file): environment '\(environment.name)' OK (\(Self.count(environment.providers.count, "provider")))")
+            CLI.out("\(file): environment '\(environment.name)' OK (\(Self.count(environment.providers.count, "provider")))")
         }
     }
 
     /// Reports problems (JSON on stdout, or lines on stderr) and exits 1.
     private func fail(file: String, problems: [ConfigProblem]) throws -> Never {
         if json {
-            print(CLI.json(Report(ok: false, file: file, problems: problems.map { .init(path: $0.path, message: $0.message) })))
+            CLI.out(CLI.json(Report(ok: false, file: file, problems: problems.map { .init(path: $0.path, message: $0.message) })))
             throw ExitCode.failure
         }
         if problems.count == 1, problems[0].path.isEmpty {

@@ -70,8 +70,10 @@ public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
         return ([head] + problems.map { "  " + $0.description }).joined(separator: "\n")
     }
 
-    /// As an ``AuthError`` with code ``AuthErrorCode/invalidConfiguration``.
+    /// As an ``AuthError`` with code ``AuthErrorCode/invalidConfiguration``: the problems on one line,
+    /// separated by `; ` (an error message is one line; ``problems`` holds them one by one).
     public var authError: AuthError {
-        AuthError(.invalidConfiguration, message: description, underlying: self)
+        let head = "\(file ?? "providers.json"): \(problems.count) problem\(problems.count == 1 ? "" : "s")"
+        return AuthError(.invalidConfiguration, message: head + ": " + problems.map(\.description).joined(separator: "; "), underlying: self)
     }
 }

@@ -24,7 +24,9 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible, Lo
     public let providerCode: String?
     /// The HTTP status of the reply that caused the error, if any.
     public let statusCode: Int?
-    /// A human-readable message, safe to show a user.
+    /// A human-readable message, safe to show a user: one line in which every character a terminal
+    /// would act on (controls, C1, line separators, bidi overrides) is escaped (``TerminalText``);
+    /// when that changed anything, the text as given is in `details["rawMessage"]`.
     public let message: String
     /// How long to wait before trying again, when the provider said so (`Retry-After`).
     public let retryAfter: Duration?
@@ -55,7 +57,14 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible, Lo
         details: [String: String] = [:]
     ) {
         self.code = code
-        self.message = message ?? AuthError.defaultMessage(for: code)
+        // Text from outside (a provider's `error_description`, a claim) may hold characters a terminal
+        // acts on: the message shows them escaped, on one line; the text as it came is kept in
+        // `details["rawMessage"]` (see ``TerminalText``).
+        let text = message ?? AuthError.defaultMessage(for: code)
+        let shown = TerminalText.escape(text)
+        var details = details
+        if shown != text, details["rawMessage"] == nil { details["rawMessage"] = text }
+        self.message = shown
         self.provider = provider
         self.providerCode = providerCode
         self.statusCode = statusCode
@@ -74,7 +83,8 @@ public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible, Lo
         if let provider { parts.append(provider) }
         if let providerCode { parts.append(providerCode) }
         if let statusCode { parts.append("HTTP \(statusCode)") }
-        let context = parts.isEmpty ? "" : " [\(parts.joined(separator: " "))]"
+        // The provider's code came from outside too.
+        let context = parts.isEmpty ? "" : " [\(TerminalText.escape(parts.joined(separator: " ")))]"
         return "\(code.rawValue)\(context): \(message)"
     }
 
