@@ -223,6 +223,7 @@ public actor Auth0CredentialsManager {
         let api = Session(providerID: key.provider, accountKey: apiKey.account, accessToken: reply.accessToken,
                           tokenType: reply.tokenType.isEmpty ? "Bearer" : reply.tokenType, expiresAt: reply.expiresAt,
                           scope: reply.scope ?? "", issuedAt: clock.now)
+        try api.checkTokenSyntax(operation: .tokenExchange)
         _ = try await store.save(api, for: apiKey, expectedVersion: nil)
         return Self.apiCredentials(api)
     }
@@ -285,6 +286,7 @@ public actor Auth0CredentialsManager {
             }
         }
         if let refreshToken, !refreshToken.isEmpty { updated.refreshToken = refreshToken }
+        try updated.checkTokenSyntax(operation: .tokenExchange)
         _ = try await store.save(updated, for: key, expectedVersion: main.version)
         _ = try await sessions.reload()
     }
