@@ -152,6 +152,7 @@ public struct AsyncHTTPClientTransport: HTTPTransport {
                 + "AsyncHTTPClientTransport.configuration() (redirects disallowed) so that AuthHub's redirect rules apply")
         }
         let fields = Self.fields(response.headers)
+        if let refusal = RedirectPolicy.encodingRefusal(fields) { throw refusal }
         let declared = response.headers.first(name: "content-length").flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
         if let declared, declared > Int64(maxResponseBytes) { throw RedirectPolicy.tooLarge(maxResponseBytes) }
         var data = Data()
@@ -282,21 +283,30 @@ final class ClientOwner: Sendable {
 
     init(_ client: HTTPClient) { self.client = client }
 
-    /// Marks the client shut down; true for the first caller.
-    private func claim() -> Bool {
-        shutDown.withLock { done in
+    /// Claims the shutdown and starts it, in one synchronous step: no path can take the claim without
+    /// starting the client's shutdown (a claim taken by a caller that then never shut the client
+    /// down would leave `deinit` nothing to do and the client to trap in its own `deinit`). False,
+    /// doing nothing, when it was claimed before.
+    private func startShutdown(_ done: @escaping @Sendable ((any Error)?) -> Void) -> Bool {
+        let first = shutDown.withLock { done in
             defer { done = true }
             return !done
         }
+        // AsyncHTTPClient keeps the client alive until its shutdown completes.
+        if first { client.shutdown(queue: .global(), done) }
+        return first
     }
 
     func shutdown() async throws {
-        guard claim() else { return }
-        try await client.shutdown()
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            let started = startShutdown { error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume() }
+            }
+            if !started { continuation.resume() }
+        }
     }
 
     deinit {
-        guard claim() else { return }
-        client.shutdown(queue: .global()) { _ in }
+        _ = startShutdown { _ in }
     }
 }

@@ -10,7 +10,9 @@ import Darwin
 
 /// Checks that an ``HTTPTransport`` behaves as AuthHub's transports do, over real HTTP on
 /// 127.0.0.1 (``ScriptedUpstream``): failures below HTTP classified into ``TransportError`` kinds,
-/// a total deadline, prompt cancellation, the reply-body cap, AuthHub's redirect rules, faithful
+/// a total deadline, prompt cancellation, the reply-body cap (compressed replies included: a gzip bomb
+/// is refused or cut at the cap, never inflated into memory), AuthHub's redirect rules (a request with
+/// a body follows no redirect; credentials never go to another origin), faithful
 /// status, header fields and bodies, and no secret in any error.
 ///
 /// `URLSessionTransport` and `AsyncHTTPClientTransport` both run it, so they cannot drift apart; a
@@ -95,6 +97,8 @@ public struct HTTPTransportConformance: Sendable {
         Check(name: "bodyAtTheCapArrivesWhole", body: bodyAtTheCapArrivesWhole),
         Check(name: "redirectMethodRules", body: redirectMethodRules),
         Check(name: "credentialsStayOnTheirOrigin", body: credentialsStayOnTheirOrigin),
+        Check(name: "bodyFollowsNoRedirect", body: bodyFollowsNoRedirect),
+        Check(name: "compressedReplyIsNotInflated", body: compressedReplyIsNotInflated),
         Check(name: "redirectsReturnedWhenNotFollowing", body: redirectsReturnedWhenNotFollowing),
         Check(name: "redirectLoopEnds", body: redirectLoopEnds),
         Check(name: "roundTripKeepsStatusFieldsAndBody", body: roundTripKeepsStatusFieldsAndBody),
@@ -218,9 +222,22 @@ public struct HTTPTransportConformance: Sendable {
         let url = upstream.baseURL.appendingPathComponent("slow")
         let request = Task { try await transport.send(.get, url, timeout: .seconds(600)) }
         // Cancel once the server holds the request (a bounded wait for that, not a sleep for timing).
-        let waitLimit = ContinuousClock.now + .seconds(30)
-        while upstream.requests.isEmpty, ContinuousClock.now < waitLimit { try await Task.sleep(for: .milliseconds(10)) }
-        if upstream.requests.isEmpty { request.cancel(); return ["the request never reached the server"] }
+        // The bound counts only time this task was running: when Swift's cooperative threads are all
+        // blocked (a test elsewhere calling a blocking function from a task), neither this loop nor
+        // the request's task runs, and a wall-clock bound would blame the transport for it.
+        var waited = Duration.zero
+        var longestStall = Duration.zero
+        while upstream.requests.isEmpty, waited < .seconds(30) {
+            let before = ContinuousClock.now
+            try await Task.sleep(for: .milliseconds(10))
+            let slept = ContinuousClock.now - before
+            longestStall = max(longestStall, slept)
+            waited += min(slept, .milliseconds(100))
+        }
+        if upstream.requests.isEmpty {
+            request.cancel()
+            return ["the request never reached the server (this task's longest pause for a 10 ms sleep: \(longestStall))"]
+        }
         let started = ContinuousClock.now
         request.cancel()
         let outcome = Outcome(await request.result)
@@ -279,15 +296,16 @@ public struct HTTPTransportConformance: Sendable {
         defer { upstream.stop() }
         let transport = try make()
         var f: [String] = []
+        // Requests without a body (one with a body follows no redirect: `bodyFollowsNoRedirect`).
         let cases: [(Int, HTTPRequest.Method, String)] = [
             (301, .post, "GET body=0 type=-"), (302, .post, "GET body=0 type=-"), (303, .post, "GET body=0 type=-"),
-            (307, .post, "POST body=2 type=application/json"), (308, .post, "POST body=2 type=application/json"),
-            (302, .get, "GET body=0 type=-"), (308, .put, "PUT body=2 type=application/json"),
+            (307, .post, "POST body=0 type=-"), (308, .post, "POST body=0 type=-"),
+            (302, .get, "GET body=0 type=-"), (308, .delete, "DELETE body=0 type=-"),
         ]
         for (status, method, expected) in cases {
             let url = upstream.baseURL.appendingPathComponent("\(status)")
-            let body: Data? = method == .get ? nil : Data("{}".utf8)
-            let fields: HTTPFields = method == .get ? [:] : [.contentType: "application/json"]
+            let body: Data? = nil
+            let fields: HTTPFields = [:]
             switch await attempt({ try await transport.send(method, url, headerFields: fields, body: body) }) {
             case .reply(let reply):
                 let seen = String(decoding: reply.body, as: UTF8.self)
@@ -316,16 +334,96 @@ public struct HTTPTransportConformance: Sendable {
         }
         defer { upstream.stop() }
         let transport = try make()
-        let fields: HTTPFields = [.authorization: "Bearer conformance-token", .cookie: "sid=conformance"]
         var f: [String] = []
-        for (path, expected, what) in [("away", "auth=false cookie=false", "to another origin"), ("here", "auth=true cookie=true", "on the same origin")] {
-            switch await attempt({ try await transport.send(.get, upstream.baseURL.appendingPathComponent(path), headerFields: fields) }) {
-            case .reply(let reply):
-                let seen = String(decoding: reply.body, as: UTF8.self)
-                if seen != expected { f.append("a redirect \(what): the target saw \"\(seen)\", expected \"\(expected)\"") }
-            case .failure(let error): f.append("a redirect \(what) failed: \(error)")
+        // On the same origin, credentials go along.
+        let both: HTTPFields = [.authorization: "Bearer conformance-token", .cookie: "sid=conformance"]
+        switch await attempt({ try await transport.send(.get, upstream.baseURL.appendingPathComponent("here"), headerFields: both) }) {
+        case .reply(let reply):
+            let seen = String(decoding: reply.body, as: UTF8.self)
+            if seen != "auth=true cookie=true" { f.append("a redirect on the same origin: the target saw \"\(seen)\", expected \"auth=true cookie=true\"") }
+        case .failure(let error): f.append("a redirect on the same origin failed: \(error)")
+        }
+        // To another origin, a request that carries a credential in any of these headers is not re-sent.
+        var credentialHeaders: [(String, HTTPFields)] = [("Authorization", [.authorization: "Bearer conformance-token"]), ("Cookie", [.cookie: "sid=conformance"])]
+        for (name, value) in [("DPoP", "eyJhbGciOiJFUzI1NiJ9.e30.c2ln"), ("X-Stamp", "conformance-stamp"), ("Proxy-Authorization", "Basic Y29uZm9ybWFuY2U=")] {
+            if let field = HTTPField.Name(name) { credentialHeaders.append((name, [field: value])) }
+        }
+        for (name, fields) in credentialHeaders {
+            let before = other.requests.count
+            let outcome = await attempt { try await transport.send(.get, upstream.baseURL.appendingPathComponent("away"), headerFields: fields) }
+            f += expect(outcome, .redirectRefused, "a GET with \(name) redirected to another origin")
+            if case .failure(let error as TransportError) = outcome, error.kind == .redirectRefused, !error.message.contains("302") {
+                f.append("the refusal of a redirect does not name its status: \"\(error.message)\"")
+            }
+            if other.requests.count != before { f.append("a GET with \(name) was re-sent to another origin") }
+        }
+        // Without credentials, a redirect to another origin is followed.
+        switch await attempt({ try await transport.send(.get, upstream.baseURL.appendingPathComponent("away")) }) {
+        case .reply(let reply):
+            if String(decoding: reply.body, as: UTF8.self) != "auth=false cookie=false" { f.append("a GET without credentials was not followed to another origin") }
+        case .failure(let error): f.append("a GET without credentials redirected to another origin failed: \(error)")
+        }
+        return f
+    }
+
+    @Sendable private static func bodyFollowsNoRedirect(_ make: Maker) async throws -> [String] {
+        // A token endpoint answering with a redirect: a password sent with 307/308 would reach the target.
+        let other = try ScriptedUpstream { _ in .json(200, #"{"access_token":"attacker","token_type":"Bearer"}"#) }
+        defer { other.stop() }
+        let away = other.baseURL.appendingPathComponent("token").absoluteString
+        let upstream = try ScriptedUpstream { request in
+            let parts = request.path.split(separator: "/")
+            guard parts.count == 2, let status = Int(parts[1]) else { return .json(200, #"{"access_token":"here"}"#) }
+            return .reply(status: status, headers: [("Location", parts[0] == "away" ? away : "/same")])
+        }
+        defer { upstream.stop() }
+        let transport = try make()
+        var f: [String] = []
+        let body = Data("grant_type=password&username=ada&password=conformance-password".utf8)
+        let fields: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
+        for target in ["away", "same"] {
+            for status in [301, 302, 303, 307, 308] {
+                let seenBefore = upstream.requests.count
+                let url = upstream.baseURL.appendingPathComponent(target).appendingPathComponent("\(status)")
+                let outcome = await attempt { try await transport.send(.post, url, headerFields: fields, body: body) }
+                f += expect(outcome, .redirectRefused, "a POST with a body answered \(status) to \(target == "away" ? "another origin" : "the same origin")")
+                if upstream.requests.count - seenBefore != 1 { f.append("a POST with a body answered \(status) was sent \(upstream.requests.count - seenBefore) times") }
             }
         }
+        if !other.requests.isEmpty { f.append("a POST's body was re-sent to another origin \(other.requests.count) times") }
+        return f
+    }
+
+    // MARK: Compressed replies
+
+    @Sendable private static func compressedReplyIsNotInflated(_ make: Maker) async throws -> [String] {
+        let bomb = CompressionBomb.gzip
+        let upstream = try ScriptedUpstream { _ in
+            .reply(status: 200, headers: [("Content-Encoding", "gzip"), ("Content-Type", "application/json")], body: bomb)
+        }
+        defer { upstream.stop() }
+        let transport = try make()
+        let peak = PeakMemory()
+        let started = ContinuousClock.now
+        let outcome = await attempt { try await transport.send(.get, upstream.baseURL.appendingPathComponent("keys")) }
+        let elapsed = ContinuousClock.now - started
+        var f: [String] = []
+        switch outcome {
+        case .reply(let reply):
+            f.append("a gzip body inflating to \(CompressionBomb.inflatedSize >> 20) MiB under a 64 KiB cap came back as a \(reply.status) reply of \(reply.body.count) bytes")
+        case .failure(let error as TransportError) where error.kind == .unsupportedEncoding || error.kind == .responseTooLarge:
+            break
+        case .failure(let error):
+            f.append("a gzip bomb: expected an .unsupportedEncoding or .responseTooLarge TransportError, got \(error)")
+        }
+        if let grown = peak.growth(), grown > 128 << 20 {
+            f.append("a gzip bomb of \(bomb.count >> 10) KiB raised the process's peak memory by \(grown >> 20) MiB: the body was inflated past the cap")
+        }
+        if let encoding = upstream.requests.first?.headers["accept-encoding"], !encoding.lowercased().contains("identity"),
+           case .failure(let error as TransportError) = outcome, error.kind != .unsupportedEncoding {
+            f.append("compressed replies were asked for (Accept-Encoding: \(encoding)) and inflated up to the cap")
+        }
+        if elapsed > .seconds(45) { f.append("a gzip bomb took \(elapsed) to refuse") }
         return f
     }
 

@@ -19,7 +19,7 @@ import Testing
     }
 
     @Test func checkNamesAreUnique() {
-        #expect(HTTPTransportConformance.checkNames.count == 18)
+        #expect(HTTPTransportConformance.checkNames.count == 20)
         #expect(Set(HTTPTransportConformance.checkNames).count == HTTPTransportConformance.checkNames.count)
     }
 
@@ -76,6 +76,33 @@ import Testing
         let checks = ["declaredLengthOverTheCapIsRefused", "streamedBodyOverTheCapIsCutOff", "bodyAtTheCapArrivesWhole"]
         let failures = await suite.run(only: Set(checks))
         for check in checks { #expect(failures.contains { $0.hasPrefix("[\(check)]") }, "\(failures)") }
+    }
+
+    /// A transport that re-sends every redirected request as it was (method, body, every header), as
+    /// FoundationNetworking's own redirect handling and many clients do for 307/308: the password of a
+    /// token request and a bearer token reach another origin, and the checks say so.
+    struct NaiveRedirects: HTTPTransport {
+        let inner: URLSessionTransport
+        func send(_ request: HTTPRequest, body: Data?, timeout: Duration?) async throws -> HTTPReply {
+            var request = request
+            for _ in 0..<5 {
+                let reply = try await inner.send(request, body: body, timeout: timeout)
+                guard (300...399).contains(reply.status), let location = reply.headerFields[.location], let current = request.url,
+                      let target = URL(string: location, relativeTo: current)?.absoluteURL else { return reply }
+                request = HTTPRequest(method: request.method, url: target, headerFields: request.headerFields)
+            }
+            throw TransportError(.other, "too many redirects")
+        }
+    }
+
+    @Test func forwardingCredentialsOnRedirectsFails() async {
+        let suite = HTTPTransportConformance { settings in
+            NaiveRedirects(inner: URLSessionTransport(defaultTimeout: settings.defaultTimeout, followRedirects: false,
+                                                      maxResponseBytes: settings.maxResponseBytes))
+        }
+        let failures = await suite.run(only: ["bodyFollowsNoRedirect", "credentialsStayOnTheirOrigin"])
+        #expect(failures.contains { $0.hasPrefix("[bodyFollowsNoRedirect]") && $0.contains("re-sent to another origin") }, "\(failures)")
+        #expect(failures.contains { $0.hasPrefix("[credentialsStayOnTheirOrigin]") && $0.contains("re-sent to another origin") }, "\(failures)")
     }
 
     @Test func misclassifiedErrorsFail() async {

@@ -347,6 +347,12 @@ public struct APIClient: Sendable {
             case .responseTooLarge:
                 return AuthError(.invalidRequest, message: "The reply from '\(provider)' is larger than this client accepts.",
                                  provider: provider, underlying: t, details: ["reason": "replyTooLarge"])
+            case .redirectRefused:
+                return AuthError(.invalidRequest, message: "'\(provider)' at \(host) answered with a redirect that was not followed: \(t.message).",
+                                 provider: provider, underlying: t, details: ["reason": "redirectRefused", "host": host])
+            case .unsupportedEncoding:
+                return AuthError(.invalidRequest, message: "'\(provider)' at \(host) sent a compressed reply that was not read: \(t.message).",
+                                 provider: provider, underlying: t, details: ["reason": "compressedReply", "host": host])
             case .connection, .tls, .other:
                 return AuthError(.network, message: "'\(provider)' could not be reached at \(host) (\(t.kind.rawValue)).", provider: provider,
                                  underlying: t, details: ["host": host])

@@ -110,6 +110,12 @@ public struct TransportError: Error, Sendable, CustomStringConvertible {
         case cancelled
         /// The reply body was larger than the transport's cap; the rest was not read.
         case responseTooLarge
+        /// The reply was a redirect that AuthHub's rules do not follow (credentials to another
+        /// origin, a request with a body, https to http); see `RedirectPolicy`.
+        case redirectRefused
+        /// The reply was compressed (`Content-Encoding` other than `identity`), which AuthHub does not
+        /// ask for and does not decode.
+        case unsupportedEncoding
         /// The request could not be built or sent for another reason.
         case other
     }

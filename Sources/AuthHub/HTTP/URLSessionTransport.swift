@@ -13,7 +13,10 @@ import FoundationNetworking
 /// Reply bodies are capped (``defaultMaxResponseBytes``, 4 MiB, unless set): a reply whose
 /// `Content-Length` says more, or whose body grows past the cap, is cancelled as soon as that is
 /// known and fails with a `.responseTooLarge` ``TransportError`` — the bytes beyond the cap are never
-/// kept, so a hostile or broken server cannot exhaust memory.
+/// kept, so a hostile or broken server cannot exhaust memory. Replies are asked for uncompressed, and a
+/// compressed one is refused before its body is read (`.unsupportedEncoding`), so no decoder inflates
+/// a small body past the cap. Redirects follow AuthHub's rules (`RedirectPolicy`): credentials never go
+/// to another origin, and a request with a body follows no redirect.
 public struct URLSessionTransport: HTTPTransport {
     /// The reply-body cap of a transport that sets none: 4 MiB, far above any identity provider's
     /// reply (a JWKS or a discovery document is a few KiB).
@@ -44,7 +47,7 @@ public struct URLSessionTransport: HTTPTransport {
         // The delegate declines every redirect (FoundationNetworking's delegate path for following one
         // can trap when a task is cancelled mid-redirect); transports follow them themselves.
         let collector = BodyCollector()
-        return (URLSession(configuration: config, delegate: collector, delegateQueue: nil), collector)
+        return (URLSession(configuration: config, delegate: collector, delegateQueue: InlineDelegateQueue()), collector)
     }()
 
     /// Creates a transport.
@@ -96,6 +99,9 @@ public struct URLSessionTransport: HTTPTransport {
             }
             // A status code outside 0…999 (which swift-http-types cannot hold) gives no head.
             guard let head = http.httpResponse else { throw TransportError(.other, "the reply's status code is out of range") }
+            // (A caller's own session reads the whole body first; the transport's own session refuses
+            // a compressed reply before its body, in `BodyCollector`.)
+            if let refusal = RedirectPolicy.encodingRefusal(head.headerFields) { throw refusal }
             guard data.count <= maxResponseBytes else { throw Self.tooLarge(maxResponseBytes) }
             return HTTPReply(head, body: data)
         } catch let error as TransportError {
@@ -166,7 +172,7 @@ public struct URLSessionTransport: HTTPTransport {
     /// at once — libcurl may take a while to wind a cancelled transfer down (it keeps reading a body
     /// that is still arriving), and the caller does not wait for that.
     final class Exchange: Sendable {
-        enum Stop { case timedOut, cancelled, tooLarge }
+        enum Stop { case timedOut, cancelled, tooLarge, refused(TransportError) }
         typealias Continuation = CheckedContinuation<(Data, URLResponse), any Error>
         /// `@unchecked Sendable`, soundly: it lives only in the ``Mutex`` above and is touched only
         /// under its lock; the two reference types it holds are built for use across threads
@@ -218,7 +224,12 @@ public struct URLSessionTransport: HTTPTransport {
                 return (state.redirectDeclined ? nil : state.task, state.continuation, state.timer)
             }
             timer?.cancel()
-            running?.cancel()
+            // Not on the calling thread: with ``InlineDelegateQueue`` a stop can come from a delegate
+            // callback running on the session's own work queue, and `cancel()` waits for that queue.
+            if let running {
+                let task = UncheckedTask(task: running)
+                DispatchQueue.global().async { task.task.cancel() }
+            }
             continuation?.resume(throwing: error(for: reason))
         }
 
@@ -227,6 +238,7 @@ public struct URLSessionTransport: HTTPTransport {
             case .timedOut: TransportError(.timeout, "no complete reply within \(timeout)")
             case .cancelled: CancellationError()
             case .tooLarge: URLSessionTransport.tooLarge(maxBytes)
+            case .refused(let error): error
             }
         }
 
@@ -351,6 +363,18 @@ final class BodyCollector: NSObject, URLSessionDataDelegate, @unchecked Sendable
             completionHandler(.cancel)
             return
         }
+        // A compressed reply is refused before its body: libcurl would inflate it faster than this
+        // delegate can count it (a 1 MB body inflating to 1 GiB reached 1.1 GB of memory).
+        if let exchange, let http = response as? HTTPURLResponse,
+           let refusal = RedirectPolicy.encodingRefusal(HTTPFields(http.allHeaderFields.compactMap { key, value in
+               guard let key = key as? String, key.caseInsensitiveCompare("Content-Encoding") == .orderedSame,
+                     let name = HTTPField.Name(key), let value = value as? String else { return nil }
+               return HTTPField(name: name, value: value)
+           })) {
+            exchange.stop(because: .refused(refusal))
+            completionHandler(.cancel)
+            return
+        }
         completionHandler(.allow)
     }
 
@@ -371,4 +395,27 @@ final class BodyCollector: NSObject, URLSessionDataDelegate, @unchecked Sendable
         guard exchange?.declineRedirect() ?? true else { return }
         completionHandler(nil)
     }
+}
+
+/// A `URLSessionDataTask` handed to another thread to be cancelled. `@unchecked Sendable`, soundly:
+/// `cancel()` may be called from any thread (FoundationNetworking serialises it on the task's own
+/// queue), and nothing else is done with it there.
+private struct UncheckedTask: @unchecked Sendable {
+    let task: URLSessionDataTask
+}
+
+/// The delegate queue of the transport's shared session: runs each delegate callback at once, on the
+/// thread that delivers it (FoundationNetworking's work queue), instead of queueing it.
+///
+/// FoundationNetworking always lets libcurl decode a compressed reply (`CURLOPT_ACCEPT_ENCODING` is set
+/// on every request) and hands each decoded chunk to the delegate queue without waiting. With an
+/// ordinary queue, a 1 MB gzip body inflating to 1 GiB was decoded into queued chunks faster than the
+/// delegate could count them: 1.1 GB of memory before the body cap fired. Run inline, every chunk
+/// reaches ``BodyCollector`` before the next is decoded, so the cap (and the refusal of a compressed
+/// reply, from its head) holds on what arrives, and a stopped exchange drops each further chunk at once
+/// while its cancellation takes effect. The callbacks only take a lock and append; a cancellation they
+/// cause is dispatched elsewhere (see `Exchange.stop`).
+final class InlineDelegateQueue: OperationQueue, @unchecked Sendable {
+    override func addOperation(_ block: @escaping @Sendable () -> Void) { block() }
+    override func addOperation(_ op: Operation) { op.start() }
 }
