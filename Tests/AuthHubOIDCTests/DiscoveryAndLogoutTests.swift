@@ -80,6 +80,23 @@ import Testing
         #expect(error?.details["field"] == field)
     }
 
+    /// Plain http off loopback would carry codes, tokens and `id_token_hint` in clear text to a third
+    /// host: refused for every endpoint, required or not; loopback http (the emulator) stays allowed.
+    @Test(arguments: ["authorization_endpoint", "token_endpoint", "jwks_uri", "end_session_endpoint", "userinfo_endpoint",
+                      "revocation_endpoint", "device_authorization_endpoint"])
+    func plainHTTPOffLoopbackIsRefused(field: String) throws {
+        var doc = Self.document()
+        doc[field] = "http://logout.attacker.example/end"
+        let data = try JSONEncoder().encode(JSONValue.object(doc))
+        let error = authError { _ = try OIDCProviderMetadata.decode(data, expectedIssuer: nil, provider: "oidc") }
+        #expect(error?.code == .invalidRequest)
+        #expect(error?.details["field"] == field)
+        for loopback in ["http://127.0.0.1:8750/end", "http://localhost/end", "http://[::1]:9/end"] {
+            doc[field] = .string(loopback)
+            #expect(throws: Never.self) { _ = try OIDCProviderMetadata.decode(try JSONEncoder().encode(JSONValue.object(doc)), expectedIssuer: nil, provider: "oidc") }
+        }
+    }
+
     @Test(arguments: ["", "[]", "{", "<html></html>", "\"issuer\""])
     func notAnObjectIsAClearError(body: String) {
         let error = authError { _ = try OIDCProviderMetadata.decode(Data(body.utf8), expectedIssuer: nil, provider: "oidc") }

@@ -6,7 +6,9 @@ import Foundation
 ///
 /// Decoding is strict about what the code flow needs (`issuer`, `authorization_endpoint`,
 /// `token_endpoint`, `jwks_uri`, each an absolute http(s) URL but the issuer) and lenient about the
-/// rest; every problem is an ``AuthError`` naming the field.
+/// rest; every problem is an ``AuthError`` naming the field. Every endpoint, optional ones included,
+/// must use https unless its host is a loopback address (`127.0.0.0/8`, `::1`, `localhost`): a
+/// document naming `http://` elsewhere is refused, as an `http://` issuer off loopback is.
 public struct OIDCProviderMetadata: Sendable, Hashable, Decodable {
     /// `issuer`: must equal the configured issuer exactly.
     public var issuer: String
@@ -148,6 +150,11 @@ public struct OIDCProviderMetadata: Sendable, Hashable, Decodable {
         guard let url = URL(string: string), let scheme = url.scheme?.lowercased(), scheme == "https" || scheme == "http",
               let host = url.host, !host.isEmpty else {
             throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "not an absolute http(s) URL")
+        }
+        // Plain http only on loopback (the local emulator, a test server), as for the issuer itself: an
+        // http endpoint elsewhere would carry codes, tokens and `id_token_hint` in clear text.
+        guard ConfigValueFormat.isSecureOrLoopback(string) else {
+            throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "plain http off loopback (https is required)")
         }
         return url
     }
