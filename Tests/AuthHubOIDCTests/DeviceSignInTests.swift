@@ -144,6 +144,38 @@ import Testing
         #expect(clock.sleeps.last == .seconds(20))
     }
 
+    /// No pause outlasts the code or the caller's deadline, whatever the provider asks for: a huge
+    /// interval, a Retry-After of a billion seconds or of a date in year 9999.
+    @Test(arguments: ["1000000000", "Fri, 31 Dec 9999 23:59:59 GMT", "interval"])
+    func waitsEndAtTheCodesExpiry(_ retryAfter: String) async throws {
+        deviceCodeReply(["expires_in": 8, "interval": retryAfter == "interval" ? 100_000 : 1])
+        replies.withLock { $0 = [.json(429, ["error": "too_many_requests"], headerFields: [.retryAfter: retryAfter])] }
+        let flow = DeviceSignInFlow(provider: provider(), clock: clock)
+        let started = clock.now
+        try await flow.start()
+        let error = await #expect(throws: AuthError.self) { try await flow.waitForApproval() }
+        #expect(error?.code == .timeout)
+        #expect(error?.providerCode == "expired_token")
+        let waited = clock.now.timeIntervalSince(started)
+        #expect(waited <= 8.001, "waited \(waited) s for an 8-second code (sleeps \(clock.sleeps))")
+        #expect(clock.sleeps.allSatisfy { $0 <= .seconds(8) }, "\(clock.sleeps)")
+    }
+
+    @Test func theCallersDeadlineEndsTheWait() async throws {
+        deviceCodeReply(["expires_in": 600, "interval": 5])
+        replies.withLock { $0 = [Self.oauthError("slow_down")] }
+        let flow = DeviceSignInFlow(provider: provider(), clock: clock)
+        let started = clock.now
+        try await flow.start()
+        let error = await #expect(throws: AuthError.self) { try await flow.waitForApproval(timeout: .seconds(32)) }
+        #expect(error?.code == .timeout)
+        #expect(error?.details["reason"] == "deadline")
+        #expect(abs(clock.now.timeIntervalSince(started) - 32) < 0.01, "\(clock.sleeps)")
+        // slow_down grows the interval by 5 s each time (5, 10, 15: polls at 5, 15, 30), then the deadline cuts the next pause.
+        #expect(pollTimes == [5, 15, 30, 32])
+        #expect(clock.sleeps.allSatisfy { $0 <= DeviceSignInFlow.maxPause })
+    }
+
     @Test func cancellingTheWaitingTaskCancelsTheFlow() async throws {
         let manual = FakeClock(mode: .manual)
         deviceCodeReply()

@@ -18,7 +18,9 @@ import Foundation
 /// `expired_token`, or the code's lifetime passing without an answer, fails with
 /// ``AuthErrorCode/timeout``. A network failure, a timeout, a 5xx or a 429 while polling is not the
 /// end: the next poll comes after the interval (after the 429's `Retry-After` if longer), until the
-/// code expires. Cancelling the waiting task fails the flow with ``AuthErrorCode/userCancelled``.
+/// code expires. No pause outlasts the code: each ends at the earliest of the interval (at most
+/// ``maxPause``, whatever `interval`, `slow_down` or `Retry-After` asked for), the code's expiry and the
+/// caller's deadline. Cancelling the waiting task fails the flow with ``AuthErrorCode/userCancelled``.
 /// All waiting goes through the provider's ``AuthClock``, so tests need no real time.
 public actor DeviceSignInFlow {
     /// Where the flow is.
@@ -102,11 +104,14 @@ public actor DeviceSignInFlow {
     }
 
     /// Polls until the user approves, denies, or the code expires.
+    /// - Parameter timeout: the longest this call waits, if shorter than the code's lifetime; nil waits
+    ///   until the code expires. Every pause between polls ends at the earliest of the interval, the
+    ///   code's expiry and this deadline (and at once when the task is cancelled).
     /// - Returns: the session (as `complete` returned it).
     /// - Throws: ``AuthErrorCode/accessDenied``, ``AuthErrorCode/timeout``,
     ///   ``AuthErrorCode/userCancelled``, or the provider's error; ``AuthErrorCode/invalidRequest``
     ///   when ``start()`` has not given a code.
-    public func waitForApproval() async throws -> Session {
+    public func waitForApproval(timeout: Duration? = nil) async throws -> Session {
         guard case .waitingForUser(let authorization) = state else {
             if case .completed(let session) = state { return session }
             throw AuthError(.invalidRequest, message: "Start the device sign-in before waiting for it.", provider: provider.id)
@@ -117,8 +122,10 @@ public actor DeviceSignInFlow {
         }
         polling = true
         defer { polling = false }
+        // A caller's timeout is clamped to 0…1 day before it becomes a date.
+        let deadline = timeout.map { clock.now.addingTimeInterval(min(max($0.seconds, 0), 86_400)) }
         do {
-            let session = try await complete(try await poll(authorization))
+            let session = try await complete(try await poll(authorization, deadline: deadline))
             state = .completed(session)
             finished(.success(session))
             return session
@@ -127,15 +134,24 @@ public actor DeviceSignInFlow {
         }
     }
 
-    private func poll(_ authorization: DeviceAuthorization) async throws -> Session {
-        var interval = authorization.interval
+    /// The longest pause between polls, whatever the provider asks for (`interval`, `slow_down`,
+    /// `Retry-After`): twice the longest interval accepted from a provider.
+    public static let maxPause: Duration = .seconds(DeviceAuthorization.intervalRange.upperBound * 2)
+
+    private func poll(_ authorization: DeviceAuthorization, deadline: Date?) async throws -> Session {
+        var interval = min(authorization.interval, Self.maxPause)
         for _ in 0..<Self.maxPolls {
+            // The pause ends at the earliest of the interval, the code's expiry and the caller's deadline.
+            let end = min(authorization.expiresAt, deadline ?? .distantFuture)
+            let left = end.timeIntervalSince(clock.now)
+            guard left > 0 else { throw deadline.map { $0 <= authorization.expiresAt } == true ? deadlinePassed() : expired() }
             do {
-                try await clock.sleep(for: interval)
+                try await clock.sleep(for: min(interval, .milliseconds(Int64((min(left, 86_400) * 1000).rounded(.up)))))
             } catch {
                 throw AuthError(.userCancelled, message: "The device sign-in was cancelled.", provider: provider.id)
             }
             guard clock.now < authorization.expiresAt else { throw expired() }
+            if let deadline, clock.now >= deadline { throw deadlinePassed() }
             let result: DevicePollResult
             do {
                 result = try await provider.pollDeviceSignIn(authorization, options: options)
@@ -146,19 +162,24 @@ public actor DeviceSignInFlow {
                 guard [.network, .timeout, .providerUnavailable, .rateLimited].contains(error.code) else {
                     throw error
                 }
-                if let wait = error.retryAfter, wait > interval { interval = min(wait, .seconds(DeviceAuthorization.intervalRange.upperBound * 2)) }
+                if let wait = error.retryAfter, wait > interval { interval = min(wait, Self.maxPause) }
                 continue
             }
             switch result {
             case .pending:
                 continue
             case .slowDown:
-                interval += .seconds(5)
+                interval = min(interval + .seconds(5), Self.maxPause)
             case .approved(let session):
                 return session
             }
         }
         throw expired()
+    }
+
+    private func deadlinePassed() -> AuthError {
+        AuthError(.timeout, message: "The sign-in was not approved within the time given; start again.", provider: provider.id,
+                  isRetryable: false, details: ["reason": "deadline"])
     }
 
     private func expired(statusCode: Int? = nil) -> AuthError {
