@@ -219,6 +219,18 @@ public final class AuthHub: Sendable {
         table.sweepAbove = max(managerCapacity, table.slots.count * 2)
     }
 
+    /// Writes every renewed session that a store refused and a manager of this hub keeps in memory
+    /// (``SessionManager/storeUnsaved()``): call it before a program exits, so that a renewal (and
+    /// with rotating refresh tokens, the only valid refresh token) is not lost with the process.
+    /// - Throws: the first ``AuthErrorCode/storageFailure``, after trying every manager.
+    public func storeUnsavedSessions() async throws {
+        var first: (any Error)?
+        for manager in managers.withLock({ $0.slots.values.map(\.manager) }) where await manager.hasUnsavedSession {
+            do { try await manager.storeUnsaved() } catch { first = first ?? error }
+        }
+        if let first { throw first }
+    }
+
     /// How many managers the hub holds now (for tests).
     package var managerCount: Int { managers.withLock { $0.slots.count } }
 

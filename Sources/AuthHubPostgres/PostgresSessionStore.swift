@@ -203,6 +203,8 @@ public final class PostgresSessionStore: ObservableSessionStore {
             guard let exact = Int64(exactly: expectedVersion) else {
                 throw AuthError.storeConflict(key: key, expected: expectedVersion, found: try await storedVersion(key))
             }
+            // The column is a bigint: a row at its largest value cannot take `version + 1`.
+            guard exact < Int64.max else { throw AuthError.versionExhausted(key: key, version: expectedVersion) }
             expected = exact
         } else {
             expected = nil

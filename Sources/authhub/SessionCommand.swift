@@ -19,7 +19,7 @@ struct SessionCommand: AsyncParsableCommand {
             let manager = try hub.manager(provider: session.provider, account: session.account)
             guard let stored = try await manager.current() else { CLI.failNotSignedIn(manager.key, options, session) }
             let summary = SessionSummary(stored, now: Date())
-            print(json ? CLI.json(summary) : summary.text)
+            CLI.out(json ? CLI.json(summary) : summary.text)
             if let left = summary.expiresInSeconds, left < 0 {
                 CLI.stderr("The session has expired; run " + CLI.suggest(stored.canRenew ? "refresh" : "login", options, session)
                            + (stored.canRenew ? " to renew it." : " to sign in again (it cannot be renewed)."))
@@ -45,8 +45,10 @@ struct RefreshCommand: AsyncParsableCommand {
         let hub = HubLoader.load(options)
         do {
             let renewed = try await hub.refresh(provider: session.provider, account: session.account)
+            // "Session renewed." only once the renewal is stored (else a one-line failure, non-zero).
+            await HubLoader.storeUnsavedSessions()
             let summary = SessionSummary(renewed, now: Date())
-            print(json ? CLI.json(summary) : "Session renewed.\n" + summary.text)
+            CLI.out(json ? CLI.json(summary) : "Session renewed.\n" + summary.text)
         } catch let error as AuthError where error.code == .noSession {
             CLI.failNotSignedIn(try hub.manager(provider: session.provider, account: session.account).key, options, session)
         } catch {
@@ -84,6 +86,13 @@ struct TokenCommand: AsyncParsableCommand {
             let manager = try hub.manager(provider: session.provider, account: session.account)
             guard try await manager.current() != nil else { CLI.failNotSignedIn(manager.key, options, session) }
             let valid = try await manager.session(minTTL: TimeInterval(minTTL))
+            // Renewed tokens are checked before they are stored; this refuses one stored before that
+            // check existed (a CR/LF would add a header to `curl -H "Authorization: Bearer $(authhub token)"`).
+            guard TokenSyntax.isVisibleASCII(valid.accessToken.revealed()), !valid.accessToken.isEmpty else {
+                CLI.fail("the stored access token is not a visible-ASCII string, so it is not printed; run "
+                         + CLI.suggest("login", options, session) + " to sign in again")
+            }
+            await HubLoader.storeUnsavedSessions()
             CLI.stdoutLine(valid.accessToken.revealed())
         } catch let error as AuthError where error.code == .noSession {
             CLI.failNotSignedIn(try hub.manager(provider: session.provider, account: session.account).key, options, session)
@@ -126,7 +135,7 @@ struct LogoutCommand: AsyncParsableCommand {
             var unreadable = false
             do {
                 if try await manager.current() == nil && !federated {
-                    print("Not signed in to \(manager.key.provider) (account \(manager.key.account)); nothing to sign out.")
+                    CLI.out("Not signed in to \(manager.key.provider) (account \(manager.key.account)); nothing to sign out.")
                     return
                 }
             } catch let error as AuthError where error.code == .storageFailure {
@@ -142,7 +151,7 @@ struct LogoutCommand: AsyncParsableCommand {
             if let url = result.browserSignOutURL {
                 BrowserOpener.show(url, noOpen: noOpen, purpose: "to end the provider's browser session")
             }
-            print(result.hadSession ? "Signed out." : "Not signed in to \(manager.key.provider) (account \(manager.key.account)); "
+            CLI.out(result.hadSession ? "Signed out." : "Not signed in to \(manager.key.provider) (account \(manager.key.account)); "
                   + "ending the provider's browser session only.")
         } catch {
             CLI.fail(AuthError.wrap(error).message)

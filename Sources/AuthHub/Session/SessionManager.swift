@@ -209,7 +209,10 @@ public actor SessionManager {
 
     /// Stores a session from a sign-in (replacing any previous one) and publishes `signedIn`.
     @discardableResult
+    /// - Throws: ``AuthErrorCode/invalidRequest`` when a token is not visible ASCII or the token type
+    ///   not an HTTP token (``Session/checkTokenSyntax(operation:)``): nothing is stored then.
     public func store(_ session: Session) async throws -> Session {
+        try session.checkTokenSyntax(operation: .signIn)
         var session = session
         session.providerID = key.provider
         session.accountKey = key.account
@@ -335,6 +338,9 @@ public actor SessionManager {
         let renewed: Session
         do {
             renewed = try await provider.refresh(stored, scope: scope)
+            // A reply with a token that could inject a header or act on a terminal is malformed; the
+            // stored session is kept (as for any malformed reply).
+            try renewed.checkTokenSyntax(operation: .refresh)
             recordRefresh(of: stored, force: force, error: nil)
         } catch {
             let authError = AuthError.wrap(error, provider: key.provider)
@@ -451,6 +457,31 @@ public actor SessionManager {
 
     /// Whether a renewed session is waiting to be stored (see the type's notes).
     public var hasUnsavedSession: Bool { unsaved != nil }
+
+    /// Writes a renewed session that the store refused (kept in memory) now, before the program
+    /// exits: with rotating refresh tokens it holds the only refresh token still valid. Nothing to do
+    /// when no session is waiting, or when another writer replaced the stored one meanwhile.
+    /// - Throws: ``AuthErrorCode/storageFailure`` when the store still refuses it (the session is still
+    ///   kept in memory, and still tried again in the background).
+    public func storeUnsaved() async throws {
+        guard let (session, expected) = unsaved else { return }
+        do {
+            let saved = try await sessionStore.save(session, for: key, expectedVersion: expected)
+            if unsaved?.expectedVersion == expected, unsaved?.session.accessToken == session.accessToken {
+                dropUnsaved()
+                cached = saved
+                loaded = true
+            }
+        } catch let error as AuthError where error.code == .conflict {
+            dropUnsaved()
+            loaded = false
+        } catch {
+            let failure = storageError(error)
+            throw AuthError(.storageFailure,
+                            message: "The renewed session of \(key) could not be stored: \(failure.message)",
+                            provider: key.provider, isRetryable: failure.isRetryable, underlying: failure)
+        }
+    }
 
     // MARK: Changes made elsewhere
 

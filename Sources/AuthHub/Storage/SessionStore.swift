@@ -40,6 +40,7 @@ extension Session {
         if let expectedVersion, expectedVersion != current {
             throw AuthError.storeConflict(key: key, expected: expectedVersion, found: current)
         }
+        guard current < UInt64.max else { throw AuthError.versionExhausted(key: key, version: current) }
         var stored = self
         stored.providerID = key.provider
         stored.accountKey = key.account
@@ -49,6 +50,16 @@ extension Session {
 }
 
 extension AuthError {
+    /// The error of a write to a session whose version cannot be advanced (a hostile or corrupt
+    /// store holding the largest version the store can keep): a ``AuthErrorCode/storageFailure``,
+    /// not retryable, never a wrap-around or a trap. Signing out removes the session; a sign-in then
+    /// starts again at version 1.
+    public static func versionExhausted(key: SessionKey, version: UInt64) -> AuthError {
+        AuthError(.storageFailure,
+                  message: "Session \(key) is at version \(version), the largest this store keeps, so it cannot be written again; sign out and in again.",
+                  isRetryable: false, details: ["foundVersion": String(version), "reason": "versionExhausted"])
+    }
+
     /// The conflict error of a failed compare-and-swap.
     public static func storeConflict(key: SessionKey, expected: UInt64, found: UInt64) -> AuthError {
         AuthError(.conflict,
