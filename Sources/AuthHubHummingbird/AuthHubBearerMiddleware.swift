@@ -8,7 +8,12 @@ import HummingbirdAuth
 /// verifier by the token's `iss` among the configured ones.
 ///
 /// - No `Authorization` header: the request goes on without an identity (guard routes with
-///   `IsAuthenticatedMiddleware`, which answers 401).
+///   `IsAuthenticatedMiddleware`, which answers 401). A browser-session identity that
+///   ``AuthHubSessionMiddleware`` put on the context earlier is removed: a cookie is ambient
+///   authority (a same-site page can make the browser send it), so an API behind this middleware
+///   accepts only the `Authorization` header — unless ``acceptsSessionCookie`` is set, and then a
+///   request that changes state (any method but GET, HEAD, OPTIONS) must carry the session's CSRF
+///   token in `X-CSRF-Token` (``AuthHubIdentity/csrfToken``), else 403.
 /// - A header that is not `Bearer <token>`: 401 with `WWW-Authenticate: Bearer error="invalid_request"`.
 /// - An issuer no verifier knows, a bad signature, another audience, an expired token, an `alg`
 ///   that does not match the key: 401 with `error="invalid_token"` and a description.
@@ -33,6 +38,8 @@ public struct AuthHubBearerMiddleware<Context: AuthRequestContext>: RouterMiddle
     public let realm: String
     /// The access tokens verified here, kept until they expire (nil when turned off).
     package let verifiedTokens: VerifiedTokenCache?
+    /// Whether a browser session from ``AuthHubSessionMiddleware`` is accepted too (off by default).
+    public let acceptsSessionCookie: Bool
 
     /// How many verified access tokens a middleware keeps by default (see ``init(verifiers:requiredScopes:realm:verifiedTokenCapacity:)``).
     public static var defaultVerifiedTokenCapacity: Int { 4_096 }
@@ -44,8 +51,12 @@ public struct AuthHubBearerMiddleware<Context: AuthRequestContext>: RouterMiddle
     ///     by their SHA-256, so that the same token sent again skips the signature check; each hit
     ///     still checks `exp`, `nbf`, the scopes and that the issuer's keys are the ones that verified
     ///     it. 0 turns this off. Clamped to 0…1,000,000.
+    ///   - acceptsSessionCookie: accept a browser session (set by ``AuthHubSessionMiddleware`` before
+    ///     this middleware) as well as bearer tokens; state-changing requests then need the session's
+    ///     CSRF token in `X-CSRF-Token`. Off by default: a cookie is sent by the browser on its own.
     public init(verifiers: [String: any BearerTokenVerifier], requiredScopes: Set<String> = [], realm: String = "api",
-                verifiedTokenCapacity: Int = Self.defaultVerifiedTokenCapacity) {
+                verifiedTokenCapacity: Int = Self.defaultVerifiedTokenCapacity, acceptsSessionCookie: Bool = false) {
+        self.acceptsSessionCookie = acceptsSessionCookie
         var byIssuer: [String: TrustedIssuer] = [:]
         for (provider, verifier) in verifiers.sorted(by: { $0.key < $1.key }) {
             byIssuer[verifier.issuer] = TrustedIssuer(provider: provider, verifier: verifier)
@@ -63,7 +74,7 @@ public struct AuthHubBearerMiddleware<Context: AuthRequestContext>: RouterMiddle
     /// - Throws: discovery errors of those providers; ``AuthErrorCode/invalidConfiguration`` when
     ///   none of the hub's providers issues verifiable access tokens.
     public init(hub: AuthHub, audience: String, requiredScopes: Set<String> = [], realm: String = "api",
-                verifiedTokenCapacity: Int = Self.defaultVerifiedTokenCapacity) async throws {
+                verifiedTokenCapacity: Int = Self.defaultVerifiedTokenCapacity, acceptsSessionCookie: Bool = false) async throws {
         var verifiers: [String: any BearerTokenVerifier] = [:]
         for id in hub.providerIDs {
             guard let provider = try hub.provider(id) as? any BearerTokenProvider else { continue }
@@ -72,11 +83,12 @@ public struct AuthHubBearerMiddleware<Context: AuthRequestContext>: RouterMiddle
         guard !verifiers.isEmpty else {
             throw AuthError(.invalidConfiguration, message: "No provider of this environment issues JWT access tokens to verify.")
         }
-        self.init(verifiers: verifiers, requiredScopes: requiredScopes, realm: realm, verifiedTokenCapacity: verifiedTokenCapacity)
+        self.init(verifiers: verifiers, requiredScopes: requiredScopes, realm: realm, verifiedTokenCapacity: verifiedTokenCapacity,
+                  acceptsSessionCookie: acceptsSessionCookie)
     }
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let header = request.headers[.authorization] else { return try await next(request, context) }
+        guard let header = request.headers[.authorization] else { return try await withoutBearer(request, context: context, next: next) }
         guard let credentials = Self.bearerCredentials(header) else {
             return challenge(.unauthorized, error: "invalid_request", description: "Send Authorization: Bearer <token>.")
         }
@@ -97,6 +109,31 @@ public struct AuthHubBearerMiddleware<Context: AuthRequestContext>: RouterMiddle
         context.identity = AuthHubIdentity(provider: issuer.provider, subject: claims.subject, claims: claims.claims, source: .bearer,
                                            accessToken: token, expiresAt: claims.expiresAt, csrfToken: nil)
         return try await next(request, context)
+    }
+
+    /// A request without `Authorization`: a browser-session identity is dropped unless
+    /// ``acceptsSessionCookie``; with it, a state-changing request needs the session's CSRF token.
+    private func withoutBearer(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let identity = context.identity, case .session = identity.source else { return try await next(request, context) }
+        guard acceptsSessionCookie else {
+            var context = context
+            context.identity = nil
+            return try await next(request, context)
+        }
+        if ![.get, .head, .options].contains(request.method) {
+            let given = request.headers[HTTPField.Name.constant("X-CSRF-Token")]
+            guard let given, let expected = identity.csrfToken, Self.constantTimeEqual(given, expected) else {
+                return Response(status: .forbidden, headers: [.contentType: "text/plain; charset=utf-8", .cacheControl: "no-store"],
+                                body: ResponseBody(byteBuffer: ByteBuffer(string: "A request that changes state needs the X-CSRF-Token header.\n")))
+            }
+        }
+        return try await next(request, context)
+    }
+
+    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        guard x.count == y.count else { return false }
+        return zip(x, y).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
 
     /// The trusted issuer of `token` and its verified claims: from the verified-token cache when

@@ -10,10 +10,17 @@ extension AuthHubWeb {
     public func routes<Context: AuthRequestContext>(context: Context.Type = Context.self) -> RouteCollection<Context>
     where Context.Identity == AuthHubIdentity {
         let routes = RouteCollection(context: Context.self)
-        routes.get("login") { request, _ in try await self.login(request) }
-        routes.get("callback") { request, _ in try await self.callback(request) }
-        routes.post("logout") { request, context in try await self.logout(request, context: context) }
+        routes.get("login") { request, _ in self.secured(try await self.login(request)) }
+        routes.get("callback") { request, _ in self.secured(try await self.callback(request)) }
+        routes.post("logout") { request, context in self.secured(try await self.logout(request, context: context)) }
         return routes
+    }
+
+    /// `response` with the configuration's ``SecurityHeaders``.
+    func secured(_ response: Response) -> Response {
+        var response = response
+        configuration.securityHeaders.apply(to: &response.headers)
+        return response
     }
 
     /// A plain-text error page (the routes answer browsers; no detail that could help an attacker).

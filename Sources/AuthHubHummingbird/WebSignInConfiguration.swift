@@ -22,6 +22,10 @@ public struct WebSignInConfiguration: Sendable {
     /// The key that signs sign-out (CSRF) tokens. Replicas behind one load balancer must share it;
     /// nil: a random key per process (fine for one replica; tokens die with a restart).
     public var csrfKey: Secret<String>?
+    /// The headers the sign-in, callback and sign-out routes send (``SecurityHeaders``: no framing, no
+    /// sniffing, no `Referer` carrying the callback's code); change a field to send another value,
+    /// nil to send none.
+    public var securityHeaders: SecurityHeaders = .standard
 
     /// Plain-HTTP development on a loopback address: cookies without `Secure` and without the
     /// `__Host-` prefix (browsers refuse both over `http://`). Derived from ``publicBaseURL``: true

@@ -12,7 +12,8 @@ import HummingbirdAuth
 /// - `GET /profile` (signed in): the claims, the token's expiry, a "Refresh now" button and a
 ///   sign-out button (both forms carry the CSRF token).
 /// - `GET /profile.json` (signed in): the same as JSON, for the page's own scripts.
-/// - `POST /profile/refresh` (signed in, same origin, CSRF token): renews the access token now.
+/// - `POST /profile/refresh` (signed in, same origin, CSRF token): renews the access token now; a
+///   revoked refresh token answers 401 and ends the browser session, an unreachable provider 503.
 /// - `GET /api/me` (bearer token for `apiAudience`): the token's provider and subject as JSON.
 public enum WebExampleApp {
     /// Builds the app's router.
@@ -23,6 +24,8 @@ public enum WebExampleApp {
     public static func router(hub: AuthHub, publicBaseURL: URL, apiAudience: String?) async throws -> Router<AuthHubRequestContext> {
         let web = try AuthHubWeb(hub: hub, configuration: WebSignInConfiguration(publicBaseURL: publicBaseURL))
         let router = Router(context: AuthHubRequestContext.self)
+        // No framing, no sniffing, no Referer carrying a code, on every page (error pages too).
+        router.add(middleware: AuthHubSecurityHeadersMiddleware())
         router.add(middleware: web.sessionMiddleware())
         router.addRoutes(web.routes(), atPath: RouterPath(web.configuration.routePrefix))
 
@@ -47,7 +50,9 @@ public enum WebExampleApp {
                 throw HTTPError(.forbidden, message: "The form expired. Please try again.")
             }
             guard let account = web.account(ofSessionCookie: value) else { throw HTTPError(.unauthorized) }
-            _ = try await hub.refresh(provider: identity.provider, account: account)
+            // AuthHub's errors the documented way: a session that is over answers 401 and clears the
+            // cookie, an unreachable provider 503 (session and cookie kept).
+            do { _ = try await hub.refresh(provider: identity.provider, account: account) } catch { throw web.httpError(error) }
             return Response(status: .seeOther, headers: [.location: "/profile"])
         }
         if let apiAudience {
