@@ -154,7 +154,12 @@ public final class ScriptedUpstream: @unchecked Sendable {
             let ready = poll(&descriptor, 1, 100)
             guard ready > 0 else { continue }
             let connection = accept(listener, nil, nil)
-            guard connection >= 0 else { continue }
+            guard connection >= 0 else {
+                // Out of descriptors (EMFILE, ENFILE) or an aborted connection: the listener stays
+                // readable, so pause instead of spinning a core until a descriptor is free.
+                usleep(10_000)
+                continue
+            }
             let admitted = lock.withLock { () -> Bool in
                 guard !stopped else { return false }
                 connections.insert(connection)

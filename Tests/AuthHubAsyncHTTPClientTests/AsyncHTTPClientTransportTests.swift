@@ -44,10 +44,72 @@ import Testing
         #expect(try await AsyncHTTPClientTransport().send(.get, upstream.baseURL.appendingPathComponent("x")).status == 200)
     }
 
+    /// Runs `body` with a client of the test's own and shuts the client down whatever `body` does:
+    /// a client released while running traps in AsyncHTTPClient's debug builds ("Client not shut
+    /// down before the deinit"), and an `#expect(try await …)` that throws leaves the test early,
+    /// past a `shutdown()` written at its end. That is how one failed request in a loaded full run
+    /// took the whole test process down with signal 4.
+    static func withClient(_ configuration: HTTPClient.Configuration,
+                           _ body: (HTTPClient) async throws -> Void) async throws {
+        let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
+        let outcome: Result<Void, any Error>
+        do { try await body(client); outcome = .success(()) } catch { outcome = .failure(error) }
+        try? await client.shutdown()
+        try outcome.get()
+    }
+
+    /// Owned transports dropped in every state — idle, while a request is held by a silent server,
+    /// after a cancelled request, after a `shutdown()` from a cancelled task — many times, while other
+    /// requests run. A client released without a shutdown traps in a debug build, so reaching the end
+    /// shows every release shut its client down.
+    @Test func ownedTransportsDroppedInEveryStateNeverTrap() async throws {
+        let upstream = try Self.okServer()
+        defer { upstream.stop() }
+        let silent = try ScriptedUpstream { _ in .silent }
+        defer { silent.stop() }
+        let load = Task {
+            let shared = AsyncHTTPClientTransport()
+            for _ in 0..<200 { _ = try? await shared.send(.get, upstream.baseURL.appendingPathComponent("x")) }
+        }
+        for round in 0..<25 {
+            // Idle.
+            _ = AsyncHTTPClientTransport(owningClientOn: MultiThreadedEventLoopGroup.singleton)
+            // Mid-request: the task holding it is cancelled while the server holds the request.
+            do {
+                let transport = AsyncHTTPClientTransport(owningClientOn: MultiThreadedEventLoopGroup.singleton)
+                let request = Task { try await transport.send(.get, silent.baseURL.appendingPathComponent("hold"), timeout: .seconds(30)) }
+                try await Task.sleep(for: .milliseconds(5))
+                request.cancel()
+                _ = await request.result
+            }
+            // After a request that completed, and one that was cancelled before it started.
+            do {
+                let transport = AsyncHTTPClientTransport(owningClientOn: MultiThreadedEventLoopGroup.singleton)
+                _ = try? await transport.send(.get, upstream.baseURL.appendingPathComponent("x"))
+                let cancelled = Task {
+                    withUnsafeCurrentTask { $0?.cancel() }
+                    return try await transport.send(.get, upstream.baseURL.appendingPathComponent("x"))
+                }
+                _ = await cancelled.result
+            }
+            // A shutdown started from a task that is cancelled at once, then the transport dropped.
+            do {
+                let transport = AsyncHTTPClientTransport(owningClientOn: MultiThreadedEventLoopGroup.singleton)
+                let stopping = Task { try await transport.shutdown() }
+                if round.isMultiple(of: 2) { stopping.cancel() }
+                _ = await stopping.result
+            }
+        }
+        _ = await load.result
+        // Give background shutdowns a moment to finish (a trap would end the process meanwhile).
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(try await AsyncHTTPClientTransport().send(.get, upstream.baseURL.appendingPathComponent("x")).status == 200)
+    }
+
     @Test func anAppsClientIsSharedAndLeftRunning() async throws {
         let upstream = try Self.okServer()
         defer { upstream.stop() }
-        let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: AsyncHTTPClientTransport.configuration())
+        try await Self.withClient(AsyncHTTPClientTransport.configuration()) { (client: HTTPClient) async throws in
         let first = AsyncHTTPClientTransport(client: client)
         let second = AsyncHTTPClientTransport(client: client, followRedirects: false)
         #expect(!first.ownsClient && first.client === client && second.client === client)
@@ -55,7 +117,7 @@ import Testing
         #expect(try await second.send(.get, upstream.baseURL.appendingPathComponent("start")).status == 302)
         try await first.shutdown()  // not its client: nothing happens
         #expect(try await second.send(.get, upstream.baseURL.appendingPathComponent("x")).status == 200)
-        try await client.shutdown()
+        }
     }
 
     /// A client that follows redirects itself would apply AsyncHTTPClient's rules, not AuthHub's: the
@@ -63,13 +125,14 @@ import Testing
     @Test func aClientThatFollowsRedirectsItselfIsReported() async throws {
         let upstream = try Self.okServer()
         defer { upstream.stop() }
-        let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton)  // follows redirects
+        // A client with the default configuration follows redirects itself.
+        try await Self.withClient(HTTPClient.Configuration()) { (client: HTTPClient) async throws in
         let transport = AsyncHTTPClientTransport(client: client)
         #expect(try await transport.send(.get, upstream.baseURL.appendingPathComponent("x")).status == 200)
         let error = await #expect(throws: TransportError.self) { try await transport.send(.get, upstream.baseURL.appendingPathComponent("start")) }
         #expect(error?.kind == .other)
         #expect(error?.message.contains("AsyncHTTPClientTransport.configuration()") == true, "\(String(describing: error))")
-        try await client.shutdown()
+        }
     }
 
     @Test func theConfigurationTurnsOffRedirectsAndConnectionRetries() {

@@ -9,10 +9,23 @@ import Glibc
 /// `authhub emulator` as a separate process: it announces its URL, serves over HTTP, stops cleanly
 /// on SIGTERM, and refuses a port that is taken with a one-line error.
 @Suite(.serialized) struct EmulatorCommandTests {
-    /// Starts `authhub emulator --port 0` and returns the process and the URL it announced.
-    func startEmulator(port: Int? = 0, _ extra: [String] = [], in directory: URL? = nil) throws -> (Process, URL, FileHandle) {
+    /// Starts `authhub emulator --port 0` and returns the process and the URL it announced. The
+    /// announcement is read with blocking calls, on a thread of its own: blocking one of Swift's
+    /// cooperative threads (two on a 2-core machine) while a debug binary starts under load stalled
+    /// every other test's tasks, and timed checks elsewhere failed for want of a thread.
+    func startEmulator(port: Int? = 0, _ extra: [String] = [], in directory: URL? = nil) async throws -> (Process, URL, FileHandle) {
+        let executable = try AuthHubBinary.url()
+        return try await onOwnThread { try Self.launchEmulator(executable, port: port, extra, in: directory) }
+    }
+
+    /// Waits for `process` to exit, on a thread of its own.
+    func waitForExit(_ process: Process) async {
+        _ = try? await onOwnThread { process.waitUntilExit() }
+    }
+
+    static func launchEmulator(_ executable: URL, port: Int?, _ extra: [String], in directory: URL?) throws -> (Process, URL, FileHandle) {
         let process = Process()
-        process.executableURL = try AuthHubBinary.url()
+        process.executableURL = executable
         process.arguments = ["emulator"] + (port.map { ["--port", String($0)] } ?? []) + extra
         if let directory { process.currentDirectoryURL = directory }
         let out = Pipe()
@@ -30,7 +43,7 @@ import Glibc
     }
 
     @Test func servesHealthAndStopsOnSIGTERM() async throws {
-        let (process, url, _) = try startEmulator()
+        let (process, url, _) = try await startEmulator()
         defer { if process.isRunning { process.terminate() } }
         #expect(url.host == "127.0.0.1")
         #expect((url.port ?? 0) > 0)
@@ -40,7 +53,7 @@ import Glibc
         #expect(try JSONValue.parse(reply.body)["status"] == "ok")
 
         kill(process.processIdentifier, SIGTERM)
-        process.waitUntilExit()
+        await waitForExit(process)
         #expect(process.terminationStatus == 0)
         // The port is released.
         await #expect(throws: TransportError.self) {
@@ -51,10 +64,10 @@ import Glibc
     /// Without --port, the emulator listens where providers.json expects it, so the committed kind
     /// of providers.json works with `authhub emulator` in one terminal and `authhub login` in another.
     @Test func servesWhereProvidersJSONExpectsIt() async throws {
-        let free = try startEmulator()  // borrow a free port, then release it
+        let free = try await startEmulator()  // borrow a free port, then release it
         let port = free.1.port ?? 0
         kill(free.0.processIdentifier, SIGTERM)
-        free.0.waitUntilExit()
+        await waitForExit(free.0)
         let config = """
         {"defaultEnvironment": "dev", "environments": {"dev": {"defaultProvider": "auth0",
           "sessionStore": {"type": "file", "path": "sessions"},
@@ -65,8 +78,8 @@ import Glibc
         """
         let directory = try AuthHubBinary.directory(withConfig: config)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (process, url, _) = try startEmulator(port: nil, in: directory)
-        defer { if process.isRunning { process.terminate(); process.waitUntilExit() } }
+        let (process, url, _) = try await startEmulator(port: nil, in: directory)
+        defer { if process.isRunning { process.terminate() } }
         #expect(url.port == port, "\(url)")
 
         let signup = try await AuthHubBinary.runDetached(["signup", "--email", "two@example.com", "--password-stdin"], in: directory,
@@ -84,8 +97,8 @@ import Glibc
     }
 
     @Test func aTakenPortIsAOneLineError() async throws {
-        let (process, url, _) = try startEmulator()
-        defer { process.terminate(); process.waitUntilExit() }
+        let (process, url, _) = try await startEmulator()
+        defer { process.terminate() }
         let result = try await AuthHubBinary.runDetached(["emulator", "--port", String(url.port ?? 0)])
         #expect(result.status == 1)
         let lines = result.stderr.split(separator: "\n")
@@ -94,8 +107,8 @@ import Glibc
     }
 
     @Test func auth0CanSignIDTokensWithES256() async throws {
-        let (process, url, _) = try startEmulator(["--auth0-id-token-alg", "es256"])
-        defer { process.terminate(); process.waitUntilExit() }
+        let (process, url, _) = try await startEmulator(["--auth0-id-token-alg", "es256"])
+        defer { process.terminate() }
         let transport = URLSessionTransport()
         let discovery = try await transport.send(.get, url.appendingPathComponent("auth0/.well-known/openid-configuration"))
         #expect(discovery.status == 200)
