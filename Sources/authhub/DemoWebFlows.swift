@@ -4,6 +4,8 @@ import AuthHubTesting
 import AuthHubWebExample
 import Foundation
 import Hummingbird
+import Logging
+import ServiceLifecycle
 
 /// The "web sign-in" row of `authhub demo`: the example web app (Examples/WebApp) runs in-process on
 /// a loopback port over the demo's hub, and the demo plays a browser with a cookie jar: the app's
@@ -18,8 +20,24 @@ enum DemoWebFlows {
             let base = try URL(string: "http://127.0.0.1:\(port)").orThrow("no base URL")
             let router = try await WebExampleApp.router(hub: hub, publicBaseURL: base, apiAudience: nil)
             let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)))
-            let server = Task { try await app.runService() }
-            defer { server.cancel() }
+            // Stopped gracefully (not cancelled: a cancelled server logs its shutdown at level error).
+            let group = ServiceGroup(configuration: .init(services: [app], logger: Logger(label: "authhub.demo.webapp")))
+            let server = Task { try await group.run() }
+            do {
+                try await signInAndOut(base: base, port: port, email: email)
+            } catch {
+                await group.triggerGracefulShutdown()
+                _ = await server.result
+                throw error
+            }
+            await group.triggerGracefulShutdown()
+            _ = await server.result
+        }
+    }
+
+    /// The browser's part of the row, against the app at `base`.
+    static func signInAndOut(base: URL, port: Int, email: String) async throws {
+        do {
             let browser = CookieBrowser()
             // The app may take a moment to listen.
             var home: HTTPReply?
