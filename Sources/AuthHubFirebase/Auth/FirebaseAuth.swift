@@ -171,14 +171,28 @@ public actor FirebaseAuth {
         return try await storeReplacement(for: session, tokens)
     }
 
-    /// Removes a second factor (`mfaEnrollment:withdraw`) and stores the session with the reply's new tokens.
+    /// Removes a second factor (`mfaEnrollment:withdraw`).
+    ///
+    /// When the reply carries new tokens, the session is stored with them and the result is
+    /// ``FirebaseMFAWithdrawal/renewed(_:)``. Identity Platform may answer without tokens (both are
+    /// optional in its `WithdrawMfaResponse`): the factor is removed but the backend ended the
+    /// user's session. As firebase-ios-sdk, the user is then signed out — the stored session is
+    /// removed and `signedOut` is published through the ``SessionManager`` — and the result is
+    /// ``FirebaseMFAWithdrawal/signedOut``; the withdrawal itself succeeded, so nothing is thrown.
+    /// - Throws: ``AuthErrorCode/noSession`` when signed out; ``AuthErrorCode/invalidRequest`` for an
+    ///   unknown enrollment (`MFA_ENROLLMENT_NOT_FOUND`); ID-token errors (which end the session as
+    ///   for every token operation). Nothing was removed when it throws.
     @discardableResult
-    public func withdrawMFA(enrollmentID: String) async throws -> Session {
+    public func withdrawMFA(enrollmentID: String) async throws -> FirebaseMFAWithdrawal {
         let session = try await validSession()
         let tokens = try await endingSessionOnDeadUser {
             try await provider.api.withdrawMFA(idToken: FirebaseProvider.idToken(of: session), enrollmentID: enrollmentID)
         }
-        return try await storeReplacement(for: session, tokens)
+        guard let tokens else {
+            try await sessions.clear()
+            return .signedOut
+        }
+        return .renewed(try await storeReplacement(for: session, tokens))
     }
 
     private func storeReplacement(for session: Session, _ tokens: FirebaseMFATokens) async throws -> Session {
