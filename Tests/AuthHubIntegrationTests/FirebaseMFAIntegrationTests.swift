@@ -112,6 +112,32 @@ import Testing
         #expect(try await auth.currentUser()?.mfaEnrollments.isEmpty == true)
     }
 
+    /// Reauthenticating a user an admin disabled or deleted meanwhile signs the session out (as the
+    /// JS SDK), still throwing the mapped error; a wrong password keeps it.
+    @Test(arguments: [("disableUser", "USER_DISABLED", AuthErrorCode.accessDenied), ("delete", "EMAIL_NOT_FOUND", .userNotFound)])
+    func reauthenticatingADisabledOrDeletedUserSignsOut(action: String, serverCode: String, expected: AuthErrorCode) async throws {
+        let project = try await Project.start()
+        defer { Task { await project.emulator.stop() } }
+        let store = InMemorySessionStore()
+        let auth = project.auth(store)
+        let created = try await auth.signUp(email: "gone@example.com", password: Self.password)
+        let uid = try #require(created.userID)
+        await #expect(throws: AuthError(.invalidCredentials)) { try await auth.reauthenticate(password: Secret("not the password")) }
+        #expect(try await auth.currentSession() != nil, "a wrong password keeps the session")
+
+        let admin: HTTPFields = [.contentType: "application/json", .authorization: "Bearer owner"]
+        let op = action == "delete" ? "delete" : "update"
+        let body: JSONValue = action == "delete" ? ["localId": .string(uid)] : ["localId": .string(uid), "disableUser": true]
+        let changed = try await project.wire.send(.post, project.emulator.url("/identitytoolkit.googleapis.com/v1/accounts:\(op)?key=admin"),
+                                                  headerFields: admin, body: try JSONEncoder().encode(body))
+        #expect(changed.status == 200)
+
+        let error = await #expect(throws: AuthError.self) { try await auth.reauthenticate(password: Self.password) }
+        #expect(error?.code == expected && error?.providerCode == serverCode)
+        #expect(try await auth.currentSession() == nil, "signed out")
+        #expect(try await store.load(auth.key) == nil, "removed from the store")
+    }
+
     @Test func anOldSignInMustReauthenticateBeforeDeletingOrChangingThePassword() async throws {
         let project = try await Project.start()
         defer { Task { await project.emulator.stop() } }
