@@ -440,7 +440,9 @@ public final class AuthHub: Sendable {
 
     /// Signs out (``signOut(provider:account:)``) and, with `browser`, also builds the URL that ends
     /// the provider's browser session (``BrowserSignOutProvider``) — from the session's ID token
-    /// before it is removed. Open ``SignOutResult/browserSignOutURL`` in the user's browser.
+    /// before it is removed, with a fresh random `state` where the provider's logout takes one.
+    /// Open ``SignOutResult/browserSignOutURL`` in the user's browser; whoever receives the
+    /// post-logout redirect checks its `state` against ``SignOutResult/browserSignOutState``.
     /// - Throws: ``AuthErrorCode/unsupported`` (before anything is removed) when `browser` is given
     ///   and the provider has no browser sign-out; storage errors.
     public func signOut(provider id: String? = nil, account: String = SessionKey.defaultAccount,
@@ -477,10 +479,18 @@ public final class AuthHub: Sendable {
             revocationError = error
         }
         var url: URL?
+        var logoutState: String?
         if let browser, let browserProvider {
-            url = try await mapped(p) {
-                try await browserProvider.browserSignOutURL(idToken: stored?.idToken, returnTo: browser.returnTo, federated: browser.federated)
+            // A fresh random state for each logout (RP-Initiated Logout's `state`); reported only
+            // when the provider's URL carries it.
+            let state = PKCE.randomToken(context.random)
+            let built = try await mapped(p) {
+                try await browserProvider.browserSignOutURL(idToken: stored?.idToken, returnTo: browser.returnTo, federated: browser.federated,
+                                                            state: state)
             }
+            url = built
+            let items = URLComponents(url: built, resolvingAgainstBaseURL: false)?.queryItems ?? []
+            if items.contains(where: { $0.name == "state" && $0.value == state }) { logoutState = state }
         }
         if let session = stored {
             do {
@@ -494,7 +504,7 @@ public final class AuthHub: Sendable {
         }
         try await m.clear()
         return SignOutResult(hadSession: stored != nil || revocationError?.code == .storageFailure,
-                             revocationError: revocationError, browserSignOutURL: url)
+                             revocationError: revocationError, browserSignOutURL: url, browserSignOutState: logoutState)
     }
 
     /// Sends a password-reset email.

@@ -105,10 +105,13 @@ extension AuthHubWeb {
         let token = request.headers[HTTPField.Name.constant("X-CSRF-Token")] ?? fields["csrf"]
         guard isValidCSRFToken(token, for: id) else { return Self.page(.forbidden, "The sign-out form expired. Please try again.") }
         let federated = fields["federated"] == "1" || request.uri.queryParameters["federated"] == "1"
+        // `browser=1`: end the provider's browser session only (Auth0's default, non-federated
+        // /v2/logout; OpenID RP-Initiated Logout); `federated=1` also the upstream provider's.
+        let endsBrowserSession = federated || fields["browser"] == "1" || request.uri.queryParameters["browser"] == "1"
         var location = configuration.signedOutPath
-        if federated, let returnTo = URL(string: configuration.origin + configuration.signedOutPath) {
+        if endsBrowserSession, let returnTo = URL(string: configuration.origin + configuration.signedOutPath) {
             let result = try await hub.signOut(provider: id.provider, account: id.account,
-                                               browser: BrowserSignOut(returnTo: returnTo, federated: true))
+                                               browser: BrowserSignOut(returnTo: returnTo, federated: federated))
             location = result.browserSignOutURL?.absoluteString ?? location
         } else {
             _ = try await hub.signOut(provider: id.provider, account: id.account)

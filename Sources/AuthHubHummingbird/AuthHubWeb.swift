@@ -21,8 +21,10 @@ import HummingbirdAuth
 ///   `__Host-` prefix over HTTPS. The cookie never holds a token.
 /// - **Sign-out.** `POST <prefix>/logout` must come from the app's own origin (`Origin`, else
 ///   `Referer`) and carry the identity's ``AuthHubIdentity/csrfToken`` (form field `csrf` or header
-///   `X-CSRF-Token`); it revokes and removes the session and clears the cookie, and with
-///   `federated=1` sends the browser on to end the provider's own session.
+///   `X-CSRF-Token`); it revokes and removes the session and clears the cookie. With `browser=1`
+///   it sends the browser on to end the provider's own browser session (Auth0's default
+///   `/v2/logout?client_id=…&returnTo=…`, as Auth0.swift's `clearSession()`; OpenID RP-Initiated
+///   Logout); with `federated=1` also the upstream identity provider's (`/v2/logout?federated`).
 ///
 /// Sessions live in the hub's `SessionStore` like any other (one account per browser
 /// session), so renewal is the `SessionManager`'s: single-flight, a transient provider failure

@@ -81,15 +81,18 @@ public struct AccessTokenVerifier: BearerTokenVerifier {
                         requiredScopes: Set<String>) async throws -> Claims {
         let raw = token.revealed()
         guard Self.hasAcceptableSize(raw) else { throw Self.invalid("The access token could not be decoded.", reason: "cannotDecode") }
-        let (algorithm, kid) = try IDTokenValidator.signatureAlgorithm(header)
-        var kept = keys.cachedKeyWithGeneration(kid: kid)
-        if kept == nil {
-            // Fetches the keys (and checks the signature with what it fetched); the check below is
-            // then made again with the kept key, whose generation is what the claims record.
-            try await IDTokenValidator.verifySignature(raw, header: header, keys: keys)
-            kept = keys.cachedKeyWithGeneration(kid: kid)
+        let (kid, kept) = try await Self.namingAccessToken {
+            let (algorithm, kid) = try IDTokenValidator.signatureAlgorithm(header)
+            var kept = keys.cachedKeyWithGeneration(kid: kid)
+            if kept == nil {
+                // Fetches the keys (and checks the signature with what it fetched); the check below is
+                // then made again with the kept key, whose generation is what the claims record.
+                try await IDTokenValidator.verifySignature(raw, header: header, keys: keys)
+                kept = keys.cachedKeyWithGeneration(kid: kid)
+            }
+            if let (key, _) = kept { try IDTokenValidator.checkSignature(raw, algorithm: algorithm, kid: kid, key: key) }
+            return (kid, kept)
         }
-        if let (key, _) = kept { try IDTokenValidator.checkSignature(raw, algorithm: algorithm, kid: kid, key: key) }
         let generation = kept?.generation
         guard payload["iss"]?.stringValue == issuer else { throw Self.invalid("The access token was issued by another issuer.", reason: "mismatchedIss") }
         let audiences: [String] = switch payload["aud"] {
@@ -164,6 +167,18 @@ public struct AccessTokenVerifier: BearerTokenVerifier {
 
     /// Not empty and at most 16 KiB: a longer header is refused before it is decoded.
     package static func hasAcceptableSize(_ raw: String) -> Bool { !raw.isEmpty && raw.utf8.count <= 16_384 }
+
+    /// Runs the signature checks shared with ID-token validation, whose failures are worded for ID
+    /// tokens: a failure (``AuthError/idTokenFailure``) is rethrown with its message naming the
+    /// access token instead (same code, reason and details), since the bearer middleware shows it.
+    static func namingAccessToken<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as AuthError {
+            guard let failure = error.idTokenFailure else { throw error }
+            throw error.with(message: failure.message(naming: "access token"))
+        }
+    }
 
     static func invalid(_ message: String, reason: String) -> AuthError {
         AuthError(.invalidToken, message: message, details: ["reason": reason])

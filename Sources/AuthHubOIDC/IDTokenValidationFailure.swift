@@ -64,32 +64,37 @@ public enum IDTokenValidationFailure: String, Sendable, CaseIterable {
     case invalidTimeClaim
 
     /// A message safe to show a user.
-    public var message: String {
+    public var message: String { message(naming: "ID token") }
+
+    /// The message with `token` naming the kind of token checked: the signature and time checks
+    /// are shared with access-token verification (``AccessTokenVerifier``), whose failures must say
+    /// "access token", not "ID token".
+    package func message(naming token: String) -> String {
         switch self {
-        case .missingIDToken: "The ID token is missing."
-        case .cannotDecode: "The ID token could not be decoded."
-        case .invalidAlgorithm: "The ID token is signed with an unsupported algorithm (RS256 or ES256 is required, matching the key)."
-        case .missingPublicKey: "No public key was found to verify the ID token."
-        case .invalidSignature: "The ID token signature is invalid."
-        case .missingIss: "The ID token has no issuer (iss)."
-        case .mismatchedIss: "The ID token was issued by an unexpected issuer (iss)."
-        case .missingSub: "The ID token has no subject (sub)."
-        case .missingAud: "The ID token has no audience (aud)."
-        case .mismatchedAudString, .mismatchedAudArray: "The ID token was not issued for this client (aud)."
-        case .missingExp: "The ID token has no expiry (exp)."
-        case .pastExp: "The ID token has expired (exp)."
-        case .missingIat: "The ID token has no issue time (iat)."
-        case .missingNonce: "The ID token has no nonce."
-        case .mismatchedNonce: "The ID token nonce does not match this sign-in attempt."
-        case .missingAzp: "The ID token has no authorized party (azp)."
-        case .mismatchedAzp: "The ID token authorized party (azp) is not this client."
-        case .missingAuthTime: "The ID token has no authentication time (auth_time)."
+        case .missingIDToken: "The \(token) is missing."
+        case .cannotDecode: "The \(token) could not be decoded."
+        case .invalidAlgorithm: "The \(token) is signed with an unsupported algorithm (RS256 or ES256 is required, matching the key)."
+        case .missingPublicKey: "No public key was found to verify the \(token)."
+        case .invalidSignature: "The \(token) signature is invalid."
+        case .missingIss: "The \(token) has no issuer (iss)."
+        case .mismatchedIss: "The \(token) was issued by an unexpected issuer (iss)."
+        case .missingSub: "The \(token) has no subject (sub)."
+        case .missingAud: "The \(token) has no audience (aud)."
+        case .mismatchedAudString, .mismatchedAudArray: "The \(token) was not issued for this client (aud)."
+        case .missingExp: "The \(token) has no expiry (exp)."
+        case .pastExp: "The \(token) has expired (exp)."
+        case .missingIat: "The \(token) has no issue time (iat)."
+        case .missingNonce: "The \(token) has no nonce."
+        case .mismatchedNonce: "The \(token) nonce does not match this sign-in attempt."
+        case .missingAzp: "The \(token) has no authorized party (azp)."
+        case .mismatchedAzp: "The \(token) authorized party (azp) is not this client."
+        case .missingAuthTime: "The \(token) has no authentication time (auth_time)."
         case .pastLastAuth: "The last authentication is older than max_age allows (auth_time)."
-        case .missingOrgId: "The ID token has no organization id (org_id)."
-        case .mismatchedOrgId: "The ID token organization id (org_id) is not the expected one."
-        case .missingOrgName: "The ID token has no organization name (org_name)."
-        case .mismatchedOrgName: "The ID token organization name (org_name) is not the expected one."
-        case .invalidTimeClaim: "The ID token carries a time (exp, iat or auth_time) outside the years 1970–9999."
+        case .missingOrgId: "The \(token) has no organization id (org_id)."
+        case .mismatchedOrgId: "The \(token) organization id (org_id) is not the expected one."
+        case .missingOrgName: "The \(token) has no organization name (org_name)."
+        case .mismatchedOrgName: "The \(token) organization name (org_name) is not the expected one."
+        case .invalidTimeClaim: "The \(token) carries a time (exp, iat or auth_time) outside the years 1970–9999."
         }
     }
 

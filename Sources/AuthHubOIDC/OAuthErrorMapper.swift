@@ -23,10 +23,10 @@ public struct OAuthErrorMapper: ErrorMapper {
             return StatusErrorMapper().map(response, provider: provider, operation: operation)
         }
         let description = body.description ?? body.errorDescription ?? body.message
-        let error = Self.error(code, description: description, statusCode: response.status)
+        let error = Self.error(code, description: description, statusCode: response.status, operation: operation)
             .with(provider: provider, retryAfter: response.headerFields.retryAfter())
-        if operation == .refresh, code == "invalid_grant" {
-            return error.with(code: .refreshTokenInvalid, isRetryable: false)
+        if error.code == .refreshTokenInvalid {
+            return error.with(isRetryable: false)
         }
         return error
     }
@@ -41,6 +41,21 @@ public struct OAuthErrorMapper: ErrorMapper {
     }
 
     /// The canonical code for an OAuth error code, or nil when the code says nothing specific.
+    ///
+    /// This table is the one reading of the standard OAuth codes: the Auth0 mapper uses it too for
+    /// every code its Auth0-specific rules (exact `error_description`s, DB-connection codes) leave,
+    /// so one `error` means one ``AuthErrorCode`` whichever plugin received it. Notably:
+    /// - `unauthorized_client` is ``AuthErrorCode/invalidConfiguration``, as are `invalid_client`,
+    ///   `unsupported_grant_type`, `unsupported_response_type` and `invalid_redirect_uri`: the
+    ///   client is not registered or not allowed to use this grant or response type (RFC 6749,
+    ///   sections 4.1.2.1 and 5.2) — its settings at the provider must change, and neither the
+    ///   user nor a retry can fix it (Auth0 answers it for a grant type the application does not
+    ///   enable, e.g. device sign-in).
+    /// - `invalid_grant` is ``AuthErrorCode/invalidCredentials`` (the grant — code, password,
+    ///   device code — is invalid or expired), except on a refresh; see
+    ///   ``canonicalCode(for:statusCode:operation:)``.
+    /// - `expired_token` is ``AuthErrorCode/sessionExpired`` (RFC 8628: the device code, or for
+    ///   Auth0 the MFA token, expired: the pending sign-in must start again).
     public static func canonicalCode(for oauthCode: String) -> AuthErrorCode? {
         switch oauthCode {
         case "access_denied", "unauthorized": .accessDenied
@@ -53,12 +68,27 @@ public struct OAuthErrorMapper: ErrorMapper {
         case "server_error", "temporarily_unavailable": .providerUnavailable
         case "too_many_attempts", "slow_down": .rateLimited
         case "mfa_required": .mfaRequired
+        case "expired_token": .sessionExpired
         default: nil
         }
     }
 
-    private static func error(_ code: String, description: String?, statusCode: Int?) -> AuthError {
-        let canonical = canonicalCode(for: code) ?? statusCode.map(StatusErrorMapper.code(forStatus:)) ?? .unknown
+    /// ``canonicalCode(for:)`` for a reply to `operation` with `statusCode`:
+    /// - on a ``AuthOperation/refresh``, `invalid_grant` is ``AuthErrorCode/refreshTokenInvalid``
+    ///   (RFC 6749, section 5.2: the refresh token is invalid, expired, revoked or issued to
+    ///   another client — the session cannot be renewed);
+    /// - a request-shaped code (``AuthErrorCode/invalidRequest``) sent with a 5xx status is
+    ///   ``AuthErrorCode/providerUnavailable``: the server failed, not the request.
+    public static func canonicalCode(for oauthCode: String, statusCode: Int?, operation: AuthOperation?) -> AuthErrorCode? {
+        if operation == .refresh, oauthCode == "invalid_grant" { return .refreshTokenInvalid }
+        guard let code = canonicalCode(for: oauthCode) else { return nil }
+        if code == .invalidRequest, let statusCode, (500...599).contains(statusCode) { return .providerUnavailable }
+        return code
+    }
+
+    private static func error(_ code: String, description: String?, statusCode: Int?, operation: AuthOperation? = nil) -> AuthError {
+        let canonical = canonicalCode(for: code, statusCode: statusCode, operation: operation)
+            ?? statusCode.map(StatusErrorMapper.code(forStatus:)) ?? .unknown
         let message = description.flatMap { $0.isEmpty ? nil : $0 } ?? "The provider returned the error \(code)."
         return AuthError(canonical, message: message, providerCode: code, statusCode: statusCode)
     }

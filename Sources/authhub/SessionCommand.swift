@@ -105,26 +105,36 @@ struct TokenCommand: AsyncParsableCommand {
 }
 
 /// `authhub logout`: revokes (where the provider can) and removes the stored session; with
-/// `--federated` also ends the provider's browser session.
+/// `--browser` also ends the provider's browser session (Auth0.swift's `clearSession()`: Auth0
+/// `/v2/logout` without `federated`), with `--federated` the upstream identity provider's too
+/// (`clearSession(federated: true)`).
 struct LogoutCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "logout", abstract: "Sign out: revoke the refresh token at the provider and remove the stored session.",
         discussion: """
-            --federated also ends the provider's browser session (single sign-on), so that the next browser \
-            sign-in asks for credentials again: it opens the provider's logout URL (Auth0 /v2/logout?federated, \
-            which also signs out of the upstream identity provider; OpenID RP-Initiated Logout), or prints it \
-            with --no-open.
+            --browser also ends the provider's browser session (single sign-on), so that the next browser \
+            sign-in asks for credentials again: it opens the provider's logout URL (Auth0 /v2/logout; OpenID \
+            RP-Initiated Logout), or prints it with --no-open. --federated does the same and, with Auth0, \
+            also signs out of the upstream identity provider (/v2/logout?federated).
             """)
 
     @OptionGroup var options: GlobalOptions
     @OptionGroup var session: SessionOptions
 
-    @Flag(name: .long, help: "Also end the provider's browser session (opens its logout URL).") var federated = false
-    @Flag(name: .long, help: "With --federated: print the logout URL instead of opening a browser.") var noOpen = false
-    @Option(name: .long, help: "With --federated: where the provider sends the browser afterwards (a registered URL).") var returnTo: String?
+    @Flag(name: .long, help: "Also end the provider's browser session (opens its logout URL).") var browser = false
+    @Flag(name: .long, help: "Also end the provider's browser session and the upstream identity provider's (Auth0 federated).")
+    var federated = false
+    @Flag(name: .long, help: "With --browser or --federated: print the logout URL instead of opening a browser.") var noOpen = false
+    @Option(name: .long, help: "With --browser or --federated: where the provider sends the browser afterwards (a registered URL).")
+    var returnTo: String?
+
+    /// Whether the provider's browser session is ended too.
+    var endsBrowserSession: Bool { browser || federated }
 
     func validate() throws {
-        if !federated && (noOpen || returnTo != nil) { throw ValidationError("--no-open and --return-to go with --federated.") }
+        if !endsBrowserSession && (noOpen || returnTo != nil) {
+            throw ValidationError("--no-open and --return-to go with --browser or --federated.")
+        }
         if let returnTo, URL(string: returnTo)?.scheme == nil { throw ValidationError("--return-to takes an absolute URL.") }
     }
 
@@ -134,15 +144,16 @@ struct LogoutCommand: AsyncParsableCommand {
             let manager = try hub.manager(provider: session.provider, account: session.account)
             var unreadable = false
             do {
-                if try await manager.current() == nil && !federated {
+                if try await manager.current() == nil && !endsBrowserSession {
                     CLI.out("Not signed in to \(manager.key.provider) (account \(manager.key.account)); nothing to sign out.")
                     return
                 }
             } catch let error as AuthError where error.code == .storageFailure {
                 unreadable = true
             }
-            let browser = federated ? BrowserSignOut(returnTo: returnTo.flatMap(URL.init(string:)), federated: true) : nil
-            let result = try await hub.signOut(provider: session.provider, account: session.account, browser: browser)
+            let browserSignOut = endsBrowserSession
+                ? BrowserSignOut(returnTo: returnTo.flatMap(URL.init(string:)), federated: federated) : nil
+            let result = try await hub.signOut(provider: session.provider, account: session.account, browser: browserSignOut)
             if let problem = result.revocationError {
                 CLI.stderr(unreadable
                     ? "warning: the stored session could not be read (\(problem.message)); it was removed without revocation"

@@ -1,5 +1,6 @@
 import AuthHub
 @testable import AuthHubAuth0
+import AuthHubOIDC
 import Foundation
 import Testing
 
@@ -15,6 +16,28 @@ import Testing
         #expect(error.providerCode == "invalid_grant" && error.statusCode == 403 && error.provider == "auth0")
         #expect(error.message == "Wrong email or password.")
         #expect(error.auth0.isInvalidCredentials && !error.auth0.isRetryable && !error.isRetryable)
+    }
+
+    /// Every standard OAuth code maps to the same AuthErrorCode from the Auth0 mapper and the
+    /// generic one (this used to differ for unauthorized_client, unsupported_grant_type,
+    /// invalid_client, invalid_grant, slow_down, server_error, …), for each status and operation.
+    @Test(arguments: ["access_denied", "unauthorized", "login_required", "interaction_required", "consent_required",
+                      "account_selection_required", "invalid_grant", "invalid_client", "unauthorized_client", "unsupported_grant_type",
+                      "unsupported_response_type", "invalid_redirect_uri", "invalid_request", "invalid_scope", "invalid_request_uri",
+                      "invalid_request_object", "request_not_supported", "server_error", "temporarily_unavailable", "too_many_attempts",
+                      "slow_down", "mfa_required", "expired_token", "authorization_pending", "invalid_token"])
+    func standardOAuthCodesMeanTheSameFromBothMappers(oauthCode: String) {
+        for status in [400, 401, 403, 429, 500, 503] {
+            for operation in [AuthOperation.signIn, .refresh, .tokenExchange, .other] {
+                let reply = HTTPReply(status: status, body: Data(#"{"error":"\#(oauthCode)","error_description":"Some words."}"#.utf8))
+                let auth0 = Auth0ErrorMapper().map(reply, provider: "p", operation: operation)
+                let generic = OAuthErrorMapper().map(reply, provider: "p", operation: operation)
+                #expect(auth0.code == generic.code, "\(oauthCode) \(status) \(operation): auth0 \(auth0.code), generic \(generic.code)")
+            }
+        }
+        if oauthCode == "unauthorized_client" {
+            #expect(map(403, #"{"error":"unauthorized_client","error_description":"Grant type not allowed for the client."}"#).code == .invalidConfiguration)
+        }
     }
 
     @Test func databaseConnectionBodies() {

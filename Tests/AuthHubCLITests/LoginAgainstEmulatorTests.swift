@@ -215,6 +215,36 @@ import Testing
         await f.stop()
     }
 
+    /// `logout --browser` ends the provider's browser session without `federated` (Auth0.swift's
+    /// default `clearSession()`: `/v2/logout?returnTo=…&client_id=…`).
+    @Test func browserLogoutEndsTheProvidersBrowserSessionWithoutFederated() async throws {
+        let f = try await Fixture.start()
+        try await f.seed("plain@example.com")
+        let login = try RunningBinary(["login", "--browser", "--no-open", "--timeout", "60"], in: f.directory)
+        try await login.wait { out, _ in out.contains("http://") && out.contains("\n") }
+        let authorizeURL = try #require(login.stdout.split(separator: "\n").first.flatMap { URL(string: String($0)) })
+        let first = try await f.wire.send(.get, authorizeURL, headerFields: [HTTPField.Name.constant("X-AuthHub-Emulator-User"): "plain@example.com"])
+        let cookie = try #require(first.headerFields["Set-Cookie"]?.split(separator: ";").first.map(String.init), "the browser session cookie")
+        _ = try await f.wire.send(.get, try #require(first.headerFields["Location"].flatMap(URL.init(string:))))
+        #expect(await login.finish() == 0, "\(login.stderr)")
+
+        let refused = try await f.run(["logout", "--no-open"])
+        #expect(refused.status != 0, "--no-open goes with --browser or --federated")
+        let logout = try await f.run(["logout", "--browser", "--no-open"])
+        #expect(logout.status == 0, "\(logout.stderr)")
+        let lines = logout.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.last == "Signed out.")
+        let logoutURL = try #require(lines.first.flatMap { URL(string: $0) })
+        #expect(logoutURL.path.hasSuffix("/auth0/v2/logout"), "\(logoutURL)")
+        #expect(logoutURL.query?.contains("federated") == false && logoutURL.query?.contains("client_id=authhub-cli") == true, "\(logoutURL)")
+        let ended = try await f.wire.send(.get, logoutURL, headerFields: [.cookie: cookie])
+        #expect(ended.status == 200)
+        let again = try await f.wire.send(.get, authorizeURL, headerFields: [.cookie: cookie])
+        #expect(again.status == 200 && String(decoding: again.body, as: UTF8.self).contains("name=\"password\""),
+                "the login page asks for credentials again")
+        await f.stop()
+    }
+
     @Test func browserLoginWithNoOpen() async throws {
         let f = try await Fixture.start()
         try await f.seed("dee@example.com")

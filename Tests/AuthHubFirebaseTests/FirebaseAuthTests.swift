@@ -152,6 +152,29 @@ import Testing
         #expect(try await auth.currentSession() == nil)
     }
 
+    /// Reauthenticating a deleted or disabled user signs out (as the JS SDK), still throwing the
+    /// mapped error; a wrong password, or an answer that cannot tell (enumeration protection's
+    /// INVALID_LOGIN_CREDENTIALS), or a transient failure keeps the session.
+    @Test(arguments: [("EMAIL_NOT_FOUND", AuthErrorCode.userNotFound, true), ("USER_NOT_FOUND", .userNotFound, true),
+                      ("USER_DISABLED", .accessDenied, true), ("INVALID_PASSWORD", .invalidCredentials, false),
+                      ("INVALID_LOGIN_CREDENTIALS", .invalidCredentials, false), ("TOO_MANY_ATTEMPTS_TRY_LATER", .rateLimited, false)])
+    func reauthenticatingAGoneUserSignsOut(serverCode: String, expected: AuthErrorCode, signsOut: Bool) async throws {
+        let auth = auth()
+        stubSignIn()
+        try await auth.signIn(email: "a@example.com", password: Secret("pw"))
+        let events = await auth.sessions.events()
+        transport.on(.post, "/v1/accounts:signInWithPassword", first: true) { _ in .json(400, FB.error(serverCode)) }
+        let error = await #expect(throws: AuthError.self) { try await auth.reauthenticate(password: Secret("pw")) }
+        #expect(error?.code == expected && error?.providerCode == serverCode)
+        #expect((try await auth.currentSession() == nil) == signsOut, "\(serverCode)")
+        #expect((try await store.load(auth.key) == nil) == signsOut)
+        if signsOut {
+            var iterator = events.makeAsyncIterator()
+            _ = await iterator.next()  // initialSession
+            guard case .signedOut? = await iterator.next() else { Issue.record("no signedOut event"); return }
+        }
+    }
+
     @Test func reauthenticateSignsTheSameUserInAgainAndRefusesAnother() async throws {
         let auth = auth()
         transport.on(.post, "/v1/accounts:signInWithPassword") { [clock] request in

@@ -106,6 +106,22 @@ import Testing
         #expect(request.jsonBody == ["idToken": "id-1", "mfaEnrollmentId": "enr-2"])
     }
 
+    /// `WithdrawMfaResponse`'s tokens are optional: a reply without both means the backend ended
+    /// the session; it is read as "no tokens", not as a malformed reply.
+    @Test func aWithdrawReplyWithoutBothTokensIsNoTokensNotAnError() async throws {
+        let full = try await tokens()
+        stub("mfaEnrollment:withdraw", full)
+        let withTokens = try await api().withdrawMFA(idToken: Secret("id-1"), enrollmentID: "enr-2")
+        #expect(withTokens?.refreshToken.revealed() == "rt-mfa")
+        let partial: [JSONValue] = [[:], ["idToken": full["idToken"] ?? .null], ["refreshToken": "rt-mfa"],
+                                    ["idToken": .null, "refreshToken": .null], ["idToken": "", "refreshToken": ""]]
+        for reply in partial {
+            transport.on(.post, "/v2/accounts/mfaEnrollment:withdraw", times: 1, first: true) { _ in .json(200, reply) }
+            let tokens = try await api().withdrawMFA(idToken: Secret("id-1"), enrollmentID: "enr-2")
+            #expect(tokens == nil, "\(reply)")
+        }
+    }
+
     @Test func mfaSignInFinishesWithTheFirstTOTPFactor() async throws {
         stub("mfaSignIn:finalize", try await tokens())
         let requirement = MFARequirement(token: Secret("pending-1"), challengeTypes: ["phone", "totp"], enrolledFactors: [

@@ -87,6 +87,26 @@ import Testing
         }
     }
 
+    /// A refused access token is called an access token in the challenge, also when the failing
+    /// check is one shared with ID-token validation (signature, algorithm, key).
+    @Test func theChallengeCallsTheTokenAnAccessToken() async throws {
+        let other = try TestTokenIssuer(issuer: "https://idp.example.com/", keyID: "test-key-1")  // same kid, another key
+        let cases: [(String, String, String)] = [
+            ("bad signature", try token(by: other), "The access token signature is invalid."),
+            ("alg confusion", try token(header: ["alg": "HS256"]), "The access token is signed with an unsupported algorithm"),
+            ("unknown kid", try token(header: ["kid": "another-key"]), "No public key was found to verify the access token."),
+        ]
+        try await app().test(.router) { client in
+            for (name, token, description) in cases {
+                let challenge = try await call(client, "Bearer \(token)").headers[.wwwAuthenticate] ?? ""
+                #expect(challenge.contains("error_description=\"\(description)"), "\(name): \(challenge)")
+                #expect(!challenge.contains("ID token"), "\(name): \(challenge)")
+            }
+        }
+        // The ID-token wording is kept where ID tokens are validated.
+        #expect(IDTokenValidationFailure.invalidSignature.message == "The ID token signature is invalid.")
+    }
+
     /// Once the issuer's keys are cached, tokens are checked on the synchronous path (the keys built
     /// from the JWKS once, no actor): every hostile token is still refused there with its challenge,
     /// the claims are still checked, and none makes the middleware fetch the keys again.

@@ -159,6 +159,34 @@ import Testing
         }
     }
 
+    /// `browser=1` redirects to Auth0's default, non-federated logout (`/v2/logout?returnTo=…&client_id=…`,
+    /// Auth0.swift's `clearSession()`); `federated=1` to the federated one; neither: the app's page.
+    @Test(arguments: [("browser=1", "returnTo="), ("federated=1", "federated&returnTo="), ("", nil)])
+    func signOutCanEndTheProvidersBrowserSession(field: String, queryPrefix: String?) async throws {
+        let fixture = try await Fixture.start()
+        defer { Task { await fixture.emulator.stop() } }
+        try await fixture.application().test(.router) { client in
+            let sid = try await Self.signIn(client, fixture)
+            let csrf = String(buffer: try await client.execute(uri: "/api/csrf", method: .get, headers: [.cookie: "authhub-session=\(sid)"]).body)
+            let out = try await client.execute(uri: "/auth/logout", method: .post,
+                                               headers: [.cookie: "authhub-session=\(sid)", .origin: "http://127.0.0.1:8080",
+                                                         .contentType: "application/x-www-form-urlencoded"],
+                                               body: ByteBuffer(string: "csrf=\(csrf)" + (field.isEmpty ? "" : "&" + field)))
+            #expect(out.status == .seeOther)
+            let location = try #require(out.headers[.location])
+            if let queryPrefix {
+                let url = try #require(URLComponents(string: location))
+                #expect(url.path == "/auth0/v2/logout", "\(location)")
+                #expect(url.percentEncodedQuery?.hasPrefix(queryPrefix) == true, "\(location)")
+                #expect(url.queryItems?.first { $0.name == "returnTo" }?.value == "http://127.0.0.1:8080/")
+                #expect(url.queryItems?.first { $0.name == "client_id" }?.value == "authhub-web")
+            } else {
+                #expect(location == "/")
+            }
+            #expect(try await fixture.hub.store.keys().isEmpty)
+        }
+    }
+
     @Test func callbacksThatMustBeRefused() async throws {
         let fixture = try await Fixture.start()
         defer { Task { await fixture.emulator.stop() } }

@@ -68,9 +68,74 @@ import Testing
         #expect(used?.providerCode == "INVALID_MFA_PENDING_CREDENTIAL")
 
         // Withdrawing the factor: password sign-in returns a session again.
-        try await auth.withdrawMFA(enrollmentID: try #require(user.mfaEnrollments.first?.enrollmentID))
+        let withdrawal = try await auth.withdrawMFA(enrollmentID: try #require(user.mfaEnrollments.first?.enrollmentID))
+        #expect(withdrawal.session?.userID == first.userID)
+        #expect(try await auth.currentSession()?.accessToken == withdrawal.session?.accessToken, "the renewed session is stored")
         try await auth.signOut()
         #expect(try await auth.signIn(email: "tess@example.com", password: Self.password).userID == first.userID)
+    }
+
+    /// Identity Platform may answer `mfaEnrollment:withdraw` without tokens (the backend ended the
+    /// session): the factor is gone, the withdrawal is not an error, and the user is signed out
+    /// through the session manager (store emptied, `signedOut` published), as firebase-ios-sdk does.
+    @Test func aWithdrawalAnsweredWithoutTokensSignsOutInsteadOfFailing() async throws {
+        let project = try await Project.start()
+        defer { Task { await project.emulator.stop() } }
+        let seeded = try await post(project, "/emulator/v1/projects/authhub-dev/accounts",
+                                    ["email": "wanda@example.com", "password": .string(Self.password.revealed()), "emailVerified": true])
+        let uid = try #require(try JSONValue.parse(seeded.body)["localId"]?.stringValue)
+        let store = InMemorySessionStore()
+        let auth = project.auth(store)
+        try await auth.signIn(email: "wanda@example.com", password: Self.password)
+        let challenge = try await auth.startTOTPEnrollment()
+        try await auth.finalizeTOTPEnrollment(challenge, code: try challenge.totp.code(at: project.clock.now))
+        let enrollment = try #require(try await auth.currentUser()?.mfaEnrollments.first?.enrollmentID)
+        let marked = try await post(project, "/emulator/v1/projects/authhub-dev/accounts/\(uid):endSessionsOnMFAWithdraw")
+        let markedReply = try JSONValue.parse(marked.body)
+        #expect(marked.status == 200 && markedReply["mfaWithdrawEndsSessions"] == true)
+
+        let events = await auth.sessions.events()
+        var iterator = events.makeAsyncIterator()
+        guard case .initialSession(_, let initial)? = await iterator.next() else { Issue.record("no initial event"); return }
+        #expect(initial?.userID == uid)
+
+        let withdrawal = try await auth.withdrawMFA(enrollmentID: enrollment)
+        #expect(withdrawal == .signedOut && withdrawal.session == nil)
+        #expect(try await auth.currentSession() == nil, "the dead session is not kept")
+        #expect(try await store.load(auth.key) == nil, "removed from the store")
+        guard case .signedOut(let key)? = await iterator.next() else { Issue.record("no signedOut event"); return }
+        #expect(key == auth.key)
+
+        // The factor was removed: the next password sign-in gets a session, no second factor asked.
+        let again = try await auth.signIn(email: "wanda@example.com", password: Self.password)
+        #expect(again.userID == uid)
+        #expect(try await auth.currentUser()?.mfaEnrollments.isEmpty == true)
+    }
+
+    /// Reauthenticating a user an admin disabled or deleted meanwhile signs the session out (as the
+    /// JS SDK), still throwing the mapped error; a wrong password keeps it.
+    @Test(arguments: [("disableUser", "USER_DISABLED", AuthErrorCode.accessDenied), ("delete", "EMAIL_NOT_FOUND", .userNotFound)])
+    func reauthenticatingADisabledOrDeletedUserSignsOut(action: String, serverCode: String, expected: AuthErrorCode) async throws {
+        let project = try await Project.start()
+        defer { Task { await project.emulator.stop() } }
+        let store = InMemorySessionStore()
+        let auth = project.auth(store)
+        let created = try await auth.signUp(email: "gone@example.com", password: Self.password)
+        let uid = try #require(created.userID)
+        await #expect(throws: AuthError(.invalidCredentials)) { try await auth.reauthenticate(password: Secret("not the password")) }
+        #expect(try await auth.currentSession() != nil, "a wrong password keeps the session")
+
+        let admin: HTTPFields = [.contentType: "application/json", .authorization: "Bearer owner"]
+        let op = action == "delete" ? "delete" : "update"
+        let body: JSONValue = action == "delete" ? ["localId": .string(uid)] : ["localId": .string(uid), "disableUser": true]
+        let changed = try await project.wire.send(.post, project.emulator.url("/identitytoolkit.googleapis.com/v1/accounts:\(op)?key=admin"),
+                                                  headerFields: admin, body: try JSONEncoder().encode(body))
+        #expect(changed.status == 200)
+
+        let error = await #expect(throws: AuthError.self) { try await auth.reauthenticate(password: Self.password) }
+        #expect(error?.code == expected && error?.providerCode == serverCode)
+        #expect(try await auth.currentSession() == nil, "signed out")
+        #expect(try await store.load(auth.key) == nil, "removed from the store")
     }
 
     @Test func anOldSignInMustReauthenticateBeforeDeletingOrChangingThePassword() async throws {

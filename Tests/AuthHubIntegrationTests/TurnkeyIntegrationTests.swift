@@ -67,6 +67,44 @@ import Testing
         await #expect(throws: AuthError(.emailAlreadyInUse)) { try await f.provider.signUpWithPasskey(email: "SUE@example.com", displayName: nil) }
     }
 
+    /// Turnkey's own example backend serves `POST /auth/createSubOrg` and no lookup route: sign-up
+    /// reads the lookup's 404 as "cannot check", creates the sub-organization and signs in; a second
+    /// sign-up of the email is refused from createSubOrg's own answer, as emailAlreadyInUse.
+    @Test func signUpWorksAgainstABackendServingOnlyCreateSubOrg() async throws {
+        let f = try await Fixture.start()
+        defer { Task { await f.emulator.stop() } }
+        try await f.patchConfig(["proxyLookup": false])
+        let lookup = await #expect(throws: AuthError.self) { try await f.provider.api.lookupSubOrganizations(email: "kim@example.com") }
+        #expect(lookup?.statusCode == 404, "the emulator plays a backend without the route")
+
+        let created = try await f.provider.signUpWithPasskey(email: "kim@example.com", displayName: "Kim")
+        let organization = try #require(created.extras["organizationId"]?.stringValue)
+        #expect(try await f.provider.whoami(created).organizationId == organization)
+        let duplicate = await #expect(throws: AuthError(.emailAlreadyInUse)) {
+            try await f.provider.signUpWithPasskey(email: "KIM@example.com", displayName: nil)
+        }
+        #expect(duplicate?.statusCode == 409 && duplicate?.providerCode == "6")
+    }
+
+    /// An authenticator reporting transports outside Turnkey's enum (`smart-card`, a made-up one)
+    /// signs up: they are dropped before createSubOrg, which refuses unknown values.
+    @Test func transportsOutsideTurnkeysEnumAreDroppedAtSignUp() async throws {
+        let f = try await Fixture.start()
+        defer { Task { await f.emulator.stop() } }
+        let authenticator = try SoftwarePasskeyAuthenticator(
+            store: InMemoryPasskeyCredentialStore(),
+            configuration: .init(transports: ["internal", "smart-card", "USB", "hybrid", "cable", "ble", "nfc", "usb"]))
+        let context = ProviderContext(transport: f.wire, passkeyAuthenticator: authenticator)
+        let provider = TurnkeyProvider(id: "turnkey", configuration: f.provider.configuration, context: context)
+        let created = try await provider.signUpWithPasskey(email: "tia@example.com", displayName: nil)
+        #expect(created.extras["organizationId"]?.stringValue?.isEmpty == false)
+
+        // The emulator's backend refuses what Turnkey refuses.
+        let refused = try await f.wire.send(.post, f.emulator.url("/turnkey-proxy/auth/createSubOrg"), headerFields: [.contentType: "application/json"],
+                                            body: Data(#"{"email":"x@example.com","passkey":{"challenge":"AA","attestation":{"credentialId":"AA","clientDataJson":"AA","attestationObject":"AA","transports":["AUTHENTICATOR_TRANSPORT_SMART-CARD"]}}}"#.utf8))
+        #expect(refused.status == 400 && String(decoding: refused.body, as: UTF8.self).contains("transports[0]"))
+    }
+
     @Test func lookupPasskeyLoginStampedWhoamiPersistRefreshAndLogout() async throws {
         let fixture = try await Fixture.start()
         defer { Task { await fixture.emulator.stop() } }

@@ -143,6 +143,36 @@ import Testing
         #expect(url.absoluteString.hasPrefix("https://idp.example.com/logout?"), "\(url)")
         #expect(q["client_id"] == "client-1" && q["id_token_hint"] == "id.tok.en" && q["post_logout_redirect_uri"] == "https://app.example.com/bye")
         #expect(q["federated"] == nil, "no such notion for a generic provider")
+        let state = try #require(q["state"], "RP-Initiated Logout carries a state")
+        #expect(state.count == 43 && Base64URL.decode(state)?.count == 32, "32 random bytes, base64url")
+        let second = try await provider().browserSignOutURL(idToken: nil, returnTo: nil, federated: false)
+        let secondState = URLComponents(url: second, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "state" }?.value
+        #expect(secondState != nil && secondState != state, "fresh for each logout")
+    }
+
+    /// Through the hub, the sign-out result reports the state the logout URL carries, so the app
+    /// receiving the post-logout redirect can check it; a provider whose logout takes no state
+    /// (Auth0's /v2/logout) reports none.
+    @Test func theHubReturnsTheLogoutState() async throws {
+        server.transport.on(.get, "/.well-known/openid-configuration", first: true) { _ in
+            .json(200, ["issuer": "https://idp.example.com/", "authorization_endpoint": "https://idp.example.com/authorize",
+                        "token_endpoint": "https://idp.example.com/oauth/token", "end_session_endpoint": "https://idp.example.com/logout",
+                        "jwks_uri": "https://idp.example.com/.well-known/jwks.json"])
+        }
+        let config = """
+        {"defaultEnvironment": "dev", "environments": {"dev": {"defaultProvider": "corp", "sessionStore": {"type": "memory"},
+          "providers": [{"id": "corp", "type": "oidc", "issuer": "https://idp.example.com/", "clientId": "client-1"}]}}}
+        """
+        let registry = ProviderRegistry([OIDCPlugin()])
+        let environment = try ConfigLoader(registry: registry, environmentVariables: [:]).load(data: Data(config.utf8))
+        let hub = try AuthHub(environment: environment, registry: registry, context: ProviderContext(transport: server.transport, clock: clock))
+        let result = try await hub.signOut(provider: "corp", browser: BrowserSignOut(returnTo: URL(string: "https://app.example.com/bye")))
+        let url = try #require(result.browserSignOutURL)
+        let sent = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "state" }?.value
+        let state = try #require(result.browserSignOutState)
+        #expect(sent == state && state.count == 43)
+        let again = try await hub.signOut(provider: "corp", browser: BrowserSignOut())
+        #expect(again.browserSignOutState != nil && again.browserSignOutState != state)
     }
 
     @Test func discoveryIsFetchedOnce() async throws {

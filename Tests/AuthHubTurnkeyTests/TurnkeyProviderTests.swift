@@ -141,6 +141,71 @@ import Testing
         #expect(f.transport.requests(to: "/api/auth/createSubOrg").count == 1, "a taken email creates nothing")
     }
 
+    /// A backend serving only createSubOrg (Turnkey's example backend) answers the lookup 404 or
+    /// 405: sign-up cannot check and goes on; createSubOrg then decides.
+    @Test(arguments: [(404, "Cannot GET /api/proxy/sub-org-ids"), (405, ""), (404, #"{"code":5,"message":"Not Found","details":[]}"#)])
+    func aBackendWithoutTheLookupRouteStillSignsUp(status: Int, body: String) async throws {
+        let f = try await Fixture()
+        f.transport.on(.get, "/api/proxy/sub-org-ids") { _ in .raw(status, body, headerFields: [.contentType: "text/html"]) }
+        f.transport.on(.post, "/api/auth/createSubOrg") { _ in .json(200, ["subOrganizationId": .string(TK.subOrg)]) }
+        TK.stubStampLogin(f.transport, clock: f.clock)
+        let session = try await f.provider.signUpWithPasskey(email: "new@example.com", displayName: nil)
+        #expect(session.extras["organizationId"] == .string(TK.subOrg))
+        #expect(f.transport.requests.map(\.url.path).prefix(2) == ["/api/proxy/sub-org-ids", "/api/auth/createSubOrg"])
+    }
+
+    /// Other lookup failures stop the sign-up before a passkey is made (nothing would be checked).
+    @Test(arguments: [500, 401, 400])
+    func otherLookupFailuresStopTheSignUp(status: Int) async throws {
+        let f = try await Fixture()
+        f.transport.on(.get, "/api/proxy/sub-org-ids") { _ in .raw(status, "") }
+        let before = try await f.authenticator.store.all().count
+        await #expect(throws: AuthError.self) { try await f.provider.signUpWithPasskey(email: "new@example.com", displayName: nil) }
+        #expect(f.transport.requests(to: "/api/auth/createSubOrg").isEmpty)
+        #expect(try await f.authenticator.store.all().count == before, "no passkey made")
+    }
+
+    /// Without the lookup, a duplicate is reported from createSubOrg's own answer: a message saying
+    /// the email exists is emailAlreadyInUse whatever its status; another ALREADY_EXISTS is conflict.
+    @Test(arguments: [
+        (409, #"{"code":6,"message":"a sub-organization with email new@example.com already exists","details":[]}"#, AuthErrorCode.emailAlreadyInUse),
+        (500, #"{"message":"Turnkey error 6: user with email already exists"}"#, .emailAlreadyInUse),
+        (400, #"{"error":"Duplicate email address"}"#, .emailAlreadyInUse),
+        (409, #"{"code":6,"message":"this passkey is already registered","details":[]}"#, .conflict),
+        (409, "", .conflict),
+        (500, #"{"message":"internal error"}"#, .providerUnavailable),
+    ])
+    func createSubOrgRefusalsAreMapped(status: Int, body: String, expected: AuthErrorCode) async throws {
+        let f = try await Fixture()
+        f.transport.on(.get, "/api/proxy/sub-org-ids") { _ in .raw(404, "Not Found") }
+        f.transport.on(.post, "/api/auth/createSubOrg") { _ in .raw(status, body) }
+        let error = await #expect(throws: AuthError.self) { try await f.provider.signUpWithPasskey(email: "new@example.com", displayName: nil) }
+        #expect(error?.code == expected, "\(body)")
+        #expect(error?.statusCode == status)
+    }
+
+    /// WebAuthn transports outside Turnkey's enum are dropped before createSubOrg (Turnkey refuses
+    /// the sub-organization over one); known ones become Turnkey's names, whatever their case, once.
+    @Test func transportsOutsideTurnkeysEnumAreDropped() async throws {
+        let transport = StubTransport()
+        let clock = FakeClock()
+        let authenticator = try SoftwarePasskeyAuthenticator(
+            store: InMemoryPasskeyCredentialStore(),
+            configuration: .init(transports: ["internal", "smart-card", "USB", "hybrid", "cable", "ble", "nfc", "usb",
+                                              "AUTHENTICATOR_TRANSPORT_NFC", "AUTHENTICATOR_TRANSPORT_SMART-CARD", ""]))
+        let provider = TurnkeyProvider(id: "tk", configuration: TK.configuration(),
+                                       context: ProviderContext(transport: transport, clock: clock, passkeyAuthenticator: authenticator))
+        transport.on(.get, "/api/proxy/sub-org-ids") { _ in .json(200, ["organizationIds": []]) }
+        transport.on(.post, "/api/auth/createSubOrg") { _ in .json(200, ["subOrganizationId": .string(TK.subOrg)]) }
+        TK.stubStampLogin(transport, clock: clock)
+        _ = try await provider.signUpWithPasskey(email: "new@example.com", displayName: nil)
+        let body = try #require(transport.requests(to: "/api/auth/createSubOrg").first?.jsonBody)
+        #expect(body["passkey"]?["attestation"]?["transports"] == [
+            "AUTHENTICATOR_TRANSPORT_INTERNAL", "AUTHENTICATOR_TRANSPORT_USB", "AUTHENTICATOR_TRANSPORT_HYBRID",
+            "AUTHENTICATOR_TRANSPORT_BLE", "AUTHENTICATOR_TRANSPORT_NFC",
+        ])
+    }
+
     @Test func unknownEmailIsUserNotFound() async throws {
         let f = try await Fixture()
         f.stubLookup([])

@@ -17,6 +17,23 @@ public protocol BrowserSignOutProvider: AuthProvider {
     ///     no such notion and ignores it.
     /// - Throws: ``AuthErrorCode/unsupported`` when the provider advertises no logout endpoint.
     func browserSignOutURL(idToken: Secret<String>?, returnTo: URL?, federated: Bool) async throws -> URL
+
+    /// The URL that ends the provider's browser session, carrying `state` where the provider's
+    /// logout endpoint takes one (OpenID RP-Initiated Logout does: the provider sends it back on
+    /// the post-logout redirect, so whoever receives that redirect can tell it answers this
+    /// logout). ``AuthHub/signOut(provider:account:browser:)`` calls this with a fresh random value.
+    ///
+    /// The default implementation is for endpoints without a `state` (Auth0's `/v2/logout`): it
+    /// ignores `state` and returns ``browserSignOutURL(idToken:returnTo:federated:)``.
+    func browserSignOutURL(idToken: Secret<String>?, returnTo: URL?, federated: Bool, state: String) async throws -> URL
+}
+
+extension BrowserSignOutProvider {
+    /// Ignores `state` (the provider's logout endpoint takes none) and returns
+    /// ``browserSignOutURL(idToken:returnTo:federated:)``.
+    public func browserSignOutURL(idToken: Secret<String>?, returnTo: URL?, federated: Bool, state: String) async throws -> URL {
+        try await browserSignOutURL(idToken: idToken, returnTo: returnTo, federated: federated)
+    }
 }
 
 /// Asks ``AuthHub/signOut(provider:account:browser:)`` to end the provider's browser session too.
@@ -41,4 +58,18 @@ public struct SignOutResult: Sendable {
     public var revocationError: AuthError?
     /// The URL that ends the provider's browser session, to open in the browser.
     public var browserSignOutURL: URL?
+    /// The fresh random `state` that ``browserSignOutURL`` carries, when the provider's logout
+    /// endpoint takes one (OpenID RP-Initiated Logout); nil otherwise (Auth0's `/v2/logout`). The
+    /// provider sends it back on the post-logout redirect; AuthHub does not receive that redirect
+    /// (it goes to the app's `returnTo`), so the app that does should check that it matches,
+    /// as it would a sign-in's `state`, and ignore a redirect that does not.
+    public var browserSignOutState: String?
+
+    /// Creates a result.
+    public init(hadSession: Bool, revocationError: AuthError? = nil, browserSignOutURL: URL? = nil, browserSignOutState: String? = nil) {
+        self.hadSession = hadSession
+        self.revocationError = revocationError
+        self.browserSignOutURL = browserSignOutURL
+        self.browserSignOutState = browserSignOutState
+    }
 }

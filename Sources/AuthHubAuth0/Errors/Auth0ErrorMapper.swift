@@ -1,4 +1,5 @@
 import AuthHub
+import AuthHubOIDC
 import Foundation
 
 /// Maps Auth0 Authentication API error replies (<doc:Auth0Errors>) to ``AuthError``.
@@ -13,6 +14,9 @@ import Foundation
 ///   and requirements in ``AuthError/mfa``), wrong email or password → `invalidCredentials`, a
 ///   deleted or unknown refresh token → `refreshTokenInvalid` (the only code that clears a stored
 ///   session), 429 → `rateLimited` with `Retry-After`, 5xx → `providerUnavailable`, and so on.
+///   Standard OAuth codes the helpers leave follow the generic ``OAuthErrorMapper`` table, so both
+///   plugins agree (`unauthorized_client` → `invalidConfiguration`; `invalid_grant` with another
+///   description → `invalidCredentials`, or `refreshTokenInvalid` on a refresh, as RFC 6749 reads it).
 public struct Auth0ErrorMapper: ErrorMapper {
     /// The code of an empty error body.
     public static let emptyBodyCode = "a0.sdk.internal_error.empty"
@@ -53,7 +57,7 @@ public struct Auth0ErrorMapper: ErrorMapper {
                 challengeTypes: requirements?["challenge"]?.arrayValue?.compactMap { $0["type"]?.stringValue } ?? [],
                 enrollTypes: requirements?["enroll"]?.arrayValue?.compactMap { $0["type"]?.stringValue } ?? [])
         }
-        var code = Self.canonicalCode(helpers, status: response.status)
+        var code = Self.canonicalCode(helpers, status: response.status, operation: operation)
         var message = description
         if operation == .tokenExchange, description == "Unauthorized" {
             // Auth0 answers a PKCE exchange by a confidential application with just "Unauthorized".
@@ -66,7 +70,12 @@ public struct Auth0ErrorMapper: ErrorMapper {
             mfa: mfa, details: details)
     }
 
-    static func canonicalCode(_ h: Auth0ErrorHelpers, status: Int) -> AuthErrorCode {
+    /// The canonical code: Auth0's own rules first (the helpers' exact codes and descriptions, the
+    /// DB-connection codes), then, for the standard OAuth codes, the generic mapper's table
+    /// (``OAuthErrorMapper/canonicalCode(for:statusCode:operation:)``), so that `unauthorized_client`,
+    /// `invalid_client`, `unsupported_grant_type`, `invalid_grant`, `expired_token`, `slow_down`,
+    /// `server_error`, … mean the same ``AuthErrorCode`` from either plugin; anything else by status.
+    static func canonicalCode(_ h: Auth0ErrorHelpers, status: Int, operation: AuthOperation? = nil) -> AuthErrorCode {
         if h.isMultifactorRequired { return .mfaRequired }
         if h.isMultifactorEnrollRequired { return .mfaEnrollmentRequired }
         if h.isMultifactorCodeInvalid { return .invalidMFACode }
@@ -83,11 +92,11 @@ public struct Auth0ErrorMapper: ErrorMapper {
         if h.isLoginRequired { return .requiresRecentLogin }
         switch h.code {
         case "user_exists", "username_exists": return .emailAlreadyInUse
-        case "invalid_grant", "invalid_request", "invalid_signup", "bad.email", "bad.connection", "use_dpop_nonce",
-             "unsupported_grant_type", "invalid_scope", "unauthorized_client":
+        case "invalid_signup", "bad.email", "bad.connection", "use_dpop_nonce":
             return status >= 500 ? .providerUnavailable : .invalidRequest
-        case "expired_token": return .sessionExpired
-        default: return StatusErrorMapper.code(forStatus: status)
+        default:
+            return OAuthErrorMapper.canonicalCode(for: h.code, statusCode: status, operation: operation)
+                ?? StatusErrorMapper.code(forStatus: status)
         }
     }
 }

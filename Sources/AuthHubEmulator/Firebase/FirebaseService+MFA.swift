@@ -115,20 +115,27 @@ extension FirebaseService {
     /// `POST /v2/accounts/mfaEnrollment:withdraw {idToken, mfaEnrollmentId, tenantId?}` →
     /// `{idToken, refreshToken}`: removes the factor from `mfaInfo`. Checks: the ID-token checks,
     /// the tenant, `MISSING_MFA_ENROLLMENT_ID`, `MFA_ENROLLMENT_NOT_FOUND`.
+    ///
+    /// Both tokens of the reply are optional in Identity Platform's `WithdrawMfaResponse`: for an
+    /// account marked by the `:endSessionsOnMFAWithdraw` hook, the factor is removed, `validSince`
+    /// is bumped (every token issued before now is `TOKEN_EXPIRED`) and the reply is `{}`.
     func withdrawMFA(_ call: Call) async throws -> JSONValue {
         let project = await state.get(FirebaseProject.key)
         let (user, authTime) = try caller(call, in: project)
         try checkTenant(call.body, account: user.tenantId, in: project)
         guard let enrollmentId = try call.body.string("mfaEnrollmentId") else { throw FirebaseFailure.code("MISSING_MFA_ENROLLMENT_ID") }
+        let at = now
         let updated = try await state.update(FirebaseProject.key) { project -> FirebaseUser in
             guard var account = project.users[user.localId] else { throw FirebaseFailure.code("USER_NOT_FOUND") }
             let before = account.mfaInfo.count
             account.mfaInfo.removeAll { $0["mfaEnrollmentId"]?.stringValue == enrollmentId }
             guard account.mfaInfo.count < before else { throw FirebaseFailure.code("MFA_ENROLLMENT_NOT_FOUND") }
             account.totpFactors[enrollmentId] = nil
+            if account.mfaWithdrawEndsSessions { account.validSince = FirebaseUser.seconds(at) }
             project.users[account.localId] = account
             return account
         }
+        if updated.mfaWithdrawEndsSessions { return [:] }
         let tokens = tokens(for: updated, authTime: authTime)
         return ["idToken": tokens["idToken"] ?? .null, "refreshToken": tokens["refreshToken"] ?? .null]
     }
@@ -181,25 +188,36 @@ extension FirebaseService {
         return ["idToken": tokens["idToken"] ?? .null, "refreshToken": tokens["refreshToken"] ?? .null]
     }
 
-    /// AuthHub's hook, not part of Firebase: `POST /emulator/v1/projects/{projectId}/accounts/{localId}:requireRecentLogin`
-    /// with an optional body `{"required": bool}` (default `true`) → `{localId, recentLoginRequired}`.
-    /// While set, the account's `accounts:delete` and password/email changes answer
-    /// `CREDENTIAL_TOO_OLD_LOGIN_AGAIN` whatever the token's `auth_time`, until the user signs in
-    /// again (which clears it) or the hook is called with `{"required": false}`. Unknown account →
-    /// `404 NOT_FOUND`; another action after the colon → `404`.
+    /// AuthHub's hooks, not part of Firebase, `POST /emulator/v1/projects/{projectId}/accounts/{localId}:<action>`:
+    /// - `:requireRecentLogin` with an optional body `{"required": bool}` (default `true`) →
+    ///   `{localId, recentLoginRequired}`. While set, the account's `accounts:delete` and
+    ///   password/email changes answer `CREDENTIAL_TOO_OLD_LOGIN_AGAIN` whatever the token's
+    ///   `auth_time`, until the user signs in again (which clears it) or the hook is called with
+    ///   `{"required": false}`.
+    /// - `:endSessionsOnMFAWithdraw` with an optional body `{"enabled": bool}` (default `true`) →
+    ///   `{localId, mfaWithdrawEndsSessions}`. While set, `mfaEnrollment:withdraw` answers without
+    ///   tokens and ends the account's sessions (see ``withdrawMFA(_:)``).
+    ///
+    /// Unknown account → `404 NOT_FOUND`; another action after the colon → `404`.
     func accountAction(_ request: Request, context: EmulatorRequestContext) async throws -> Response {
         try await helper(request, context: context, readBody: true) { body in
             let segment = context.parameters.get("accountAction") ?? ""
-            guard let colon = segment.lastIndex(of: ":"), segment[segment.index(after: colon)...] == "requireRecentLogin" else {
-                throw FirebaseFailure.notFound("Unknown account action \(segment).")
-            }
+            guard let colon = segment.lastIndex(of: ":") else { throw FirebaseFailure.notFound("Unknown account action \(segment).") }
             let localId = String(segment[..<colon])
-            let required = try body.bool("required") ?? true
-            try await state.update(FirebaseProject.key) { project in
-                guard project.users[localId] != nil else { throw FirebaseFailure.notFound("No account \(localId).") }
-                project.users[localId]?.recentLoginRequired = required
+            let action = String(segment[segment.index(after: colon)...])
+            let (bodyField, replyField): (String, String)
+            switch action {
+            case "requireRecentLogin": (bodyField, replyField) = ("required", "recentLoginRequired")
+            case "endSessionsOnMFAWithdraw": (bodyField, replyField) = ("enabled", "mfaWithdrawEndsSessions")
+            default: throw FirebaseFailure.notFound("Unknown account action \(segment).")
             }
-            return ["localId": .string(localId), "recentLoginRequired": .bool(required)]
+            let value = try body.bool(bodyField) ?? true
+            try await state.update(FirebaseProject.key) { project in
+                guard var account = project.users[localId] else { throw FirebaseFailure.notFound("No account \(localId).") }
+                if action == "requireRecentLogin" { account.recentLoginRequired = value } else { account.mfaWithdrawEndsSessions = value }
+                project.users[localId] = account
+            }
+            return ["localId": .string(localId), replyField: .bool(value)]
         }
     }
 }

@@ -36,6 +36,10 @@ struct FirebaseUser: Sendable {
     /// password or email change) answer `CREDENTIAL_TOO_OLD_LOGIN_AGAIN` until the user signs in
     /// again (password sign-in with tokens, or `mfaSignIn:finalize`), which clears it.
     var recentLoginRequired = false
+    /// Set by the `:endSessionsOnMFAWithdraw` emulator hook: `mfaEnrollment:withdraw` removes the
+    /// factor, bumps `validSince` (the account's tokens become `TOKEN_EXPIRED`) and answers `{}`,
+    /// without tokens, as Identity Platform may (`WithdrawMfaResponse`'s tokens are optional).
+    var mfaWithdrawEndsSessions = false
 
     /// The `UserInfo` object of `accounts:lookup` (AuthHubFirebase docs, FirebaseEndpoints: “Lookup”).
     var userInfo: JSONValue {

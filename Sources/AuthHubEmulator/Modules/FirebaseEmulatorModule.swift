@@ -60,7 +60,8 @@ import Hummingbird
 ///   `mfaEnrollment:finalize` (`{idToken, displayName?, totpVerificationInfo: {sessionInfo,
 ///   verificationCode}}` → `{idToken, refreshToken}`; adds `{mfaEnrollmentId, displayName,
 ///   totpInfo: {}, enrolledAt}` to `mfaInfo`), `mfaEnrollment:withdraw` (`{idToken,
-///   mfaEnrollmentId}`) and `mfaSignIn:finalize` (`{mfaPendingCredential, mfaEnrollmentId,
+///   mfaEnrollmentId}` → `{idToken, refreshToken}`, or `{}` for an account marked by
+///   `:endSessionsOnMFAWithdraw`) and `mfaSignIn:finalize` (`{mfaPendingCredential, mfaEnrollmentId,
 ///   totpVerificationInfo: {verificationCode}}` → `{idToken, refreshToken}` whose ID token has
 ///   `firebase.sign_in_second_factor: "totp"` and `firebase.second_factor_identifier`). Codes are
 ///   checked with AuthHubFactors' `TOTP` at the emulator's clock (±1 step); a wrong or replayed
@@ -94,6 +95,10 @@ import Hummingbird
 /// - Not part of Firebase: `POST /emulator/v1/projects/{projectId}/accounts/{localId}:requireRecentLogin`
 ///   `[{"required": bool}]` → `{localId, recentLoginRequired}` marks the account so its next
 ///   sensitive change is `CREDENTIAL_TOO_OLD_LOGIN_AGAIN` until it signs in again.
+/// - Not part of Firebase: `POST /emulator/v1/projects/{projectId}/accounts/{localId}:endSessionsOnMFAWithdraw`
+///   `[{"enabled": bool}]` → `{localId, mfaWithdrawEndsSessions}` makes the account's
+///   `mfaEnrollment:withdraw` answer `{}` (no tokens, which Identity Platform's reply allows) and
+///   end its sessions (`validSince` bumped).
 public struct FirebaseEmulatorModule: EmulatorModule {
     /// `firebase`.
     public let name = "firebase"

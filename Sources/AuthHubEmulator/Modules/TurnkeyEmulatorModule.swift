@@ -61,7 +61,9 @@ import Hummingbird
 /// - `GET|PATCH /turnkey/__emulator/config` `{rpId ("localhost"), activityPendingPolls (0: activities
 ///   complete at once; N: `PENDING` until the N-th get_activity poll, which completes them),
 ///   nextActivityOutcome (null; one-shot `ACTIVITY_STATUS_FAILED` — HTTP 200 with `failure`, no key
-///   created —, `_REJECTED` or `_CONSENSUS_NEEDED`)}`.
+///   created —, `_REJECTED` or `_CONSENSUS_NEEDED`), proxyLookup (true; false: the proxy plays a
+///   backend serving only `POST /auth/createSubOrg`, like Turnkey's example backend, and
+///   `GET /turnkey-proxy/proxy/sub-org-ids` is a plain-text `404`)}`.
 ///
 /// Not served: the auth proxy (`/v1/account`, signup), other activities and queries (404).
 public struct TurnkeyEmulatorModule: EmulatorModule {
@@ -93,7 +95,14 @@ public struct TurnkeyEmulatorModule: EmulatorModule {
         routes.addRoutes(turnkey, atPath: "/turnkey")
 
         let proxy = RouteCollection(failures: TurnkeyFailure.self)
-        proxy.get("proxy/sub-org-ids") { request, _ in EmulatorResponse.json(try await service.proxySubOrgIds(request)) }
+        proxy.get("proxy/sub-org-ids") { request, _ in
+            guard await service.servesProxyLookup() else {
+                // A backend with no such route (Turnkey's example backend): a framework's plain 404.
+                return Response(status: .notFound, headers: [.contentType: "text/html; charset=utf-8"],
+                                body: ResponseBody(byteBuffer: ByteBuffer(string: "Cannot GET /proxy/sub-org-ids")))
+            }
+            return EmulatorResponse.json(try await service.proxySubOrgIds(request))
+        }
         proxy.post("auth/createSubOrg") { request, _ in EmulatorResponse.json(try await service.proxyCreateSubOrg(request)) }
         routes.addRoutes(proxy, atPath: "/turnkey-proxy")
     }

@@ -107,6 +107,10 @@ struct TurnkeyConfig: Sendable, Equatable {
     /// One-shot final status of the next activity (`ACTIVITY_STATUS_FAILED`, `_REJECTED`,
     /// `_CONSENSUS_NEEDED`); nil = `COMPLETED`.
     var nextActivityOutcome: String?
+    /// Whether the proxy serves `GET /turnkey-proxy/proxy/sub-org-ids`. Off, it plays a backend that
+    /// serves only `POST /auth/createSubOrg` — Turnkey's own example backend — and the lookup is a
+    /// plain `404 Cannot GET /proxy/sub-org-ids`, as a web framework answers an unrouted path.
+    var proxyLookup = true
 
     static let outcomes: Set<String> = ["ACTIVITY_STATUS_COMPLETED", "ACTIVITY_STATUS_FAILED", "ACTIVITY_STATUS_REJECTED",
                                         "ACTIVITY_STATUS_CONSENSUS_NEEDED"]
@@ -115,6 +119,7 @@ struct TurnkeyConfig: Sendable, Equatable {
         [
             "rpId": .string(rpId), "activityPendingPolls": .number(Double(activityPendingPolls)),
             "nextActivityOutcome": nextActivityOutcome.map(JSONValue.string) ?? .null,
+            "proxyLookup": .bool(proxyLookup),
         ]
     }
 }

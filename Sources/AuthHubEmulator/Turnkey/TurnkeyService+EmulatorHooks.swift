@@ -31,10 +31,20 @@ extension TurnkeyService {
     /// stamp; the sub-organization is created under the default parent organization with one root
     /// user holding the passkey (verified against the configured RP ID). A taken email or passkey
     /// is `409` (`ALREADY_EXISTS`); a missing passkey is `400` (this emulator's proxy signs users up
-    /// with passkeys only).
+    /// with passkeys only). The backend passes `transports` on to `create_sub_organization`, whose
+    /// `AuthenticatorTransport` enum has five values (``authenticatorTransports``): any other value
+    /// makes Turnkey refuse the whole request, so here it is `400` code 3 naming the transport.
     func proxyCreateSubOrg(_ request: Request) async throws -> JSONValue {
         let body = try Self.object(try await Self.rawBody(request))
         let passkey = try Self.objectMember(body, "passkey")
+        if let transports = passkey["attestation"]?["transports"]?.arrayValue {
+            for (index, value) in transports.enumerated() {
+                guard let name = value.stringValue, Self.authenticatorTransports.contains(name) else {
+                    throw TurnkeyFailure.invalid("passkey.attestation.transports[\(index)]",
+                                                 "must be one of \(Self.authenticatorTransports.sorted().joined(separator: ", "))")
+                }
+            }
+        }
         let created = try await createSubOrganization(
             parentId: Self.defaultParentOrganizationId, email: try Self.string(body, "email"), userName: nil,
             subOrganizationName: nil, authenticator: passkey, path: "passkey.", nameField: "name")
@@ -152,12 +162,18 @@ extension TurnkeyService {
         ["publicKey": .string(TurnkeyCrypto.hex(notarizer.publicKey.x963Representation))]
     }
 
+    /// Turnkey's `AuthenticatorTransport` enum (the values `create_sub_organization` accepts).
+    static let authenticatorTransports: Set<String> = [
+        "AUTHENTICATOR_TRANSPORT_BLE", "AUTHENTICATOR_TRANSPORT_INTERNAL", "AUTHENTICATOR_TRANSPORT_NFC",
+        "AUTHENTICATOR_TRANSPORT_USB", "AUTHENTICATOR_TRANSPORT_HYBRID",
+    ]
+
     /// `GET /turnkey/__emulator/config`.
     func getConfig() async -> JSONValue {
         await state.get(TurnkeyDirectory.key).config.json
     }
 
-    /// `PATCH /turnkey/__emulator/config` `{rpId?, activityPendingPolls?, nextActivityOutcome?}` → the config.
+    /// `PATCH /turnkey/__emulator/config` `{rpId?, activityPendingPolls?, nextActivityOutcome?, proxyLookup?}` → the config.
     func patchConfig(_ request: Request) async throws -> JSONValue {
         let body = try Self.object(try await Self.rawBody(request))
         let rpId = try Self.optionalString(body, "rpId")
@@ -182,8 +198,14 @@ extension TurnkeyService {
                 outcome = .some(text == "ACTIVITY_STATUS_COMPLETED" ? nil : text)
             }
         }
-        let newPolls = polls, newOutcome = outcome
+        var lookup: Bool?
+        if let value = body["proxyLookup"], value != .null {
+            guard case .bool(let flag) = value else { throw TurnkeyFailure.invalid("proxyLookup", "must be a boolean") }
+            lookup = flag
+        }
+        let newPolls = polls, newOutcome = outcome, newLookup = lookup
         return await state.update(TurnkeyDirectory.key) { directory -> JSONValue in
+            if let newLookup { directory.config.proxyLookup = newLookup }
             if let rpId { directory.config.rpId = rpId.lowercased() }
             if let newPolls { directory.config.activityPendingPolls = newPolls }
             if let newOutcome { directory.config.nextActivityOutcome = newOutcome }

@@ -48,6 +48,11 @@ extension TurnkeyService {
             .map(\.id)
     }
 
+    /// Whether the proxy serves the lookup route (``TurnkeyConfig/proxyLookup``).
+    func servesProxyLookup() async -> Bool {
+        await state.get(TurnkeyDirectory.key).config.proxyLookup
+    }
+
     /// `GET /turnkey-proxy/proxy/sub-org-ids?filterType=…&filterValue=…[&organizationId=<parent>]`
     /// → `{"organizationIds": […]}` (no stamp: the proxy holds the parent key).
     func proxySubOrgIds(_ request: Request) async throws -> JSONValue {

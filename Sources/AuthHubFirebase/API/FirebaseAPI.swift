@@ -314,11 +314,14 @@ public struct FirebaseAPI: Sendable {
 
     /// Removes a second factor: `POST v2/accounts/mfaEnrollment:withdraw {idToken, mfaEnrollmentId,
     /// tenantId?}` (firebase-js-sdk `withdrawMfa`).
+    /// - Returns: the reply's new `idToken` and `refreshToken`; nil when the reply carries them not
+    ///   (both are optional in `WithdrawMfaResponse`): the factor was removed and the backend ended
+    ///   the session, which the caller must then sign out (firebase-ios-sdk does).
     /// - Throws: `MFA_ENROLLMENT_NOT_FOUND` → ``AuthErrorCode/invalidRequest``, …
-    public func withdrawMFA(idToken: Secret<String>, enrollmentID: String) async throws -> FirebaseMFATokens {
+    public func withdrawMFA(idToken: Secret<String>, enrollmentID: String) async throws -> FirebaseMFATokens? {
         try await accountsV2("mfaEnrollment:withdraw", FirebaseMFAWithdrawRequest(idToken: idToken.revealed(), mfaEnrollmentId: enrollmentID,
                                                                                    tenantId: tenant),
-                             as: FirebaseMFATokens.self)
+                             as: FirebaseMFAWithdrawReply.self).tokens
     }
 
     /// Finishes a sign-in that needs a second factor with a TOTP code: `POST

@@ -15,8 +15,10 @@ import Foundation
 /// - **Sign-out on dead users.** As the iOS SDK, a token operation (refresh, lookup, update,
 ///   verification email, delete) failing with `USER_NOT_FOUND`, `USER_DISABLED`, `TOKEN_EXPIRED`
 ///   or `INVALID_ID_TOKEN` ends the session: on refresh the manager clears it (the provider maps
-///   those to ``AuthErrorCode/refreshTokenInvalid``), elsewhere this type clears it. Other
-///   failures (network, 429, 5xx, `CREDENTIAL_TOO_OLD_LOGIN_AGAIN`, …) leave it.
+///   those to ``AuthErrorCode/refreshTokenInvalid``), elsewhere this type clears it. So does a
+///   reauthentication answered `EMAIL_NOT_FOUND`, `USER_NOT_FOUND` or `USER_DISABLED` (as the JS
+///   SDK). Other failures (network, 429, 5xx, `CREDENTIAL_TOO_OLD_LOGIN_AGAIN`, a wrong
+///   password, …) leave it.
 /// - **Credential changes** store the session with the new tokens the reply carries (the core has
 ///   one way to replace a session, ``SessionManager/store(_:)``, so listeners see `signedIn`).
 public actor FirebaseAuth {
@@ -103,24 +105,48 @@ public actor FirebaseAuth {
     /// same ``SessionManager``.
     /// - Throws: ``AuthErrorCode/noSession`` when signed out; ``AuthErrorCode/invalidCredentials``
     ///   for a wrong password; ``AuthErrorCode/mfaRequired`` for a user with second factors (finish
-    ///   with ``reauthenticate(mfa:response:)``).
+    ///   with ``reauthenticate(mfa:response:)``); ``AuthErrorCode/userNotFound`` (`EMAIL_NOT_FOUND`,
+    ///   `USER_NOT_FOUND`) or ``AuthErrorCode/accessDenied`` (`USER_DISABLED`) when the user was
+    ///   deleted or disabled — then, as the JS SDK does, the session is signed out (removed from
+    ///   the store, `signedOut` published) before the error is thrown: it belongs to a user who can
+    ///   no longer sign in.
     @discardableResult
     public func reauthenticate(password: Secret<String>) async throws -> Session {
         let current = try await signedInSession()
         guard let email = current.claims["email"]?.stringValue, !email.isEmpty else {
             throw AuthError(.unsupported, message: "The signed-in user has no email address to sign in again with.", provider: key.provider)
         }
-        let renewed = try await provider.signIn(.password(identifier: email, password: password))
+        let renewed = try await endingSessionOnGoneUser { try await provider.signIn(.password(identifier: email, password: password)) }
         return try await sessions.store(try sameUser(renewed, as: current))
     }
 
     /// Finishes a ``reauthenticate(password:)`` that needed a second factor: like
     /// ``signIn(mfa:response:)``, but the result must be the current user (`USER_MISMATCH` otherwise).
+    /// A deleted or disabled user signs the session out, as in ``reauthenticate(password:)``.
     @discardableResult
     public func reauthenticate(mfa requirement: MFARequirement, response: MFAResponse) async throws -> Session {
         let current = try await signedInSession()
-        let renewed = try await provider.signIn(.mfa(requirement: requirement, response: response))
+        let renewed = try await endingSessionOnGoneUser { try await provider.signIn(.mfa(requirement: requirement, response: response)) }
         return try await sessions.store(try sameUser(renewed, as: current))
+    }
+
+    /// The sign-in answers that mean the signed-in user was deleted or disabled: `EMAIL_NOT_FOUND`
+    /// (password sign-in's word for a deleted user, without email-enumeration protection — with it,
+    /// `INVALID_LOGIN_CREDENTIALS` cannot be told from a wrong password and keeps the session),
+    /// `USER_NOT_FOUND` and `USER_DISABLED`.
+    static let goneUserCodes: Set<String> = ["EMAIL_NOT_FOUND", "USER_NOT_FOUND", "USER_DISABLED"]
+
+    /// Runs a reauthentication sign-in; when it fails with one of ``goneUserCodes``, the session is
+    /// cleared before the error is rethrown.
+    private func endingSessionOnGoneUser<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as AuthError {
+            if let code = error.providerCode, Self.goneUserCodes.contains(code) {
+                try? await sessions.clear()
+            }
+            throw error
+        }
     }
 
     private func signedInSession() async throws -> Session {
@@ -171,14 +197,28 @@ public actor FirebaseAuth {
         return try await storeReplacement(for: session, tokens)
     }
 
-    /// Removes a second factor (`mfaEnrollment:withdraw`) and stores the session with the reply's new tokens.
+    /// Removes a second factor (`mfaEnrollment:withdraw`).
+    ///
+    /// When the reply carries new tokens, the session is stored with them and the result is
+    /// ``FirebaseMFAWithdrawal/renewed(_:)``. Identity Platform may answer without tokens (both are
+    /// optional in its `WithdrawMfaResponse`): the factor is removed but the backend ended the
+    /// user's session. As firebase-ios-sdk, the user is then signed out — the stored session is
+    /// removed and `signedOut` is published through the ``SessionManager`` — and the result is
+    /// ``FirebaseMFAWithdrawal/signedOut``; the withdrawal itself succeeded, so nothing is thrown.
+    /// - Throws: ``AuthErrorCode/noSession`` when signed out; ``AuthErrorCode/invalidRequest`` for an
+    ///   unknown enrollment (`MFA_ENROLLMENT_NOT_FOUND`); ID-token errors (which end the session as
+    ///   for every token operation). Nothing was removed when it throws.
     @discardableResult
-    public func withdrawMFA(enrollmentID: String) async throws -> Session {
+    public func withdrawMFA(enrollmentID: String) async throws -> FirebaseMFAWithdrawal {
         let session = try await validSession()
         let tokens = try await endingSessionOnDeadUser {
             try await provider.api.withdrawMFA(idToken: FirebaseProvider.idToken(of: session), enrollmentID: enrollmentID)
         }
-        return try await storeReplacement(for: session, tokens)
+        guard let tokens else {
+            try await sessions.clear()
+            return .signedOut
+        }
+        return .renewed(try await storeReplacement(for: session, tokens))
     }
 
     private func storeReplacement(for session: Session, _ tokens: FirebaseMFATokens) async throws -> Session {

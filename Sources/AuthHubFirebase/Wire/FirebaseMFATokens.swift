@@ -1,8 +1,9 @@
 import AuthHub
 import Foundation
 
-/// The reply of `mfaSignIn:finalize`, `mfaEnrollment:finalize` and `mfaEnrollment:withdraw`
-/// (firebase-js-sdk `FinalizeMfaResponse`): `{idToken, refreshToken}`. No `localId` or
+/// The reply of `mfaSignIn:finalize` and `mfaEnrollment:finalize` (firebase-js-sdk
+/// `FinalizeMfaResponse`), and of `mfaEnrollment:withdraw` when that one carries tokens (they are
+/// optional there: see ``FirebaseAPI/withdrawMFA(idToken:enrollmentID:)``): `{idToken, refreshToken}`. No `localId` or
 /// `expiresIn` are part of it: the uid comes from the verified ID token, and the lifetime is
 /// `expiresIn` when a reply carries one, else Firebase's one hour.
 public struct FirebaseMFATokens: Sendable, Codable {

@@ -46,6 +46,7 @@ public struct TurnkeyAPI: Sendable {
         switch errorContext {
         case .refresh: .refresh
         case .passkeyLogin: .signIn
+        case .signUp: .signUp
         case .session, .request: .other
         }
     }
@@ -228,8 +229,11 @@ public struct TurnkeyAPI: Sendable {
     /// `create_sub_organization`). This is the shape of Turnkey's own example backend (tkhq/swift-sdk
     /// `Examples/with-backend/example-server`: `POST /auth/createSubOrg`, `CreateSubOrgParams`);
     /// every value is base64url without padding; transports are Turnkey's enum names
-    /// (`AUTHENTICATOR_TRANSPORT_INTERNAL`, …).
+    /// (`AUTHENTICATOR_TRANSPORT_INTERNAL`, …), unknown ones dropped (see ``authenticatorTransports``).
     /// - Returns: the new sub-organization's id.
+    /// - Throws: errors mapped in the ``TurnkeyErrorMapper/Context/signUp`` context: a reply saying
+    ///   the email already exists → ``AuthErrorCode/emailAlreadyInUse``; another `ALREADY_EXISTS`
+    ///   (code 6) or HTTP 409 → ``AuthErrorCode/conflict``.
     public func createSubOrganization(email: String, passkeyName: String, challenge: [UInt8],
                                       registration: PasskeyRegistration) async throws -> String {
         var base = configuration.proxyURL.absoluteString
@@ -240,15 +244,34 @@ public struct TurnkeyAPI: Sendable {
                 credentialId: Base64URL.encode(registration.credentialID),
                 clientDataJson: Base64URL.encode(registration.clientDataJSON),
                 attestationObject: Base64URL.encode(registration.attestationObject),
-                transports: registration.transports.map(Self.transportName))))
+                transports: Self.transportNames(registration.transports))))
         let request = try APIRequest.json(.post, base + Self.createSubOrganizationPath, body, retry: .never, operation: .signUp)
-        return try await client(.request, baseURL: configuration.proxyURL)
+        return try await client(.signUp, baseURL: configuration.proxyURL)
             .send(request, as: TurnkeyCreateSubOrganizationReply.self).subOrganizationId
     }
 
-    /// Turnkey's name of a WebAuthn transport (`internal` → `AUTHENTICATOR_TRANSPORT_INTERNAL`).
-    static func transportName(_ transport: String) -> String {
-        transport.hasPrefix("AUTHENTICATOR_TRANSPORT_") ? transport : "AUTHENTICATOR_TRANSPORT_" + transport.uppercased()
+    /// The values of Turnkey's `AuthenticatorTransport` enum: the only transports it accepts.
+    public static let authenticatorTransports: Set<String> = [
+        "AUTHENTICATOR_TRANSPORT_BLE", "AUTHENTICATOR_TRANSPORT_INTERNAL", "AUTHENTICATOR_TRANSPORT_NFC",
+        "AUTHENTICATOR_TRANSPORT_USB", "AUTHENTICATOR_TRANSPORT_HYBRID",
+    ]
+
+    /// Turnkey's name of a WebAuthn transport (`internal` → `AUTHENTICATOR_TRANSPORT_INTERNAL`, any
+    /// case; a name already in Turnkey's form is kept); nil for a transport outside Turnkey's enum
+    /// (``authenticatorTransports``), such as `smart-card` or one a future authenticator reports.
+    static func transportName(_ transport: String) -> String? {
+        let name = transport.uppercased().hasPrefix("AUTHENTICATOR_TRANSPORT_")
+            ? transport.uppercased() : "AUTHENTICATOR_TRANSPORT_" + transport.uppercased()
+        return authenticatorTransports.contains(name) ? name : nil
+    }
+
+    /// The transports to send: Turnkey's names of those it knows, each once, in the authenticator's
+    /// order. Unknown ones are dropped before the call — Turnkey refuses the whole sub-organization
+    /// over one value outside its enum, which would leave the just-made passkey an orphan; the
+    /// transports are only a hint for later sign-ins.
+    static func transportNames(_ transports: [String]) -> [String] {
+        var seen = Set<String>()
+        return transports.compactMap(transportName).filter { seen.insert($0).inserted }
     }
 
     /// `list_suborgs` (<doc:TurnkeyProtocol>: “Email lookup”), for servers holding the parent organization's API key.

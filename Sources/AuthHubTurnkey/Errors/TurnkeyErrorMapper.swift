@@ -16,6 +16,9 @@ import Foundation
 ///   (matched on the text, whatever the numeric code) → ``AuthErrorCode/sessionExpired``;
 /// - ``Context/refresh`` (a stamp_login stamped with the current session key): those messages, and
 ///   any other 16/401 → ``AuthErrorCode/refreshTokenInvalid`` (the session key is no longer accepted);
+/// - ``Context/signUp`` (the app backend's `createSubOrg`): a message saying the email already
+///   exists (is in use, registered, a duplicate), whatever the status → ``AuthErrorCode/emailAlreadyInUse``;
+///   another code 6 (`ALREADY_EXISTS`) or a bare HTTP 409 → ``AuthErrorCode/conflict``;
 /// - otherwise 16/401 (e.g. a stamp whose signature does not verify) → ``AuthErrorCode/invalidToken``.
 ///
 /// By code: 3 and 9 → ``AuthErrorCode/invalidRequest``, 5 → ``AuthErrorCode/userNotFound`` during a
@@ -33,6 +36,8 @@ public struct TurnkeyErrorMapper: ErrorMapper {
         case session
         /// A stamp_login stamped with the current session key, to renew the session.
         case refresh
+        /// The app backend's sub-organization creation (`POST <proxyURL>/auth/createSubOrg`) at sign-up.
+        case signUp
     }
 
     /// The message fragment of an unknown stamp key (<doc:TurnkeyErrors>, code 16).
@@ -59,7 +64,8 @@ public struct TurnkeyErrorMapper: ErrorMapper {
         var details: JSONValue?
         if let body = (try? JSONValue.parse(response.body))?.objectValue {
             code = Self.int(body["code"])
-            message = body["message"]?.stringValue
+            // gRPC statuses carry `message`; app backends often answer `{"error": "…"}` instead.
+            message = body["message"]?.stringValue ?? body["error"]?.stringValue
             details = body["details"]
         }
         return map(grpcCode: code, message: message, details: details, status: response.status, provider: provider,
@@ -105,6 +111,10 @@ public struct TurnkeyErrorMapper: ErrorMapper {
                 : "The Turnkey session key is no longer registered for the account; sign in again.")
         case .refresh where unknownKey || expiredKey || unauthenticated:
             return error(.refreshTokenInvalid, describe("Turnkey no longer accepts the session key; sign in again."))
+        case .signUp where Self.saysEmailTaken(lower):
+            return error(.emailAlreadyInUse, "A Turnkey account is already registered for this email.")
+        case .signUp where grpcCode == 6 || (grpcCode == nil && status == 409):
+            return error(.conflict, describe("The sub-organization could not be created: something it names already exists."))
         default:
             break
         }
@@ -137,6 +147,15 @@ public struct TurnkeyErrorMapper: ErrorMapper {
         case 400, 409, 422: return error(.invalidRequest, describe("Turnkey rejected the request as invalid (HTTP \(status))."))
         default: return error(StatusErrorMapper.code(forStatus: status), describe("Turnkey answered HTTP \(status)."))
         }
+    }
+
+    /// Whether a (lower-cased) message says the email is already taken: it names the email and says
+    /// it already exists, is in use or registered, or is a duplicate. The app backend's wording is
+    /// its own (Turnkey's example backend passes Turnkey's error message on), so this reads meaning,
+    /// not one exact sentence.
+    static func saysEmailTaken(_ lower: String) -> Bool {
+        guard lower.contains("email") else { return false }
+        return ["already exist", "already in use", "already registered", "already taken", "duplicate"].contains { lower.contains($0) }
     }
 
     /// `field: description` of every BadRequest field violation, joined by `; `.

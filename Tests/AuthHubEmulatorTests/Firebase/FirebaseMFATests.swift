@@ -203,6 +203,38 @@ extension FirebaseWire {
         #expect(plain.string("idToken") != nil, "without factors, password sign-in returns tokens again")
     }
 
+    /// The `:endSessionsOnMFAWithdraw` hook: the withdrawal removes the factor, answers `{}` (the
+    /// tokens of `WithdrawMfaResponse` are optional) and ends the account's sessions.
+    @Test func aMarkedAccountsWithdrawalAnswersWithoutTokensAndEndsItsSessions() async throws {
+        let clock = FakeClock()
+        let emulator = try await Emulator.start(EmulatorConfiguration(clock: clock))
+        let wire = FirebaseWire(emulator: emulator)
+        let (localId, enrollment, totp) = try await wire.enrollTOTP("end@example.com", clock: clock)
+        clock.advance(by: 30)
+        let pending = try #require(try await wire.signIn("end@example.com").string("mfaPendingCredential"))
+        let signedIn = try await wire.v2("mfaSignIn:finalize", [
+            "mfaPendingCredential": .string(pending), "mfaEnrollmentId": .string(enrollment),
+            "totpVerificationInfo": ["verificationCode": .string(try totp.code(at: clock.now).revealed())],
+        ])
+        let idToken = try #require(signedIn.string("idToken"))
+        let refreshToken = try #require(signedIn.string("refreshToken"))
+        let unknown = try await wire.helper(.post, "accounts/\(localId):somethingElse", json: [:])
+        let marked = try await wire.helper(.post, "accounts/\(localId):endSessionsOnMFAWithdraw", json: [:])
+        clock.advance(by: 1)
+        let withdraw = try await wire.v2("mfaEnrollment:withdraw", ["idToken": .string(idToken), "mfaEnrollmentId": .string(enrollment)])
+        let refreshed = try await wire.refresh(refreshToken)
+        let plain = try await wire.signIn("end@example.com")
+        let unmarked = try await wire.helper(.post, "accounts/\(localId):endSessionsOnMFAWithdraw", json: ["enabled": false])
+        await emulator.stop()
+
+        #expect(unknown.status == 404)
+        #expect(marked.status == 200 && marked.json == ["localId": .string(localId), "mfaWithdrawEndsSessions": true])
+        #expect(withdraw.status == 200 && withdraw.json == [:], "no tokens")
+        #expect(refreshed.error == "TOKEN_EXPIRED", "the session ended")
+        #expect(plain.string("idToken") != nil, "the factor was removed")
+        #expect(unmarked.json?["mfaWithdrawEndsSessions"] == false)
+    }
+
     @Test func sensitiveChangesNeedASignInFromTheLastFiveMinutes() async throws {
         let clock = FakeClock()
         let emulator = try await Emulator.start(EmulatorConfiguration(clock: clock))

@@ -60,7 +60,7 @@ import Testing
         #expect(rejected.status == 200 && rejected.activity?["status"] == "ACTIVITY_STATUS_REJECTED" && rejected.activity?["result"] == [:])
         #expect(consensus.activity?["status"] == "ACTIVITY_STATUS_CONSENSUS_NEEDED")
         #expect(badOutcome.status == 400 && badOutcome.code == 3)
-        #expect(current.json == ["rpId": "localhost", "activityPendingPolls": 0, "nextActivityOutcome": nil])
+        #expect(current.json == ["rpId": "localhost", "activityPendingPolls": 0, "nextActivityOutcome": nil, "proxyLookup": true])
     }
 
     @Test func malformedRequestsAreRefusedWithoutCrashing() async throws {

@@ -53,6 +53,25 @@ import Testing
         #expect(afterReset.json == ["organizationIds": []])
     }
 
+    /// `proxyLookup: false` plays Turnkey's example backend, which serves createSubOrg and no
+    /// lookup: the lookup is a plain 404; switching it back serves it again. A non-boolean is refused.
+    @Test func theProxyLookupCanBeSwitchedOff() async throws {
+        let wire = try await TurnkeyWire.start()
+        let user = try await wire.register("pat@example.com")
+        let off = try await wire.hook(.patch, "config", ["proxyLookup": false])
+        let missing = try await wire.send(.get, "/turnkey-proxy/proxy/sub-org-ids?filterType=EMAIL&filterValue=pat%40example.com")
+        let bad = try await wire.hook(.patch, "config", ["proxyLookup": "no"])
+        let on = try await wire.hook(.patch, "config", ["proxyLookup": true])
+        let found = try await wire.send(.get, "/turnkey-proxy/proxy/sub-org-ids?filterType=EMAIL&filterValue=pat%40example.com")
+        await wire.emulator.stop()
+
+        #expect(off.status == 200 && off["proxyLookup"] == false)
+        #expect(missing.status == 404 && missing.json == nil, "a framework's plain 404, not a Turnkey status")
+        #expect(bad.status == 400 && bad.code == 3)
+        #expect(on["proxyLookup"] == true)
+        #expect(found.json == ["organizationIds": [.string(user.organizationId)]])
+    }
+
     @Test func listSubOrgsWithTheParentKey() async throws {
         let wire = try await TurnkeyWire.start()
         let user = try await wire.register("list@example.com")
