@@ -161,7 +161,7 @@ import Testing
                                                  refreshToken: Secret("rt-1"), expiresAt: clock.now.addingTimeInterval(3600), scope: "openid"))
         transport.on(.post, "/oauth/token") { request in
             let scope = request.jsonBody?["scope"]?.stringValue ?? ""
-            return .json(200, ["access_token": .string("api-at \(scope)"), "expires_in": 600, "scope": .string(scope), "token_type": "Bearer"])
+            return .json(200, ["access_token": .string("api-at." + scope.replacingOccurrences(of: " ", with: "+")), "expires_in": 600, "scope": .string(scope), "token_type": "Bearer"])
         }
         transport.on(.get, "/api/v2/users/auth0|1") { _ in .json(200, ["user_id": "auth0|1"]) }
         let api = provider.management(credentials: manager)
@@ -170,7 +170,7 @@ import Testing
         let exchange = try #require(transport.requests(to: "/oauth/token").last)
         #expect(exchange.jsonBody?["audience"] == "https://tenant.auth0.com/api/v2/")
         #expect(exchange.jsonBody?["scope"] == "openid read:current_user")
-        #expect(transport.requests.last?.headerFields["Authorization"] == "Bearer api-at openid read:current_user")
+        #expect(transport.requests.last?.headerFields["Authorization"] == "Bearer api-at.openid+read:current_user")
     }
 
     @Test func dPoPTokenTypeIsUsedAsTheScheme() async throws {

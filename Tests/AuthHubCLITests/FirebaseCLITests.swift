@@ -118,7 +118,7 @@ import Testing
         let send = try await f.run(["verify-email", "--provider", "firebase"])
         #expect(send.status == 0 && send.stdout.contains("--code CODE"), "\(send.stdout)\(send.stderr)")
         let verifyCode = try await Self.oobCode(f, "hal@example.com", "VERIFY_EMAIL")
-        let verified = try await f.run(["verify-email", "--provider", "firebase", "--code", verifyCode])
+        let verified = try await f.run(["verify-email", "--provider", "firebase", "--code=" + verifyCode])
         #expect(verified.status == 0 && verified.stdout.contains("Email address verified. The session was renewed."), "\(verified.stderr)")
         let session = try await f.run(["session", "--provider", "firebase", "--json"])
         #expect(session.status == 0)
@@ -129,7 +129,7 @@ import Testing
         let wrongCode = try await f.run(["reset-password", "--provider", "firebase", "--code", "not-a-code", "--password-stdin"],
                                         stdin: "brand new battery\n")
         #expect(wrongCode.status != 0 && wrongCode.stderr.hasPrefix("error: "), "\(wrongCode.stderr)")
-        let confirmed = try await f.run(["reset-password", "--provider", "firebase", "--code", resetCode, "--password-stdin"],
+        let confirmed = try await f.run(["reset-password", "--provider", "firebase", "--code=" + resetCode, "--password-stdin"],
                                         stdin: "brand new battery\n")
         #expect(confirmed.status == 0 && confirmed.stdout.contains("Password changed."), "\(confirmed.stderr)")
         let oldPassword = try await f.run(["login", "--provider", "firebase", "--email", "hal@example.com", "--password-stdin"],

@@ -49,7 +49,7 @@ import Testing
         let reset = try await run(["reset-password", "--email", "ola@example.com"])
         #expect(reset.status == 0, "\(reset.stderr)")
         let resetToken = try #require(try await tokens()["reset_token"]?.stringValue)
-        let confirmed = try await run(["reset-password", "--code", resetToken, "--password-stdin"], stdin: "brand new battery\n")
+        let confirmed = try await run(["reset-password", "--code=" + resetToken, "--password-stdin"], stdin: "brand new battery\n")
         #expect(confirmed.status == 0 && confirmed.stdout.contains("Password changed."), "\(confirmed.stderr)")
         let relogin = try await run(["login", "--email", "ola@example.com", "--password-stdin"], stdin: "brand new battery\n")
         #expect(relogin.status == 0, "\(relogin.stderr)")
@@ -58,7 +58,7 @@ import Testing
         let send = try await run(["verify-email"])
         #expect(send.status == 0, "\(send.stderr)")
         let verificationToken = try #require(try await tokens("vic@example.com")["verification_token"]?.stringValue)
-        let verified = try await run(["verify-email", "--code", verificationToken])
+        let verified = try await run(["verify-email", "--code=" + verificationToken])
         #expect(verified.status == 0 && verified.stdout.contains("Email address verified."), "\(verified.stderr)")
 
         // A guest that signs up keeps its user; --code uses a code sent earlier (no new one), and a
