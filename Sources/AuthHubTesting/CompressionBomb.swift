@@ -13,16 +13,30 @@ enum CompressionBomb {
     static let inflatedCRC32: UInt32 = 0xE25C_F02A
 
     /// The gzip member (RFC 1952) whose deflate stream (RFC 1951) inflates to `inflatedSize` zeros.
+    ///
+    /// Built in a few milliseconds even in a debug build: every reference is the same 13 bits, so
+    /// once the first 8 are written the writer is back in the same state every 8 references (104 bits,
+    /// 13 whole bytes), and the rest is those 13 bytes repeated. (Writing a million references bit by
+    /// bit took seconds in a debug build, holding up every test that waited for this value.)
     static let gzip: Data = {
         var out = Data([0x1F, 0x8B, 0x08, 0x00, 0, 0, 0, 0, 0x00, 0xFF])  // magic, deflate, no flags, no mtime, unknown OS
         var writer = BitWriter()
         writer.bits(1, count: 1)  // BFINAL
         writer.bits(1, count: 2)  // BTYPE 01: fixed Huffman codes
         writer.code(0x30, length: 8)  // literal 0x00
-        for _ in 0..<references {
+        func reference(_ writer: inout BitWriter) {
             writer.code(0xC5, length: 8)  // length 258 (symbol 285)
             writer.code(0, length: 5)  // distance 1 (distance code 0)
         }
+        for _ in 0..<8 { reference(&writer) }
+        // One period: the 13 bytes eight more references write, from and back to the same state.
+        let before = writer.bytes.count
+        for _ in 0..<8 { reference(&writer) }
+        let period = Array(writer.bytes[before...])
+        let repeats = (references - 16) / 8
+        writer.bytes.reserveCapacity(writer.bytes.count + repeats * period.count + 16)
+        for _ in 0..<repeats { writer.bytes.append(contentsOf: period) }
+        for _ in 0..<((references - 16) % 8) { reference(&writer) }
         writer.code(0, length: 7)  // end of block (symbol 256)
         out.append(writer.finish())
         for value in [inflatedCRC32, UInt32(truncatingIfNeeded: inflatedSize)] {
@@ -37,7 +51,6 @@ enum CompressionBomb {
         var accumulator: UInt32 = 0
         var count: UInt32 = 0
 
-        init() { bytes.reserveCapacity(references * 13 / 8 + 16) }
 
         mutating func bits(_ value: UInt32, count length: UInt32) {
             accumulator |= value << count
