@@ -284,11 +284,23 @@ struct PostgresSessionStoreTests {
             ("remove", { try await store.remove(key) }),
         ]
         for (name, operation) in operations {
+            // A control timer of the same 1.5 s, started with the operation: on a machine whose
+            // threads are all busy (a full parallel test run on 2 cores stalled every task for over
+            // 30 s, before and after issue 31), it is late by as much as the store's own deadline, and
+            // that lateness is not the store's.
+            let control = Task { () -> Duration in
+                let start = ContinuousClock.now
+                try? await Task.sleep(for: .milliseconds(1500))
+                return ContinuousClock.now - start
+            }
             let started = ContinuousClock.now
             let error = await #expect(throws: AuthError.self, "\(name)") { try await operation() }
+            let elapsed = ContinuousClock.now - started
+            let stall = max(.zero, await control.value - .milliseconds(1500))
             // Without the store's deadline, postgres-nio's pool would hold the request until its circuit
             // breaker trips after 60 s; the bound leaves room for a loaded machine's late timers.
-            #expect(ContinuousClock.now - started < .seconds(30), "\(name) must fail at its 1.5 s timeout, not wait for the pool")
+            #expect(elapsed - stall < .seconds(30),
+                    "\(name) must fail at its 1.5 s timeout, not wait for the pool (took \(elapsed), a 1.5 s timer was \(stall) late)")
             #expect(error?.code == .storageFailure, "\(name)")
             #expect(error?.isRetryable == true, "\(name)")
             #expect(error?.message.contains("pw-s3cret") == false, "\(name): \(String(describing: error))")
