@@ -18,6 +18,9 @@ import Testing
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// An id with an erase-display sequence and a right-to-left override, JSON-escaped.
+    static let hostileID = #"dev_\u001b[2J\u202e"#
+
     /// What the output must be free of (every unsafe scalar but the CLI's own line breaks).
     static func unsafeScalars(_ text: String) -> [String] {
         text.unicodeScalars.filter { TerminalText.isUnsafe($0) && $0 != "\n" }.map { "U+" + String($0.value, radix: 16, uppercase: true) }
@@ -31,6 +34,10 @@ import Testing
         var stdin: String? = nil
         /// The hostile server's answer to every request.
         var reply: @Sendable (ScriptedUpstream.Request) -> ScriptedUpstream.Script
+        /// A signed-in Auth0 session (with a refresh token) stored before the command runs.
+        var signedIn = false
+        /// The exit status expected (1 for a failure; 0 for output that succeeds with hostile data).
+        var status: Int32 = 1
         var description: String { name }
     }
 
@@ -59,6 +66,16 @@ import Testing
             provider: #"{"id": "p", "type": "turnkey", "baseURL": "http://127.0.0.1:PORT/turnkey", "organizationId": "00000000-0000-4000-8000-0000000000aa", "rpId": "localhost", "proxyURL": "http://127.0.0.1:PORT/proxy"}"#,
             arguments: ["login", "--email", "ada@example.com"],
             reply: { _ in .json(400, #"{"code":3,"message":\#(hostileJSON),"details":[]}"#) }),
+        Row(name: "auth0 mfa list (factor names and ids)",
+            provider: #"{"id": "p", "type": "auth0", "domain": "http://127.0.0.1:PORT/auth0", "clientId": "cli"}"#,
+            arguments: ["mfa", "list"],
+            reply: { request in
+                if request.path.hasSuffix("/oauth/token") {
+                    return .json(200, #"{"access_token":"myaccount-at","token_type":"Bearer","expires_in":600,"scope":"read:me:authentication_methods read:me:factors"}"#)
+                }
+                if request.path.hasSuffix("/me/v1/factors") { return .json(200, #"{"factors":[]}"#) }
+                return .json(200, #"{"authentication_methods":[{"id":"totp|\#(hostileID)","type":"totp","name":\#(hostileJSON),"created_at":"2026-01-01T00:00:00Z"}]}"#)
+            }, signedIn: true, status: 0),
         Row(name: "oidc discovered issuer",
             provider: #"{"id": "p", "type": "oidc", "issuer": "http://127.0.0.1:PORT/", "clientId": "cli"}"#,
             arguments: ["login", "--browser", "--no-open", "--timeout", "5"],
@@ -72,9 +89,19 @@ import Testing
         let config = #"{"defaultEnvironment": "dev", "environments": {"dev": {"defaultProvider": "p", "sessionStore": {"type": "file", "path": "sessions"}, "providers": [\#(row.provider.replacingOccurrences(of: "PORT", with: String(upstream.port)))]}}}"#
         let directory = try AuthHubBinary.directory(withConfig: config)
         defer { try? FileManager.default.removeItem(at: directory) }
+        if row.signedIn {
+            let sessions = directory.appendingPathComponent("sessions")
+            try FileManager.default.createDirectory(at: sessions, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            let stored = #"""
+            {"format":"authhub.session","version":1,"key":{"provider":"p","account":"default"},
+             "session":{"providerID":"p","accountKey":"default","accessToken":"at","refreshToken":"rt","tokenType":"Bearer","scope":"openid offline_access",
+                        "claims":{"sub":"auth0|1"},"userID":"auth0|1","extras":{},"secretExtras":{},"version":1,"expiresAt":4102444800}}
+            """#
+            try Data(stored.utf8).write(to: sessions.appendingPathComponent("session.p.default.json"))
+        }
         let result = try await AuthHubBinary.runDetached(row.arguments, in: directory, stdin: row.stdin)
         let output = result.stdout + result.stderr
-        #expect(result.status != 0, "\(row): \(output)")
+        #expect(result.status == row.status, "\(row): \(output)")
         #expect(!upstream.requests.isEmpty, "\(row): the hostile server was never asked")
         #expect(Self.unsafeScalars(output).isEmpty, "\(row): raw \(Self.unsafeScalars(output)) in \(output.debugDescription)")
         // The server's text was shown, escaped, not dropped.
