@@ -191,13 +191,6 @@ public final class PostgresSessionStore: ObservableSessionStore {
     ///   when the database fails.
     @discardableResult
     public func save(_ session: Session, for key: SessionKey, expectedVersion: UInt64?) async throws -> Session {
-        // The sealed copy carries the version the write gives the row when it is a compare-and-swap; an
-        // unconditional save learns its version from the statement (the column is authoritative).
-        let sealed = try format.encode(try session.storedCopy(for: key, currentVersion: expectedVersion ?? 0, expectedVersion: nil),
-                                       for: key, name: SessionFileName(key))
-        let data = ByteBuffer(bytes: sealed)
-        let provider = Self.bytes(key.provider)
-        let account = Self.bytes(key.account)
         let expected: Int64?
         if let expectedVersion {
             guard let exact = Int64(exactly: expectedVersion) else {
@@ -209,6 +202,13 @@ public final class PostgresSessionStore: ObservableSessionStore {
         } else {
             expected = nil
         }
+        // The sealed copy carries the version the write gives the row when it is a compare-and-swap; an
+        // unconditional save learns its version from the statement (the column is authoritative).
+        let sealed = try format.encode(try session.storedCopy(for: key, currentVersion: expectedVersion ?? 0, expectedVersion: nil),
+                                       for: key, name: SessionFileName(key))
+        let data = ByteBuffer(bytes: sealed)
+        let provider = Self.bytes(key.provider)
+        let account = Self.bytes(key.account)
         let channel = feed.channel
         let notice = PostgresChangeFeed.payloadPrefix(origin: feed.origin, kind: expected.map { $0 == 0 } ?? true ? "s" : "r", key: key)
         let written = try await run("save the session \(key)") { client, table, logger -> [Int64] in
