@@ -9,8 +9,10 @@ import Hummingbird
 /// - `X-Frame-Options: DENY` and `Content-Security-Policy: frame-ancestors 'none'`: no other site can
 ///   frame a page to trick a click (clickjacking a "Sign out" or a consent button);
 /// - `X-Content-Type-Options: nosniff`: a reply is only ever what its `Content-Type` says;
-/// - `Referrer-Policy: no-referrer`: the callback URL, which carries the authorization code and
-///   `state`, is never sent on to another site in a `Referer`.
+/// - `Referrer-Policy: same-origin`: the callback URL, which carries the authorization code and
+///   `state`, is never sent on to another site in a `Referer`. (Not `no-referrer`: under it browsers
+///   send `Origin: null` with every form POST, and the sign-out and state-change checks, which compare
+///   `Origin` with the app's origin, would refuse the app's own forms.)
 ///
 /// A header the route set itself is kept.
 public struct SecurityHeaders: Sendable, Hashable {
@@ -20,7 +22,7 @@ public struct SecurityHeaders: Sendable, Hashable {
     public var referrerPolicy: String?
 
     public init(frameOptions: String? = "DENY", contentSecurityPolicy: String? = "frame-ancestors 'none'",
-                contentTypeOptions: String? = "nosniff", referrerPolicy: String? = "no-referrer") {
+                contentTypeOptions: String? = "nosniff", referrerPolicy: String? = "same-origin") {
         self.frameOptions = frameOptions
         self.contentSecurityPolicy = contentSecurityPolicy
         self.contentTypeOptions = contentTypeOptions

@@ -18,7 +18,7 @@ import Testing
 
     static let securityHeaders: [(String, String)] = [
         ("X-Frame-Options", "DENY"), ("Content-Security-Policy", "frame-ancestors 'none'"),
-        ("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "no-referrer"),
+        ("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "same-origin"),
     ]
 
     static func expectSecurityHeaders(_ response: TestResponse, _ what: String, sourceLocation: SourceLocation = #_sourceLocation) {
