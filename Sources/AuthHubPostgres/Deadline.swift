@@ -52,8 +52,10 @@ enum Deadline {
                 }
                 let timer = Task {
                     do { try await Task.sleep(for: timeout) } catch { return }
-                    work.cancel()
+                    // The caller first: cancelling the work runs postgres-nio's cancellation handlers on
+                    // this thread, and the answer must not wait for them.
                     _ = finish(.timedOut)
+                    work.cancel()
                 }
                 let alreadyDone = state.withLock { s -> Bool in
                     s.work = work

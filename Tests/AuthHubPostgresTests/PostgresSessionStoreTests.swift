@@ -288,12 +288,12 @@ struct PostgresSessionStoreTests {
             // threads are all busy (a full parallel test run on 2 cores stalled every task for over
             // 30 s, before and after issue 31), it is late by as much as the store's own deadline, and
             // that lateness is not the store's.
-            let control = Task { () -> Duration in
-                let start = ContinuousClock.now
-                try? await Task.sleep(for: .milliseconds(1500))
-                return ContinuousClock.now - start
-            }
+            // (Timed from here, not from inside the task: a stalled pool delays its start as well.)
             let started = ContinuousClock.now
+            let control = Task { () -> Duration in
+                try? await Task.sleep(for: .milliseconds(1500))
+                return ContinuousClock.now - started
+            }
             let error = await #expect(throws: AuthError.self, "\(name)") { try await operation() }
             let elapsed = ContinuousClock.now - started
             let stall = max(.zero, await control.value - .milliseconds(1500))
