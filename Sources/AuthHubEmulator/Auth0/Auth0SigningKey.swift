@@ -48,7 +48,7 @@ actor Auth0SigningKey {
     }
 
     private static func generateRSA() async throws -> Material {
-        let backing = try _RSA.Signing.PrivateKey(keySize: .bits2048)
+        let backing = try await onThreadOfItsOwn { try _RSA.Signing.PrivateKey(keySize: .bits2048) }
         let primitives = try backing.publicKey.getKeyPrimitives()
         let modulus = Base64URL.encode(primitives.modulus)
         let exponent = Base64URL.encode(primitives.publicExponent)
@@ -74,6 +74,19 @@ actor Auth0SigningKey {
             "x": .string(Base64URL.encode(point[1..<33])), "y": .string(Base64URL.encode(point[33..<65])),
         ]
         return Material(keys: keys, kid: kid, jwk: jwk)
+    }
+
+    /// Runs `work` on a thread of its own and returns its result. RSA key generation is seconds of CPU
+    /// in a debug build (BoringSSL compiled without optimisation): on one of Swift's cooperative
+    /// threads (as many as cores) it held that thread the whole time, and a test run starting dozens of
+    /// emulators at once left no thread for anything else — timers and replies waited tens of seconds.
+    /// An OS thread is preempted like any other.
+    private static func onThreadOfItsOwn<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread { continuation.resume(with: Result { try work() }) }
+            thread.stackSize = 1 << 20
+            thread.start()
+        }
     }
 
     /// The key material, once generated.
