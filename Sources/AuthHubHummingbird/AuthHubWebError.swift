@@ -32,7 +32,7 @@ public struct AuthHubWebError: HTTPResponseError, Sendable {
         case .refreshTokenInvalid, .sessionExpired, .noSession:
             status = .unauthorized
             clearedCookie = web.clearing(web.configuration.sessionCookieName)
-        case .network, .timeout, .providerUnavailable, .rateLimited:
+        case let code where code.isTransientByDefault:  // network, timeout, providerUnavailable, rateLimited
             status = .serviceUnavailable
             clearedCookie = nil
         case .accessDenied, .insufficientScope, .mfaRequired, .requiresRecentLogin:

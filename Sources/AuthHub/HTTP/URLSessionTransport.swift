@@ -365,12 +365,8 @@ final class BodyCollector: NSObject, URLSessionDataDelegate, @unchecked Sendable
         }
         // A compressed reply is refused before its body: libcurl would inflate it faster than this
         // delegate can count it (a 1 MB body inflating to 1 GiB reached 1.1 GB of memory).
-        if let exchange, let http = response as? HTTPURLResponse,
-           let refusal = RedirectPolicy.encodingRefusal(HTTPFields(http.allHeaderFields.compactMap { key, value in
-               guard let key = key as? String, key.caseInsensitiveCompare("Content-Encoding") == .orderedSame,
-                     let name = HTTPField.Name(key), let value = value as? String else { return nil }
-               return HTTPField(name: name, value: value)
-           })) {
+        if let exchange, let head = (response as? HTTPURLResponse)?.httpResponse,
+           let refusal = RedirectPolicy.encodingRefusal(head.headerFields) {
             exchange.stop(because: .refused(refusal))
             completionHandler(.cancel)
             return
