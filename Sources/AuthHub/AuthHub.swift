@@ -19,6 +19,9 @@ public final class AuthHub: Sendable {
     public let store: any SessionStore
     /// What providers were built with (transport, clock, logger).
     public let context: ProviderContext
+    /// What a sign-in does while a session is stored for its key: replace it and revoke it in the
+    /// background (the default), or refuse (see ``SignInPolicy``). Every sign-in of the hub follows it.
+    public let signInPolicy: SignInPolicy
     private let providersByID: [String: any AuthProvider]
     private let refreshLock: any RefreshLock
     private let managers = Mutex(ManagerTable())
@@ -49,11 +52,13 @@ public final class AuthHub: Sendable {
     ///     registry's ``TransportFactory`` for it; `urlsession` when the file names none).
     ///   - store: overrides the environment's `sessionStore`.
     ///   - baseDirectory: relative store paths are resolved against it (the config file's folder).
+    ///   - signInPolicy: signing in while signed in (``SignInPolicy/replace`` by default).
     /// - Throws: ``AuthErrorCode/invalidConfiguration`` for an unknown type, a transport no
     ///   registered factory builds, or a plugin's refusal.
     public init(environment: EnvironmentConfiguration, registry: ProviderRegistry, context: ProviderContext = ProviderContext(),
-                store: (any SessionStore)? = nil, baseDirectory: URL? = nil) throws {
+                store: (any SessionStore)? = nil, baseDirectory: URL? = nil, signInPolicy: SignInPolicy = .replace) throws {
         self.environment = environment
+        self.signInPolicy = signInPolicy
         var context = context
         if context.explicitTransport == nil {
             context.transport = try registry.makeTransport(named: environment.transport, logger: context.logger)
@@ -231,6 +236,16 @@ public final class AuthHub: Sendable {
         if let first { throw first }
     }
 
+    /// Waits until the revocations of replaced sessions that this hub's managers run in the
+    /// background have ended (each bounded by ``SignInPolicy/revocationTimeout``), and stores
+    /// renewed sessions a store refused (``storeUnsavedSessions()``): call it before a program
+    /// exits, so that neither a replaced session's revocation nor a renewal is lost with it.
+    /// - Throws: the first ``AuthErrorCode/storageFailure`` of ``storeUnsavedSessions()``.
+    public func finishBackgroundWork() async throws {
+        for manager in managers.withLock({ $0.slots.values.map(\.manager) }) { await manager.backgroundRevocationsFinished() }
+        try await storeUnsavedSessions()
+    }
+
     /// How many managers the hub holds now (for tests).
     package var managerCount: Int { managers.withLock { $0.slots.count } }
 
@@ -239,77 +254,24 @@ public final class AuthHub: Sendable {
     /// Signs in, stores the session and publishes `signedIn`.
     ///
     /// **Signing in while signed in** (a session is stored for the same provider and account) follows
-    /// one rule for every provider: the new session *replaces* the old one, and the old one is
-    /// revoked at the provider (best effort: a failed revocation is logged, not thrown) — the way
+    /// one rule for every provider and every entry point (``SignInPolicy``, applied by
+    /// ``SessionManager/signIn(method:policy:upgradesGuest:isolation:_:)``): the new session
+    /// *replaces* the old one, and the old one is revoked at the provider in the background —
+    /// bounded, logged and counted when it fails, never delaying the new session — the way
     /// Firebase and Auth0.swift replace the current user. One exception: signing in with an emailed
     /// code while signed in as a *guest* of a ``GuestUpgradingProvider`` (Openfort) upgrades that
     /// guest — the same user — instead. To keep several sessions of one provider, use `account`.
     @discardableResult
     public func signIn(_ request: SignInRequest, provider id: String? = nil, account: String = SessionKey.defaultAccount) async throws -> Session {
         let p = try provider(id)
-        return try await observedSignIn(provider: p.id, method: request.methodName) {
-            let m = try manager(provider: p.id, account: account)
-            let previous = try? await m.current()
-            if let previous, case .emailCode = request, let upgrading = p as? any GuestUpgradingProvider, upgrading.isGuest(previous) {
-                let session = try await mapped(p) { try await upgrading.signIn(request, upgrading: previous) }
-                return try await m.store(session)
-            }
-            let session = try await mapped(p) { try await p.signIn(request) }
-            return try await replace(previous, with: session, provider: p, manager: m)
+        let upgrading = p as? any GuestUpgradingProvider
+        var upgradesGuest = false
+        if case .emailCode = request { upgradesGuest = upgrading != nil }
+        return try await manager(provider: p.id, account: account).signIn(method: request.methodName, policy: signInPolicy,
+                                                                         upgradesGuest: upgradesGuest) { guest in
+            if let guest, let upgrading { return try await upgrading.signIn(request, upgrading: guest) }
+            return try await p.signIn(request)
         }
-    }
-
-    // MARK: Telemetry
-
-    /// Runs a sign-in in an `authhub.sign_in` span and counts it (``AuthTelemetry/MetricName/signIns``);
-    /// the span carries the subject only when the app opted in to user ids.
-    private func observedSignIn(provider: String, method: String, isolation: isolated (any Actor)? = #isolation,
-                                _ body: () async throws -> Session) async throws -> Session {
-        let telemetry = context.telemetry
-        return try await observed(AuthTelemetry.SpanName.signIn, counter: AuthTelemetry.MetricName.signIns, provider: provider,
-                                  dimensions: [("method", method)]) { span in
-            let session = try await body()
-            if telemetry.recordsUserIDs, let user = session.userID { span.attributes["enduser.id"] = user }
-            return session
-        }
-    }
-
-    /// Runs `body` in a span named `name` and increments `counter` by provider, the extra
-    /// dimensions and the outcome (`success` or the error code).
-    private func observed<T>(_ name: String, counter: String, provider: String, dimensions: [(String, String)] = [],
-                             isolation: isolated (any Actor)? = #isolation,
-                             _ body: (any Span) async throws -> T) async throws -> T {
-        let telemetry = context.telemetry
-        var attributes = ["authhub.provider": provider]
-        for (key, value) in dimensions { attributes["authhub." + key] = value }
-        do {
-            let value = try await telemetry.withSpan(name, attributes: attributes) { span in
-                let value = try await body(span)
-                span.attributes["authhub.outcome"] = "success"
-                return value
-            }
-            telemetry.increment(counter, [("provider", provider)] + dimensions + [("outcome", "success")])
-            return value
-        } catch {
-            telemetry.increment(counter, [("provider", provider)] + dimensions + [("outcome", AuthTelemetry.outcome(error))])
-            throw error
-        }
-    }
-
-    /// Stores `session` in place of `previous` and revokes `previous` at the provider (best effort)
-    /// unless it is the same session.
-    private func replace(_ previous: Session?, with session: Session, provider p: any AuthProvider,
-                         manager m: SessionManager) async throws -> Session {
-        let stored = try await m.store(session)
-        if let previous, previous.refreshToken != session.refreshToken || previous.accessToken != session.accessToken {
-            do {
-                try await p.signOut(previous)
-            } catch {
-                context.logger.notice("the replaced session could not be revoked",
-                                      metadata: ["provider": "\(p.id)", "error": "\(AuthError.wrap(error, provider: p.id).code)"])
-            }
-        }
-        return stored
     }
 
     /// Signs in through the user's browser (``BrowserSignInProvider``: Auth0 Web Auth, generic
@@ -327,11 +289,8 @@ public final class AuthHub: Sendable {
         guard let browser = p as? any BrowserSignInProvider else {
             throw AuthError(.unsupported, message: "Browser sign-in is not available for provider '\(p.id)'.", provider: p.id)
         }
-        return try await observedSignIn(provider: p.id, method: "browser") {
-            let m = try manager(provider: p.id, account: account)
-            let previous = try? await m.current()
-            let session = try await mapped(p) { try await browser.signInWithBrowser(timeout: timeout, options: options, open: open) }
-            return try await replace(previous, with: session, provider: p, manager: m)
+        return try await manager(provider: p.id, account: account).signIn(method: "browser", policy: signInPolicy) { _ in
+            try await browser.signInWithBrowser(timeout: timeout, options: options, open: open)
         }
     }
 
@@ -352,9 +311,11 @@ public final class AuthHub: Sendable {
         }
         let m = try manager(provider: p.id, account: account)
         let telemetry = context.telemetry
-        return DeviceSignInFlow(provider: device, options: options, clock: context.clock, complete: { [self] session in
-            let previous = try? await m.current()
-            return try await replace(previous, with: session, provider: p, manager: m)
+        let policy = signInPolicy
+        return DeviceSignInFlow(provider: device, options: options, clock: context.clock, complete: { session in
+            // Counted by `finished` below (a device sign-in can fail before any session exists).
+            let start = try await m.beginSignIn(policy: policy, upgradesGuest: false)
+            return try await m.finishSignIn(session, after: start, policy: policy)
         }, finished: { result in
             let outcome: String
             switch result {
@@ -372,31 +333,18 @@ public final class AuthHub: Sendable {
     }
 
     /// Creates an account; stores the session when the provider signs the user in at once.
-    @discardableResult
     ///
     /// While signed in as a guest of a ``GuestUpgradingProvider`` (Openfort), the guest is upgraded:
     /// the same user gets the email and password. Otherwise a stored session is replaced by the new
     /// account's (and revoked), as for ``signIn(_:provider:account:)``.
+    @discardableResult
     public func signUp(_ request: SignUpRequest, provider id: String? = nil, account: String = SessionKey.defaultAccount) async throws -> SignUpResult {
         let p = try provider(id)
-        return try await observed(AuthTelemetry.SpanName.signUp, counter: AuthTelemetry.MetricName.signUps, provider: p.id) { _ in
-            try await signUpUnobserved(request, provider: p, account: account)
+        let upgrading = p as? any GuestUpgradingProvider
+        return try await manager(provider: p.id, account: account).signUp(policy: signInPolicy, upgradesGuest: upgrading != nil) { guest in
+            if let guest, let upgrading { return try await upgrading.signUp(request, upgrading: guest) }
+            return try await p.signUp(request)
         }
-    }
-
-    private func signUpUnobserved(_ request: SignUpRequest, provider p: any AuthProvider, account: String) async throws -> SignUpResult {
-        let m = try manager(provider: p.id, account: account)
-        let previous = try? await m.current()
-        if let previous, let upgrading = p as? any GuestUpgradingProvider, upgrading.isGuest(previous) {
-            let result = try await mapped(p) { try await upgrading.signUp(request, upgrading: previous) }
-            if case .signedIn(let session) = result { return .signedIn(try await m.store(session)) }
-            return result
-        }
-        let result = try await mapped(p) { try await p.signUp(request) }
-        if case .signedIn(let session) = result {
-            return .signedIn(try await replace(previous, with: session, provider: p, manager: m))
-        }
-        return result
     }
 
     /// Creates an account whose credential is a new passkey (``PasskeySignUpProvider``: Turnkey) and
@@ -408,13 +356,13 @@ public final class AuthHub: Sendable {
         guard let passkeys = p as? any PasskeySignUpProvider else {
             throw AuthError(.unsupported, message: "'\(p.id)' does not create accounts with passkeys.", provider: p.id)
         }
-        return try await observed(AuthTelemetry.SpanName.signUp, counter: AuthTelemetry.MetricName.signUps, provider: p.id,
-                                  dimensions: [("method", "passkey")]) { _ in
-            let m = try manager(provider: p.id, account: account)
-            let previous = try? await m.current()
-            let session = try await mapped(p) { try await passkeys.signUpWithPasskey(email: email, displayName: displayName) }
-            return try await replace(previous, with: session, provider: p, manager: m)
+        let result = try await manager(provider: p.id, account: account).signUp(method: "passkey", policy: signInPolicy, upgradesGuest: false) { _ in
+            SignUpResult.signedIn(try await passkeys.signUpWithPasskey(email: email, displayName: displayName))
         }
+        guard case .signedIn(let session) = result else {
+            throw AuthError(.unknown, message: "The passkey sign-up did not sign in.", provider: p.id)
+        }
+        return session
     }
 
     /// A session valid for at least `minTTL` seconds, renewed when needed (see ``SessionManager``).
@@ -448,7 +396,8 @@ public final class AuthHub: Sendable {
     public func signOut(provider id: String? = nil, account: String = SessionKey.defaultAccount,
                         browser: BrowserSignOut?) async throws -> SignOutResult {
         let p = try provider(id)
-        return try await observed(AuthTelemetry.SpanName.signOut, counter: AuthTelemetry.MetricName.signOuts, provider: p.id) { span in
+        return try await context.telemetry.observed(AuthTelemetry.SpanName.signOut, counter: AuthTelemetry.MetricName.signOuts,
+                                                    provider: p.id) { span in
             let result = try await signOutUnobserved(provider: p, account: account, browser: browser)
             // Signed out locally either way; a failed revocation is recorded as its code.
             if let error = result.revocationError { span.attributes["authhub.revocation"] = error.code.rawValue }

@@ -80,11 +80,12 @@ extension AuthHubWeb {
             return refused
         }
         let id = try await startSession(session, provider: entry.provider)
-        // Signing in while signed in replaces the browser's session: the old one is signed out
-        // (revoked at its provider when it can be) rather than left behind in the store.
+        // Signing in while signed in replaces the browser's session (the hub's one rule): the old one
+        // is removed from the store at once and revoked at its provider in the background
+        // (`SessionManager.retire`), so the redirect does not wait for the provider.
         if let old = request.cookies[configuration.sessionCookieName].flatMap({ WebSessionID(cookie: $0.value) }), old != id,
            hub.providerIDs.contains(old.provider) {
-            _ = try? await hub.signOut(provider: old.provider, account: old.account)
+            try? await hub.manager(provider: old.provider, account: old.account).retire(timeout: hub.signInPolicy.revocationTimeout)
             forget(old)
         }
         var response = Self.redirect(entry.returnPath)

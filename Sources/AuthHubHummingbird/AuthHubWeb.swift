@@ -163,7 +163,9 @@ public final class AuthHubWeb: Sendable {
     /// Stores a new session under a fresh id and returns the id.
     func startSession(_ session: Session, provider: String) async throws -> WebSessionID {
         let id = WebSessionID.make(provider: provider, now: now, random: hub.context.random)
-        _ = try await hub.manager(provider: provider, account: id.account).store(session)
+        // The hub's one sign-in rule (stored, `signedIn` published, counted as a `browser` sign-in);
+        // a fresh id has no session to replace — the browser's previous one is retired by the caller.
+        _ = try await hub.manager(provider: provider, account: id.account).signIn(method: "browser") { _ in session }
         touch(id)
         return id
     }

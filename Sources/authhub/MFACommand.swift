@@ -54,7 +54,7 @@ struct MyAccountContext {
                 guard let requirement = error.mfa else { throw error }
                 let typed = otp ?? HubLoader.readLine(prompt: "This change needs a second factor. Enter the code from your authenticator app:")
                 guard let typed, !typed.isEmpty else { throw AuthError(.userCancelled, message: "No MFA code was entered.") }
-                _ = try await manager.store(try await auth0.signIn(mfa: requirement, .otp(Secret(typed))))
+                _ = try await manager.signIn(method: "mfa") { _ in try await auth0.signIn(mfa: requirement, .otp(Secret(typed))) }
             case .insufficientScope:
                 try await credentials.clear(forAudience: audience, scope: error.details["requiredScope"])
             default:

@@ -65,10 +65,11 @@ enum HubLoader {
     /// Writes back every renewed session a loaded hub keeps only in memory; a one-line failure (and a
     /// non-zero exit) when a store still refuses one: a renewal that exists only in this process is
     /// lost when it exits, and with rotating refresh tokens the session with it.
+    /// It also waits (bounded) for the background revocation of a session a sign-in replaced.
     static func storeUnsavedSessions() async {
         for hub in loaded.withLock({ $0 }) {
             do {
-                try await hub.storeUnsavedSessions()
+                try await hub.finishBackgroundWork()
             } catch {
                 CLI.fail(AuthError.wrap(error).message + "; the renewal is lost when this command exits (sign in again if the next command says so)")
             }

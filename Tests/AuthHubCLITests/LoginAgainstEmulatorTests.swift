@@ -72,6 +72,35 @@ import Testing
         await f.stop()
     }
 
+    /// The hub's one rule through the CLI: `authhub login` while signed in replaces the stored
+    /// session, and the replaced refresh token is revoked at Auth0 before the command exits (the
+    /// revocation runs in the background and `authhub` waits for it, bounded, on its way out).
+    @Test func loginWhileSignedInReplacesAndRevokesTheOldSession() async throws {
+        let f = try await Fixture.start()
+        try await f.seed("ada@example.com")
+        try await f.seed("bob@example.com")
+        let first = try await f.run(["login", "--email", "ada@example.com", "--password-stdin"], stdin: Self.password + "\n")
+        #expect(first.status == 0, "\(first.stderr)")
+        let adaRefreshToken = try #require(try storedSession(in: f.directory)["refreshToken"]?.stringValue)
+        let second = try await f.run(["login", "--email", "bob@example.com", "--password-stdin"], stdin: Self.password + "\n")
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(try storedSession(in: f.directory)["claims"]?["email"] == "bob@example.com")
+        let form = "grant_type=refresh_token&client_id=authhub-cli&refresh_token=" + adaRefreshToken
+        let renew = try await f.wire.send(.post, f.emulator.url("/auth0/oauth/token"), headerFields: [.contentType: "application/x-www-form-urlencoded"],
+                                          body: Data(form.utf8))
+        #expect(renew.status == 403 && (try? JSONValue.parse(renew.body)["error"]) == "invalid_grant", "ada's refresh token was revoked")
+        await f.stop()
+    }
+
+    /// The one session file the file store keeps in `directory`'s `sessions` folder (unsealed).
+    func storedSession(in directory: URL) throws -> JSONValue {
+        let files = FileManager.default.enumerator(at: directory.appendingPathComponent("sessions"), includingPropertiesForKeys: nil)?
+            .allObjects.compactMap { $0 as? URL }.filter { $0.lastPathComponent.hasPrefix("session.") } ?? []
+        #expect(files.count == 1)
+        let stored = try JSONValue.parse(Data(contentsOf: try #require(files.first)))
+        return stored["session"] ?? stored
+    }
+
     @Test func mfaChallengeIsAnsweredWithATOTPCode() async throws {
         let f = try await Fixture.start()
         let secret = Base32.encode(SystemRandom().bytes(20))

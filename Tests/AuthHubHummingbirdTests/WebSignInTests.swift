@@ -338,6 +338,8 @@ import Testing
         defer { Task { await fixture.emulator.stop() } }
         try await fixture.application().test(.router) { client in
             let first = try await Self.signIn(client, fixture)
+            let firstKey = SessionKey(provider: "auth0", account: try #require(fixture.web.account(ofSessionCookie: first)))
+            let firstRefreshToken = try #require(try await fixture.hub.store.load(firstKey)?.refreshToken)
             let (pre, callback) = try await Self.begin(client, fixture)
             let again = try await client.execute(uri: callback, method: .get,
                                                  headers: [.cookie: "authhub-signin=\(pre); authhub-session=\(first)"])
@@ -348,6 +350,11 @@ import Testing
             #expect(keys.count == 1 && keys[0].account == fixture.web.account(ofSessionCookie: second), "only the new session is stored")
             #expect(try await client.execute(uri: "/api/me", method: .get, headers: [.cookie: "authhub-session=\(first)"]).status == .unauthorized)
             #expect(try await client.execute(uri: "/api/me", method: .get, headers: [.cookie: "authhub-session=\(second)"]).status == .ok)
+            // The old session was revoked at Auth0 off the callback's path (the hub's one rule).
+            try await fixture.hub.finishBackgroundWork()
+            let auth0 = try fixture.hub.provider("auth0", as: Auth0Provider.self)
+            let revoked = await #expect(throws: AuthError.self) { try await auth0.authentication.renew(refreshToken: firstRefreshToken) }
+            #expect(revoked?.code == .refreshTokenInvalid)
         }
     }
 }

@@ -42,7 +42,9 @@ public actor SessionManager {
     public nonisolated let refreshLock: any RefreshLock
     /// The time source.
     public nonisolated let clock: any AuthClock
-    private let logger: Logger
+    let logger: Logger
+    /// Revocations of replaced sessions running in the background (see `SessionManager+SignIn`).
+    let revocations = BackgroundRevocations()
     /// Where renewals are counted, timed and traced.
     public nonisolated let telemetry: AuthTelemetry
     private let broadcaster = EventBroadcaster()
@@ -82,9 +84,10 @@ public actor SessionManager {
 
     /// Whether dropping this manager loses nothing (``AuthHub`` drops the least recently used idle
     /// managers nobody holds): no first read or renewal is running, no renewed session waits to be
-    /// stored (it would hold the only live refresh token), and nobody listens to its ``events()``.
-    /// What it caches is in the store; a new manager for its key reads it again.
-    nonisolated var isIdle: Bool { !busy.withLock { $0 } && !broadcaster.hasSubscribers }
+    /// stored (it would hold the only live refresh token), no replaced session is being revoked, and
+    /// nobody listens to its ``events()``. What it caches is in the store; a new manager for its key
+    /// reads it again.
+    nonisolated var isIdle: Bool { !busy.withLock { $0 } && !broadcaster.hasSubscribers && revocations.isEmpty }
     private var unsavedRetry: Task<Void, Never>?
 
     /// How often a renewed session the store refused is written again in the background (each

@@ -12,7 +12,8 @@ import Tracing
 ///
 /// What is recorded (see the "Observability" article for the full list):
 /// - counters ``MetricName/signIns``, ``MetricName/signUps``, ``MetricName/refreshes`` and
-///   ``MetricName/signOuts``, by `provider` and `outcome` (`success` or the ``AuthErrorCode``);
+///   ``MetricName/signOuts``, by `provider` and `outcome` (`success` or the ``AuthErrorCode``), and
+///   ``MetricName/revocations`` of replaced sessions, by `provider`, `reason` and `outcome`;
 /// - timers ``MetricName/providerRequestDuration`` (one per HTTP exchange with a provider) and
 ///   ``MetricName/refreshLockWait``;
 /// - the gauge ``MetricName/renewedRemainingSeconds``: how long the session still had when its
@@ -58,6 +59,9 @@ public struct AuthTelemetry: Sendable {
         public static let refreshes = "authhub_refreshes"
         /// Counter: sign-outs, by `provider` and `outcome`.
         public static let signOuts = "authhub_sign_outs"
+        /// Counter: revocations of a session that a sign-in replaced (or that a web sign-in ended),
+        /// run off the caller's path, by `provider`, `reason` (`replaced`) and `outcome`.
+        public static let revocations = "authhub_revocations"
         /// Timer: one HTTP exchange with a provider (each attempt), by `provider`, `operation`,
         /// `method` and `status` (the HTTP status code, or the error code when no reply came).
         public static let providerRequestDuration = "authhub_provider_request_duration"
@@ -103,6 +107,27 @@ public struct AuthTelemetry: Sendable {
     package func gauge(_ label: String, _ dimensions: [(String, String)], value: Double) {
         guard value.isFinite else { return }
         Gauge(label: label, dimensions: dimensions, factory: factory).record(value)
+    }
+
+    /// Runs `body` in a span named `name` and increments `counter` by provider, the extra
+    /// dimensions and the outcome (`success` or the error code).
+    package func observed<T>(_ name: String, counter: String, provider: String, dimensions: [(String, String)] = [],
+                             isolation: isolated (any Actor)? = #isolation,
+                             _ body: (any Span) async throws -> T) async throws -> T {
+        var attributes = ["authhub.provider": provider]
+        for (key, value) in dimensions { attributes["authhub." + key] = value }
+        do {
+            let value = try await withSpan(name, attributes: attributes) { span in
+                let value = try await body(span)
+                span.attributes["authhub.outcome"] = "success"
+                return value
+            }
+            increment(counter, [("provider", provider)] + dimensions + [("outcome", "success")])
+            return value
+        } catch {
+            increment(counter, [("provider", provider)] + dimensions + [("outcome", Self.outcome(error))])
+            throw error
+        }
     }
 
     /// Runs `body` in a span named `name`: the span is the current one inside (children nest under

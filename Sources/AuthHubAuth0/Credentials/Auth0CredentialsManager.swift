@@ -93,15 +93,23 @@ public actor Auth0CredentialsManager {
     }
 
     /// Stores a session from a sign-in, pinning its ID token's `session_expiry` unless one is pinned.
+    ///
+    /// Storing is a sign-in by the hub's one rule (``SignInPolicy``, through
+    /// ``SessionManager/signIn(method:policy:upgradesGuest:isolation:_:)``, method `credentials`):
+    /// credentials of another grant replace the stored ones, which are revoked at Auth0 in the
+    /// background; events and telemetry are the hub's.
     @discardableResult
     public func store(_ session: Session) async throws -> Session {
-        var session = session
-        if let pinned = try await sessions.current()?.extras[Self.pinnedSessionExpiryKey] {
-            session.extras[Self.pinnedSessionExpiryKey] = pinned
-        } else if let expiry = session.claims["session_expiry"]?.doubleValue, expiry > 0, expiry < 1e10 {
-            session.extras[Self.pinnedSessionExpiryKey] = .number(expiry)
+        let sessions = self.sessions
+        return try await sessions.signIn(method: "credentials") { _ in
+            var session = session
+            if let pinned = try await sessions.current()?.extras[Self.pinnedSessionExpiryKey] {
+                session.extras[Self.pinnedSessionExpiryKey] = pinned
+            } else if let expiry = session.claims["session_expiry"]?.doubleValue, expiry > 0, expiry < 1e10 {
+                session.extras[Self.pinnedSessionExpiryKey] = .number(expiry)
+            }
+            return session
         }
-        return try await sessions.store(session)
     }
 
     /// True when credentials are stored and valid for at least `minTTL` seconds (refresh token ignored).

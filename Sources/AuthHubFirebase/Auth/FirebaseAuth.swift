@@ -19,8 +19,13 @@ import Foundation
 ///   reauthentication answered `EMAIL_NOT_FOUND`, `USER_NOT_FOUND` or `USER_DISABLED` (as the JS
 ///   SDK). Other failures (network, 429, 5xx, `CREDENTIAL_TOO_OLD_LOGIN_AGAIN`, a wrong
 ///   password, …) leave it.
-/// - **Credential changes** store the session with the new tokens the reply carries (the core has
-///   one way to replace a session, ``SessionManager/store(_:)``, so listeners see `signedIn`).
+/// - **Signing in while signed in** follows the hub's one rule (``SignInPolicy``, through
+///   ``SessionManager/signIn(method:policy:upgradesGuest:isolation:_:)``): the new session replaces
+///   the stored one (Firebase has no client-side revocation, so nothing is sent), with the same
+///   events and telemetry as ``AuthHub/signIn(_:provider:account:)``.
+/// - **Credential changes** of the signed-in user (reauthentication, new password or email) store the
+///   session with the new tokens the reply carries (``SessionManager/store(_:)``, so listeners see
+///   `signedIn`).
 public actor FirebaseAuth {
     /// The session's key.
     public nonisolated let key: SessionKey
@@ -80,7 +85,8 @@ public actor FirebaseAuth {
     /// - Throws: ``AuthErrorCode/mfaRequired``, ``AuthErrorCode/invalidCredentials``, … (nothing is stored).
     @discardableResult
     public func signIn(email: String, password: Secret<String>) async throws -> Session {
-        try await sessions.store(provider.signIn(.password(identifier: email, password: password)))
+        let provider = self.provider
+        return try await sessions.signIn(method: "password") { _ in try await provider.signIn(.password(identifier: email, password: password)) }
     }
 
     /// Finishes a sign-in that failed with ``AuthErrorCode/mfaRequired`` and stores the session:
@@ -91,7 +97,8 @@ public actor FirebaseAuth {
     ///   pending credential expired, ``AuthErrorCode/unsupported`` for other answers.
     @discardableResult
     public func signIn(mfa requirement: MFARequirement, response: MFAResponse) async throws -> Session {
-        try await sessions.store(provider.signIn(.mfa(requirement: requirement, response: response)))
+        let provider = self.provider
+        return try await sessions.signIn(method: "mfa") { _ in try await provider.signIn(.mfa(requirement: requirement, response: response)) }
     }
 
     /// Signs the current user in again with their password, as the Firebase SDKs'
@@ -231,9 +238,10 @@ public actor FirebaseAuth {
     /// Creates the user, signs them in and stores the session.
     @discardableResult
     public func signUp(email: String, password: Secret<String>, displayName: String? = nil) async throws -> Session {
-        let result = try await provider.signUp(SignUpRequest(email: email, password: password, displayName: displayName))
+        let provider = self.provider
+        let result = try await sessions.signUp { _ in try await provider.signUp(SignUpRequest(email: email, password: password, displayName: displayName)) }
         switch result {
-        case .signedIn(let session): return try await sessions.store(session)
+        case .signedIn(let session): return session
         case .verificationRequired:
             throw AuthError(.verificationRequired, message: "The account was created but not signed in.", provider: key.provider)
         }

@@ -8,10 +8,15 @@ import Foundation
 /// The session lives in a core ``SessionManager`` (storage, single-flight validation, events);
 /// this type adds the SDK's policy (<doc:OpenfortEndpoints>: “Sessions”):
 /// - **Guards, no HTTP.** Signing in while signed in throws ``AuthErrorCode/conflict``
-///   (`providerCode` `ALREADY_LOGGED_IN`); a call that needs a session while signed out throws
-///   ``AuthErrorCode/noSession`` (`NOT_LOGGED_IN`). A *guest* session does not block sign-up,
-///   email-OTP sign-in or OAuth: those upgrade the guest (its token is sent as Bearer, <doc:OpenfortEndpoints>: “Endpoints”);
-///   password, ID-token and guest sign-in still refuse it (sign out first).
+///   (`providerCode` `ALREADY_LOGGED_IN`), openfort-js's rule — kept as the ``signInPolicy``
+///   ``SignInPolicy/refusing(providerCode:)`` of the hub's one sign-in component
+///   (``SessionManager/signIn(method:policy:upgradesGuest:isolation:_:)``), which also stores,
+///   publishes and counts every sign-in as ``AuthHub`` does. Pass `signInPolicy: .replace` to follow
+///   the hub's rule instead (replace, revoke the old session in the background). A call that needs a
+///   session while signed out throws ``AuthErrorCode/noSession`` (`NOT_LOGGED_IN`). A *guest* session
+///   does not block sign-up, email-OTP sign-in, OAuth or stored credentials: those upgrade the guest
+///   (its token is sent as Bearer, <doc:OpenfortEndpoints>: “Endpoints”); password, ID-token and guest
+///   sign-in still refuse it (sign out first).
 /// - **Validation is get-session.** ``validateSession()`` renews through the manager: a `null`
 ///   answer or a 401 clears the session (event `sessionExpired`); network errors, 429 and 5xx keep it.
 /// - **401 ends the session.** As in openfort-js, a 401 on any call made with the session token
@@ -24,22 +29,29 @@ public actor OpenfortAuth {
     public nonisolated let sessions: SessionManager
     /// The provider.
     public nonisolated let provider: OpenfortProvider
+    /// What a sign-in does while signed in: openfort-js's refusal by default (``defaultSignInPolicy``).
+    public nonisolated let signInPolicy: SignInPolicy
+
+    /// openfort-js's rule: a sign-in while signed in is refused with `ALREADY_LOGGED_IN`.
+    public static let defaultSignInPolicy = SignInPolicy.refusing(providerCode: "ALREADY_LOGGED_IN")
 
     /// Creates the client over a hub's session: the hub's ``SessionManager`` for an Openfort provider
     /// account, so the hub, its ``AuthHub/events()`` and this client share one owner and one cache of
     /// the session.
     /// - Throws: ``AuthErrorCode/invalidConfiguration`` for an unknown id or a provider of another type.
-    public init(hub: AuthHub, provider id: String? = nil, account: String = SessionKey.defaultAccount) throws {
-        try self.init(manager: hub.manager(provider: id, account: account))
+    public init(hub: AuthHub, provider id: String? = nil, account: String = SessionKey.defaultAccount,
+                signInPolicy: SignInPolicy = OpenfortAuth.defaultSignInPolicy) throws {
+        try self.init(manager: hub.manager(provider: id, account: account), signInPolicy: signInPolicy)
     }
 
     /// Creates the client over an existing session manager (the hub's: ``AuthHub/manager(provider:account:)``).
     /// - Throws: ``AuthErrorCode/invalidConfiguration`` when the manager's provider is not an ``OpenfortProvider``.
-    public init(manager: SessionManager) throws {
+    public init(manager: SessionManager, signInPolicy: SignInPolicy = OpenfortAuth.defaultSignInPolicy) throws {
         let provider = try manager.provider(as: OpenfortProvider.self)
         self.key = manager.key
         self.provider = provider
         self.sessions = manager
+        self.signInPolicy = signInPolicy
     }
 
     /// Creates a standalone client that owns its session (an app without an ``AuthHub``). With a hub,
@@ -51,10 +63,12 @@ public actor OpenfortAuth {
     ///   - refreshLock: serialises validations; by default the store's own.
     ///   - clock: the time source.
     public init(provider: OpenfortProvider, store: any SessionStore, account: String = SessionKey.defaultAccount,
-                refreshLock: (any RefreshLock)? = nil, clock: any AuthClock = SystemClock()) {
+                refreshLock: (any RefreshLock)? = nil, clock: any AuthClock = SystemClock(),
+                signInPolicy: SignInPolicy = OpenfortAuth.defaultSignInPolicy) {
         let key = SessionKey(provider: provider.id, account: account)
         self.key = key
         self.provider = provider
+        self.signInPolicy = signInPolicy
         self.sessions = SessionManager(key: key, provider: provider, store: store, refreshLock: refreshLock, clock: clock)
     }
 
@@ -68,13 +82,6 @@ public actor OpenfortAuth {
     /// The `NOT_LOGGED_IN` guard error.
     public nonisolated var notLoggedIn: AuthError {
         AuthError(.noSession, message: "Not signed in.", provider: key.provider, providerCode: "NOT_LOGGED_IN")
-    }
-
-    /// Throws unless signed out (or, with `allowGuest`, signed in as a guest, whose session is returned).
-    private func requireSignedOut(allowGuest: Bool) async throws -> Session? {
-        guard let current = try await sessions.current() else { return nil }
-        if allowGuest, OpenfortProvider.isAnonymous(current) { return current }
-        throw alreadyLoggedIn
     }
 
     private func requireSignedIn() async throws -> Session {
@@ -97,8 +104,10 @@ public actor OpenfortAuth {
     /// Signs in with email and password and stores the session.
     @discardableResult
     public func signIn(email: String, password: Secret<String>) async throws -> Session {
-        _ = try await requireSignedOut(allowGuest: false)
-        return try await sessions.store(provider.signIn(.password(identifier: email, password: password)))
+        let provider = self.provider
+        return try await sessions.signIn(method: "password", policy: signInPolicy) { _ in
+            try await provider.signIn(.password(identifier: email, password: password))
+        }
     }
 
     /// Creates an email/password user (upgrading a signed-in guest) and stores the session.
@@ -109,18 +118,17 @@ public actor OpenfortAuth {
     ///   token (nothing is stored; a guest session is kept).
     @discardableResult
     public func signUp(email: String, password: Secret<String>, name: String? = nil, callbackURL: String? = nil) async throws -> SignUpResult {
-        let guest = try await requireSignedOut(allowGuest: true)
-        let result = try await provider.signUp(SignUpRequest(email: email, password: password, displayName: name),
-                                               callbackURL: callbackURL, upgrading: guest)
-        if case .signedIn(let session) = result { return .signedIn(try await sessions.store(session)) }
-        return result
+        let provider = self.provider
+        return try await sessions.signUp(policy: signInPolicy, upgradesGuest: true) { guest in
+            try await provider.signUp(SignUpRequest(email: email, password: password, displayName: name), callbackURL: callbackURL, upgrading: guest)
+        }
     }
 
     /// Signs in as a new guest and stores the session.
     @discardableResult
     public func signInAsGuest() async throws -> Session {
-        _ = try await requireSignedOut(allowGuest: false)
-        return try await sessions.store(provider.signIn(.guest))
+        let provider = self.provider
+        return try await sessions.signIn(method: "guest", policy: signInPolicy) { _ in try await provider.signIn(.guest) }
     }
 
     /// Emails a one-time code: type `email-verification` when a non-guest user is signed in, else
@@ -134,8 +142,10 @@ public actor OpenfortAuth {
     /// Signs in with an emailed code (upgrading a signed-in guest) and stores the session.
     @discardableResult
     public func signIn(email: String, otp: Secret<String>) async throws -> Session {
-        let guest = try await requireSignedOut(allowGuest: true)
-        return try await sessions.store(provider.signInWithEmailOTP(email: email, otp: otp, upgrading: guest))
+        let provider = self.provider
+        return try await sessions.signIn(method: "emailCode", policy: signInPolicy, upgradesGuest: true) { guest in
+            try await provider.signInWithEmailOTP(email: email, otp: otp, upgrading: guest)
+        }
     }
 
     /// Verifies an email with an emailed code; a session in the reply is stored.
@@ -149,8 +159,10 @@ public actor OpenfortAuth {
     /// Signs in with an Apple or Google ID token and stores the session.
     @discardableResult
     public func signIn(idTokenProvider: String, token: Secret<String>, nonce: String? = nil) async throws -> Session {
-        _ = try await requireSignedOut(allowGuest: false)
-        return try await sessions.store(provider.signIn(idTokenProvider: idTokenProvider, token: token, nonce: nonce))
+        let provider = self.provider
+        return try await sessions.signIn(method: "idToken", policy: signInPolicy) { _ in
+            try await provider.signIn(idTokenProvider: idTokenProvider, token: token, nonce: nonce)
+        }
     }
 
     // MARK: - OAuth
@@ -159,7 +171,7 @@ public actor OpenfortAuth {
     /// ``completeOAuth(callbackURL:)``). A signed-in guest is linked to the social account.
     public func oauthURL(provider socialProvider: String, redirectURL: String, scopes: [String]? = nil,
                          errorRedirectURL: String? = nil) async throws -> URL {
-        let guest = try await requireSignedOut(allowGuest: true)
+        let guest = try await sessions.beginSignIn(policy: signInPolicy, upgradesGuest: true).guest
         return try await provider.oauthURL(provider: socialProvider, redirectURL: redirectURL, scopes: scopes,
                                            errorRedirectURL: errorRedirectURL, upgrading: guest)
     }
@@ -172,8 +184,10 @@ public actor OpenfortAuth {
     @discardableResult
     public func completeOAuth(callbackURL: String) async throws -> Session {
         let callback = try OpenfortOAuthCallback.parse(callbackURL, provider: key.provider)
-        _ = try await requireSignedOut(allowGuest: true)
-        try await sessions.store(provider.session(credentials: callback.token, userID: callback.userID, refreshToken: callback.refreshToken))
+        let provider = self.provider
+        try await sessions.signIn(method: "oauth", policy: signInPolicy, upgradesGuest: true) { _ in
+            try await provider.session(credentials: callback.token, userID: callback.userID, refreshToken: callback.refreshToken)
+        }
         return try await validateSession()
     }
 
@@ -181,8 +195,10 @@ public actor OpenfortAuth {
     /// guest session; with `validate`, confirms it with get-session.
     @discardableResult
     public func storeCredentials(token: Secret<String>, userID: String?, validate: Bool = false) async throws -> Session {
-        _ = try await requireSignedOut(allowGuest: true)
-        let stored = try await sessions.store(provider.session(credentials: token, userID: userID))
+        let provider = self.provider
+        let stored = try await sessions.signIn(method: "credentials", policy: signInPolicy, upgradesGuest: true) { _ in
+            try await provider.session(credentials: token, userID: userID)
+        }
         return validate ? try await validateSession() : stored
     }
 
