@@ -17,6 +17,8 @@ extension AuthHub {
     ///   - registry: the provider types known to the app.
     ///   - context: transport, clock, randomness and logger handed to every provider.
     ///   - environmentVariables: what `${VAR}` and `AUTHHUB_ENV` read.
+    ///   - signInPolicy: signing in while signed in (``SignInPolicy/replace`` by default).
+    ///   - wrapTransport: wraps the transport the providers use (see ``init(environment:registry:context:store:baseDirectory:signInPolicy:wrapTransport:)``).
     /// - Throws: ``AuthError`` ``AuthErrorCode/invalidConfiguration`` whose ``AuthError/underlying``
     ///   is the ``ConfigurationError`` listing every problem; or the error of building a provider or
     ///   the session store.
@@ -25,7 +27,9 @@ extension AuthHub {
         environment: String? = nil,
         registry: ProviderRegistry,
         context: ProviderContext = ProviderContext(),
-        environmentVariables: [String: String] = ProcessInfo.processInfo.environment
+        environmentVariables: [String: String] = ProcessInfo.processInfo.environment,
+        signInPolicy: SignInPolicy = .replace,
+        wrapTransport: ((any HTTPTransport) -> any HTTPTransport)? = nil
     ) throws -> AuthHub {
         let loader = ConfigLoader(registry: registry, environmentVariables: environmentVariables)
         let configuration: EnvironmentConfiguration
@@ -35,6 +39,7 @@ extension AuthHub {
             throw error.authError
         }
         let baseDirectory = URL(fileURLWithPath: configPath).deletingLastPathComponent()
-        return try AuthHub(environment: configuration, registry: registry, context: context, baseDirectory: baseDirectory)
+        return try AuthHub(environment: configuration, registry: registry, context: context, baseDirectory: baseDirectory,
+                           signInPolicy: signInPolicy, wrapTransport: wrapTransport)
     }
 }

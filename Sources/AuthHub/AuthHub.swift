@@ -53,10 +53,13 @@ public final class AuthHub: Sendable {
     ///   - store: overrides the environment's `sessionStore`.
     ///   - baseDirectory: relative store paths are resolved against it (the config file's folder).
     ///   - signInPolicy: signing in while signed in (``SignInPolicy/replace`` by default).
+    ///   - wrapTransport: wraps the transport the providers use (the context's or the environment's),
+    ///     e.g. to log or to tell a terminal user that a reply is slow.
     /// - Throws: ``AuthErrorCode/invalidConfiguration`` for an unknown type, a transport no
     ///   registered factory builds, or a plugin's refusal.
     public init(environment: EnvironmentConfiguration, registry: ProviderRegistry, context: ProviderContext = ProviderContext(),
-                store: (any SessionStore)? = nil, baseDirectory: URL? = nil, signInPolicy: SignInPolicy = .replace) throws {
+                store: (any SessionStore)? = nil, baseDirectory: URL? = nil, signInPolicy: SignInPolicy = .replace,
+                wrapTransport: ((any HTTPTransport) -> any HTTPTransport)? = nil) throws {
         self.environment = environment
         self.signInPolicy = signInPolicy
         var context = context
@@ -65,6 +68,7 @@ public final class AuthHub: Sendable {
             context.logger.debug("transport from providers.json",
                                  metadata: ["transport": .string(environment.transport ?? TransportName.urlSession)])
         }
+        if let wrapTransport { context.transport = wrapTransport(context.transport) }
         self.context = context
         var built: [String: any AuthProvider] = [:]
         for entry in environment.providers {

@@ -88,18 +88,11 @@ enum HubLoader {
     ///   to providers that sign in with a passkey (nil: no passkeys).
     static func load(_ options: GlobalOptions, passkeyStore: String? = nil) -> AuthHub {
         do {
-            let configuration: EnvironmentConfiguration
-            do {
-                configuration = try ConfigLoader(registry: registry).load(contentsOf: options.config, environment: options.env)
-            } catch let error as ConfigurationError {
-                throw error.authError
-            }
-            var context = ProviderContext(passkeyAuthenticator: passkeyStore.map { CLIPasskeyAuthenticator(directory: $0) })
-            let transport = try registry.makeTransport(named: configuration.transport, logger: context.logger)
-            context.transport = WaitingNoticeTransport.isTerminal ? WaitingNoticeTransport(transport) : transport
-            context.logger.debug("transport", metadata: ["transport": .string(configuration.transport ?? TransportName.urlSession)])
-            let baseDirectory = URL(fileURLWithPath: options.config).deletingLastPathComponent()
-            let hub = try AuthHub(environment: configuration, registry: registry, context: context, baseDirectory: baseDirectory)
+            // The library's one loader: validation, `${VAR}`, the environment, the transport the file
+            // names and relative store paths all resolve as for any app.
+            let context = ProviderContext(passkeyAuthenticator: passkeyStore.map { CLIPasskeyAuthenticator(directory: $0) })
+            let hub = try AuthHub.load(configPath: options.config, environment: options.env, registry: registry, context: context,
+                                       wrapTransport: { WaitingNoticeTransport.isTerminal ? WaitingNoticeTransport($0) : $0 })
             loaded.withLock { $0.append(hub) }
             return hub
         } catch let error as AuthError {

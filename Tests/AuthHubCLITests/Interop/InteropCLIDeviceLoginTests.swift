@@ -1,4 +1,5 @@
 import AuthHub
+import AuthHubEmulator
 import AuthHubTesting
 import Foundation
 import Testing

@@ -1,7 +1,7 @@
 import AuthHub
 import Foundation
 
-/// A browser played over HTTP for tests and the demo: a cookie jar per origin (host and port), form
+/// A browser played over HTTP for the demo, tests and scripts that drive the emulator's pages: a cookie jar per origin (host and port), form
 /// posts, and redirects followed on request. Enough to walk a provider's login and consent pages
 /// over loopback; it runs no scripts and ignores cookie attributes (path, expiry, `Secure`).
 public final class CookieBrowser: Sendable {

@@ -1,10 +1,11 @@
 import AuthHub
 import AuthHubEmulator
-import AuthHubTesting
 import AuthHubWebExample
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
+import NIOPosix
 import ServiceLifecycle
 
 /// The "web sign-in" row of `authhub demo`: the example web app (Examples/WebApp) runs in-process on
@@ -16,7 +17,7 @@ enum DemoWebFlows {
         await report.record(provider: "auth0", flow: "web sign-in (example app, login form, cookie session)") {
             let email = "web+\(UUID().uuidString.prefix(8).lowercased())@example.com"
             try await DemoAuth0Flows.seed(email, extra: [:], emulator: emulator, transport: URLSessionTransport(defaultTimeout: .seconds(10)))
-            let port = try ScriptedUpstream.freeLoopbackPort()
+            let port = try await freeLoopbackPort()
             let base = try URL(string: "http://127.0.0.1:\(port)").orThrow("no base URL")
             let router = try await WebExampleApp.router(hub: hub, publicBaseURL: base, apiAudience: nil)
             let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)))
@@ -33,6 +34,15 @@ enum DemoWebFlows {
             await group.triggerGracefulShutdown()
             _ = await server.result
         }
+    }
+
+    /// A loopback port nobody listens on now (bound by SwiftNIO and closed), for the example app,
+    /// whose sign-in URLs must name its port before it starts. Another process may take it in between.
+    static func freeLoopbackPort() async throws -> Int {
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton).bind(host: "127.0.0.1", port: 0).get()
+        let port = channel.localAddress?.port
+        try await channel.close()
+        return try port.orThrow("no loopback port could be bound")
     }
 
     /// The browser's part of the row, against the app at `base`.
