@@ -24,17 +24,7 @@ public final class AuthHub: Sendable {
     public let signInPolicy: SignInPolicy
     private let providersByID: [String: any AuthProvider]
     private let refreshLock: any RefreshLock
-    private let managers = Mutex(ManagerTable())
-    /// The managers of this hub by key, each with the tick of its last use.
-    struct ManagerTable {
-        struct Slot {
-            var manager: SessionManager
-            var lastUse: UInt64
-        }
-        var slots: [SessionKey: Slot] = [:]
-        var tick: UInt64 = 0
-        var sweepAbove = AuthHub.managerCapacity
-    }
+    private let managers = Mutex(SessionManagerTable(capacity: AuthHub.managerCapacity))
     /// How many session managers a hub keeps before it drops idle ones: a server that signs in a
     /// new account for every browser session (AuthHubHummingbird) would otherwise keep one manager,
     /// and its cached tokens, per sign-in for as long as it runs.
@@ -110,11 +100,11 @@ public final class AuthHub: Sendable {
     /// have are ignored.
     func storeDidChange(_ change: SessionStoreChange) async {
         guard let key = change.key else {
-            for manager in managers.withLock({ $0.slots.values.map(\.manager) }) { await manager.storeDidChange(change) }
+            for manager in managers.withLock({ $0.managers }) { await manager.storeDidChange(change) }
             return
         }
         guard providersByID[key.provider] != nil else { return }
-        if let manager = managers.withLock({ $0.slots[key]?.manager }) {
+        if let manager = managers.withLock({ $0.existing(key) }) {
             await manager.storeDidChange(change)
             return
         }
@@ -191,41 +181,12 @@ public final class AuthHub: Sendable {
         let p = try provider(id)
         let key = SessionKey(provider: p.id, account: account)
         return managers.withLock { table in
-            table.tick &+= 1
-            if let index = table.slots.index(forKey: key) {
-                table.slots.values[index].lastUse = table.tick
-                return table.slots.values[index].manager
+            table.manager(for: key) {
+                let broadcaster = self.broadcaster
+                return SessionManager(key: key, provider: p, store: store, refreshLock: refreshLock, clock: context.clock,
+                                      logger: context.logger, telemetry: context.telemetry, eventSink: { broadcaster.publish($0) })
             }
-            let broadcaster = self.broadcaster
-            let m = SessionManager(key: key, provider: p, store: store, refreshLock: refreshLock, clock: context.clock,
-                                   logger: context.logger, telemetry: context.telemetry, eventSink: { broadcaster.publish($0) })
-            table.slots[key] = ManagerTable.Slot(manager: m, lastUse: table.tick)
-            if table.slots.count > table.sweepAbove { Self.dropIdleManagers(&table) }
-            return m
         }
-    }
-
-    /// Drops the least recently used idle managers that only the table holds, down to half of
-    /// ``managerCapacity``; the next sweep waits until the table has doubled (or reached the capacity),
-    /// so a hub whose managers are all in use does not sweep at every call.
-    private static func dropIdleManagers(_ table: inout ManagerTable) {
-        var idle: [(key: SessionKey, lastUse: UInt64)] = []
-        // Walked by hand: `indices` holds a copy of the dictionary, and with it every manager would
-        // look shared (the in-place access below would copy the storage).
-        var index = table.slots.startIndex
-        while index != table.slots.endIndex {
-            // Only the table holds it: no caller is in the middle of using it, and none can get it
-            // while the table's lock is held.
-            if isKnownUniquelyReferenced(&table.slots.values[index].manager), table.slots.values[index].manager.isIdle {
-                idle.append((table.slots.keys[index], table.slots.values[index].lastUse))
-            }
-            table.slots.formIndex(after: &index)
-        }
-        let excess = table.slots.count - managerCapacity / 2
-        for entry in idle.sorted(by: { $0.lastUse < $1.lastUse }).prefix(max(excess, 0)) {
-            table.slots[entry.key] = nil
-        }
-        table.sweepAbove = max(managerCapacity, table.slots.count * 2)
     }
 
     /// Writes every renewed session that a store refused and a manager of this hub keeps in memory
@@ -234,7 +195,7 @@ public final class AuthHub: Sendable {
     /// - Throws: the first ``AuthErrorCode/storageFailure``, after trying every manager.
     public func storeUnsavedSessions() async throws {
         var first: (any Error)?
-        for manager in managers.withLock({ $0.slots.values.map(\.manager) }) where await manager.hasUnsavedSession {
+        for manager in managers.withLock({ $0.managers }) where await manager.hasUnsavedSession {
             do { try await manager.storeUnsaved() } catch { first = first ?? error }
         }
         if let first { throw first }
@@ -246,281 +207,12 @@ public final class AuthHub: Sendable {
     /// exits, so that neither a replaced session's revocation nor a renewal is lost with it.
     /// - Throws: the first ``AuthErrorCode/storageFailure`` of ``storeUnsavedSessions()``.
     public func finishBackgroundWork() async throws {
-        for manager in managers.withLock({ $0.slots.values.map(\.manager) }) { await manager.backgroundRevocationsFinished() }
+        for manager in managers.withLock({ $0.managers }) { await manager.backgroundRevocationsFinished() }
         try await storeUnsavedSessions()
     }
 
     /// How many managers the hub holds now (for tests).
-    package var managerCount: Int { managers.withLock { $0.slots.count } }
-
-    // MARK: Operations
-
-    /// Signs in, stores the session and publishes `signedIn`.
-    ///
-    /// **Signing in while signed in** (a session is stored for the same provider and account) follows
-    /// one rule for every provider and every entry point (``SignInPolicy``, applied by
-    /// ``SessionManager/signIn(method:policy:upgradesGuest:isolation:_:)``): the new session
-    /// *replaces* the old one, and the old one is revoked at the provider in the background —
-    /// bounded, logged and counted when it fails, never delaying the new session — the way
-    /// Firebase and Auth0.swift replace the current user. One exception: signing in with an emailed
-    /// code while signed in as a *guest* of a ``GuestUpgradingProvider`` (Openfort) upgrades that
-    /// guest — the same user — instead. To keep several sessions of one provider, use `account`.
-    @discardableResult
-    public func signIn(_ request: SignInRequest, provider id: String? = nil, account: String = SessionKey.defaultAccount) async throws -> Session {
-        let p = try provider(id)
-        let upgrading = p as? any GuestUpgradingProvider
-        var upgradesGuest = false
-        if case .emailCode = request { upgradesGuest = upgrading != nil }
-        return try await manager(provider: p.id, account: account).signIn(method: request.methodName, policy: signInPolicy,
-                                                                         upgradesGuest: upgradesGuest) { guest in
-            if let guest, let upgrading { return try await upgrading.signIn(request, upgrading: guest) }
-            return try await p.signIn(request)
-        }
-    }
-
-    /// Signs in through the user's browser (``BrowserSignInProvider``: Auth0 Web Auth, generic
-    /// OpenID Connect) with an RFC 8252 loopback redirect, and stores the session.
-    /// - Parameters:
-    ///   - options: per-sign-in choices (audience, scope, organization, prompt, `max_age`, …).
-    ///   - timeout: how long to wait for the browser's redirect.
-    ///   - open: shows the sign-in URL (opens a browser, or prints it); it must return at once.
-    /// - Throws: ``AuthErrorCode/unsupported`` for a provider without browser sign-in or an option
-    ///   it cannot honour; every error of the flow.
-    public func signInWithBrowser(provider id: String? = nil, account: String = SessionKey.defaultAccount,
-                                  options: BrowserSignInOptions = BrowserSignInOptions(), timeout: Duration = .seconds(300),
-                                  open: @Sendable (URL) async throws -> Void) async throws -> Session {
-        let p = try provider(id)
-        guard let browser = p as? any BrowserSignInProvider else {
-            throw AuthError(.unsupported, message: "Browser sign-in is not available for provider '\(p.id)'.", provider: p.id)
-        }
-        return try await manager(provider: p.id, account: account).signIn(method: "browser", policy: signInPolicy) { _ in
-            try await browser.signInWithBrowser(timeout: timeout, options: options, open: open)
-        }
-    }
-
-    /// A device sign-in (RFC 8628: the device shows a code, the user approves elsewhere) whose session
-    /// is stored when approved, replacing a stored one as ``signIn(_:provider:account:)`` does.
-    ///
-    /// ```swift
-    /// let flow = try hub.deviceSignIn(provider: "auth0")
-    /// let code = try await flow.start()               // show code.userCode at code.verificationURI
-    /// let session = try await flow.waitForApproval()  // stored
-    /// ```
-    /// - Throws: ``AuthErrorCode/unsupported`` for a provider without device sign-in.
-    public func deviceSignIn(provider id: String? = nil, account: String = SessionKey.defaultAccount,
-                             options: DeviceSignInOptions = DeviceSignInOptions()) throws -> DeviceSignInFlow {
-        let p = try provider(id)
-        guard let device = p as? any DeviceSignInProvider else {
-            throw AuthError(.unsupported, message: "Device sign-in is not available for provider '\(p.id)'.", provider: p.id)
-        }
-        let m = try manager(provider: p.id, account: account)
-        let telemetry = context.telemetry
-        let policy = signInPolicy
-        return DeviceSignInFlow(provider: device, options: options, clock: context.clock, complete: { session in
-            // Counted by `finished` below (a device sign-in can fail before any session exists).
-            let start = try await m.beginSignIn(policy: policy, upgradesGuest: false)
-            return try await m.finishSignIn(session, after: start, policy: policy)
-        }, finished: { result in
-            let outcome: String
-            switch result {
-            case .success: outcome = "success"
-            case .failure(let error): outcome = AuthTelemetry.outcome(error)
-            }
-            telemetry.increment(AuthTelemetry.MetricName.signIns, [("provider", p.id), ("method", "device"), ("outcome", outcome)])
-        })
-    }
-
-    /// Starts a passwordless sign-in (sends a code).
-    public func startSignIn(_ request: SignInStartRequest, provider id: String? = nil) async throws -> SignInChallenge {
-        let p = try provider(id)
-        return try await mapped(p) { try await p.startSignIn(request) }
-    }
-
-    /// Creates an account; stores the session when the provider signs the user in at once.
-    ///
-    /// While signed in as a guest of a ``GuestUpgradingProvider`` (Openfort), the guest is upgraded:
-    /// the same user gets the email and password. Otherwise a stored session is replaced by the new
-    /// account's (and revoked), as for ``signIn(_:provider:account:)``.
-    @discardableResult
-    public func signUp(_ request: SignUpRequest, provider id: String? = nil, account: String = SessionKey.defaultAccount) async throws -> SignUpResult {
-        let p = try provider(id)
-        let upgrading = p as? any GuestUpgradingProvider
-        return try await manager(provider: p.id, account: account).signUp(policy: signInPolicy, upgradesGuest: upgrading != nil) { guest in
-            if let guest, let upgrading { return try await upgrading.signUp(request, upgrading: guest) }
-            return try await p.signUp(request)
-        }
-    }
-
-    /// Creates an account whose credential is a new passkey (``PasskeySignUpProvider``: Turnkey) and
-    /// stores the session (replacing a stored one, as ``signIn(_:provider:account:)`` does).
-    @discardableResult
-    public func signUpWithPasskey(email: String, displayName: String? = nil, provider id: String? = nil,
-                                  account: String = SessionKey.defaultAccount) async throws -> Session {
-        let p = try provider(id)
-        guard let passkeys = p as? any PasskeySignUpProvider else {
-            throw AuthError(.unsupported, message: "'\(p.id)' does not create accounts with passkeys.", provider: p.id)
-        }
-        let result = try await manager(provider: p.id, account: account).signUp(method: "passkey", policy: signInPolicy, upgradesGuest: false) { _ in
-            SignUpResult.signedIn(try await passkeys.signUpWithPasskey(email: email, displayName: displayName))
-        }
-        guard case .signedIn(let session) = result else {
-            throw AuthError(.unknown, message: "The passkey sign-up did not sign in.", provider: p.id)
-        }
-        return session
-    }
-
-    /// A session valid for at least `minTTL` seconds, renewed when needed (see ``SessionManager``).
-    public func session(provider id: String? = nil, account: String = SessionKey.defaultAccount, minTTL: TimeInterval = 60,
-                        scope: String? = nil) async throws -> Session {
-        try await manager(provider: id, account: account).session(minTTL: minTTL, scope: scope)
-    }
-
-    /// Renews the session now.
-    @discardableResult
-    public func refresh(provider id: String? = nil, account: String = SessionKey.defaultAccount, scope: String? = nil) async throws -> Session {
-        try await manager(provider: id, account: account).renew(scope: scope)
-    }
-
-    /// Signs out: asks the provider to revoke the session (when it can), then removes it locally
-    /// whatever the provider answered, and publishes `signedOut`.
-    /// - Returns: the revocation error, if the provider could not revoke (the local session is gone all the same) —
-    ///   also the read error when the stored session could not be read, and was removed unrevoked.
-    @discardableResult
-    public func signOut(provider id: String? = nil, account: String = SessionKey.defaultAccount) async throws -> AuthError? {
-        try await signOut(provider: id, account: account, browser: nil).revocationError
-    }
-
-    /// Signs out (``signOut(provider:account:)``) and, with `browser`, also builds the URL that ends
-    /// the provider's browser session (``BrowserSignOutProvider``) — from the session's ID token
-    /// before it is removed, with a fresh random `state` where the provider's logout takes one.
-    /// Open ``SignOutResult/browserSignOutURL`` in the user's browser; whoever receives the
-    /// post-logout redirect checks its `state` against ``SignOutResult/browserSignOutState``.
-    /// - Throws: ``AuthErrorCode/unsupported`` (before anything is removed) when `browser` is given
-    ///   and the provider has no browser sign-out; storage errors.
-    public func signOut(provider id: String? = nil, account: String = SessionKey.defaultAccount,
-                        browser: BrowserSignOut?) async throws -> SignOutResult {
-        let p = try provider(id)
-        return try await context.telemetry.observed(AuthTelemetry.SpanName.signOut, counter: AuthTelemetry.MetricName.signOuts,
-                                                    provider: p.id) { span in
-            let result = try await signOutUnobserved(provider: p, account: account, browser: browser)
-            // Signed out locally either way; a failed revocation is recorded as its code.
-            if let error = result.revocationError { span.attributes["authhub.revocation"] = error.code.rawValue }
-            return result
-        }
-    }
-
-    private func signOutUnobserved(provider p: any AuthProvider, account: String, browser: BrowserSignOut?) async throws -> SignOutResult {
-        let m = try manager(provider: p.id, account: account)
-        var browserProvider: (any BrowserSignOutProvider)?
-        if browser != nil {
-            guard let capable = p as? any BrowserSignOutProvider else {
-                throw AuthError(.unsupported, message: "Provider '\(p.id)' cannot end its browser session.", provider: p.id)
-            }
-            browserProvider = capable
-        }
-        var revocationError: AuthError?
-        // A stored session that cannot be read (damaged, out of range, not a regular file) cannot be
-        // revoked, but signing out must still work: it is removed, and the read error says why it
-        // was not revoked.
-        let stored: Session?
-        do {
-            stored = try await m.current()
-        } catch let error as AuthError where error.code == .storageFailure {
-            context.logger.notice("the stored session cannot be read; removing it without revocation",
-                                   metadata: ["provider": "\(p.id)"])
-            stored = nil
-            revocationError = error
-        }
-        var url: URL?
-        var logoutState: String?
-        if let browser, let browserProvider {
-            // A fresh random state for each logout (RP-Initiated Logout's `state`); reported only
-            // when the provider's URL carries it.
-            let state = PKCE.randomToken(context.random)
-            let built = try await mapped(p) {
-                try await browserProvider.browserSignOutURL(idToken: stored?.idToken, returnTo: browser.returnTo, federated: browser.federated,
-                                                            state: state)
-            }
-            url = built
-            let items = URLComponents(url: built, resolvingAgainstBaseURL: false)?.queryItems ?? []
-            if items.contains(where: { $0.name == "state" && $0.value == state }) { logoutState = state }
-        }
-        if let session = stored {
-            do {
-                try await p.signOut(session)
-            } catch {
-                let wrapped = AuthError.wrap(error, provider: p.id)
-                revocationError = wrapped
-                context.logger.notice("revocation failed; signed out locally",
-                                       metadata: ["provider": "\(p.id)", "error": "\(wrapped.code)"])
-            }
-        }
-        try await m.clear()
-        return SignOutResult(hadSession: stored != nil || revocationError?.code == .storageFailure,
-                             revocationError: revocationError, browserSignOutURL: url, browserSignOutState: logoutState)
-    }
-
-    /// Sends a password-reset email.
-    public func sendPasswordReset(email: String, provider id: String? = nil) async throws {
-        let p = try provider(id)
-        try await mapped(p) { try await p.sendPasswordReset(email: email) }
-    }
-
-    /// The signed-in user, fetched from the provider.
-    public func userInfo(provider id: String? = nil, account: String = SessionKey.defaultAccount) async throws -> UserInfo {
-        let p = try provider(id)
-        let session = try await self.session(provider: p.id, account: account)
-        return try await mapped(p) { try await p.userInfo(session) }
-    }
-
-    /// Deletes the signed-in user's account at the provider and removes the local session.
-    public func deleteAccount(provider id: String? = nil, account: String = SessionKey.defaultAccount) async throws {
-        let p = try provider(id)
-        let session = try await self.session(provider: p.id, account: account)
-        try await mapped(p) { try await p.deleteAccount(session) }
-        try await manager(provider: p.id, account: account).clear()
-    }
-
-    /// The ``EmailActionProvider`` behind `id`, or ``AuthErrorCode/unsupported`` naming `operation`.
-    private func emailActions(_ p: any AuthProvider, _ operation: String) throws -> any EmailActionProvider {
-        guard let actions = p as? any EmailActionProvider else {
-            throw AuthError(.unsupported, message: "'\(p.id)' does not support \(operation) from the app (its emailed links complete on the provider's own pages).",
-                            provider: p.id)
-        }
-        return actions
-    }
-
-    /// Sets a new password with the code from a password-reset message (``EmailActionProvider``).
-    /// No session results: sign in with the new password.
-    public func confirmPasswordReset(provider id: String? = nil, email: String? = nil, code: Secret<String>,
-                                     newPassword: Secret<String>) async throws {
-        let p = try provider(id)
-        let actions = try emailActions(p, "confirming a password reset")
-        try await mapped(p) { try await actions.confirmPasswordReset(email: email, code: code, newPassword: newPassword) }
-    }
-
-    /// Sends the signed-in user a message to verify their email address.
-    public func sendEmailVerification(provider id: String? = nil, account: String = SessionKey.defaultAccount) async throws {
-        let p = try provider(id)
-        let actions = try emailActions(p, "email verification")
-        let session = try await self.session(provider: p.id, account: account)
-        try await mapped(p) { try await actions.sendEmailVerification(session) }
-    }
-
-    /// Verifies the email address with the code from the verification message; a stored session
-    /// is then renewed, so that its claims show the verified address.
-    /// - Returns: the renewed session, or nil when none is stored or it cannot be renewed.
-    @discardableResult
-    public func confirmEmailVerification(provider id: String? = nil, account: String = SessionKey.defaultAccount,
-                                         code: Secret<String>) async throws -> Session? {
-        let p = try provider(id)
-        let actions = try emailActions(p, "email verification")
-        let m = try manager(provider: p.id, account: account)
-        let stored = try await m.current()
-        try await mapped(p) { try await actions.confirmEmailVerification(code: code, session: stored) }
-        guard let stored, stored.canRenew else { return nil }
-        return try? await m.renew(scope: nil)
-    }
+    package var managerCount: Int { managers.withLock { $0.count } }
 
     /// Every session event of every provider account of this hub — and, with a store that reports
     /// other replicas' changes (``ObservableSessionStore``, e.g. PostgreSQL), theirs too: another
@@ -528,7 +220,7 @@ public final class AuthHub: Sendable {
     /// `signedOut` (a session the provider ended elsewhere arrives as `signedOut`).
     public func events() -> AsyncStream<AuthEvent> { broadcaster.subscribe() }
 
-    private func mapped<T>(_ p: any AuthProvider, _ body: () async throws -> T) async throws -> T {
+    func mapped<T>(_ p: any AuthProvider, _ body: () async throws -> T) async throws -> T {
         do { return try await body() } catch { throw AuthError.wrap(error, provider: p.id) }
     }
 }
