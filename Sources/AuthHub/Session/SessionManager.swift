@@ -373,13 +373,8 @@ public actor SessionManager {
         loaded = true
         publish(.tokenRefreshed(saved))
 
-        if let expiresAt = saved.expiresAt, expiresAt < clock.now.addingTimeInterval(minTTL) {
-            // Whole seconds through SessionTimeLimits: neither value is trusted to fit an Int.
-            let lifetime = SessionTimeLimits.wholeSeconds(from: clock.now, to: expiresAt)
-            let wanted = SessionTimeLimits.wholeSeconds(from: clock.now, to: clock.now.addingTimeInterval(minTTL))
-            throw AuthError(.invalidRequest,
-                            message: "The requested minimum lifetime (\(wanted)s) is longer than the renewed token's (\(lifetime)s).",
-                            provider: key.provider, details: ["minTTL": String(wanted), "lifetime": String(lifetime)])
+        if let expiresAt = saved.expiresAt {
+            try SessionTimeLimits.requireLifetime(minTTL, of: "renewed token", expiresAt: expiresAt, now: clock.now, provider: key.provider)
         }
         return saved
     }

@@ -43,6 +43,20 @@ public enum SessionTimeLimits {
         return expiry
     }
 
+    /// Checks that a token expiring at `expiresAt` lives at least `minTTL` seconds after `now` (the
+    /// caller asked for that much; a renewal that yields less is an error the caller can act on).
+    /// - Parameters:
+    ///   - token: what the message calls the token (`renewed token`, `API token`).
+    /// - Throws: ``AuthErrorCode/invalidRequest`` with `details` `minTTL` and `lifetime` (whole
+    ///   seconds, clamped: neither value is trusted to fit an `Int`).
+    public static func requireLifetime(_ minTTL: TimeInterval, of token: String, expiresAt: Date, now: Date, provider: String) throws {
+        guard expiresAt < now.addingTimeInterval(minTTL) else { return }
+        let lifetime = wholeSeconds(from: now, to: expiresAt)
+        let wanted = wholeSeconds(from: now, to: now.addingTimeInterval(minTTL))
+        throw AuthError(.invalidRequest, message: "The requested minimum lifetime (\(wanted)s) is longer than the \(token)'s (\(lifetime)s).",
+                        provider: provider, details: ["minTTL": String(wanted), "lifetime": String(lifetime)])
+    }
+
     /// Whole seconds from `now` until `date`, clamped to ±``maxLifetime`` beyond it, so that a display
     /// or a log line can convert it to `Int` whatever the date.
     public static func wholeSeconds(from now: Date, to date: Date) -> Int {

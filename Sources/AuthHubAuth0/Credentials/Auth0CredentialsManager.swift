@@ -221,13 +221,7 @@ public actor Auth0CredentialsManager {
             try await self.provider.authentication.renew(refreshToken: main.refreshToken ?? Secret(""), scope: scope, audience: audience)
         }
         try await restoreMain(main, idToken: reply.idToken, refreshToken: reply.refreshToken)
-        guard reply.expiresAt.timeIntervalSince(clock.now) >= minTTL else {
-            let lifetime = SessionTimeLimits.wholeSeconds(from: clock.now, to: reply.expiresAt)
-            let wanted = SessionTimeLimits.wholeSeconds(from: clock.now, to: clock.now.addingTimeInterval(minTTL))
-            throw AuthError(.invalidRequest,
-                            message: "The requested minimum lifetime (\(wanted)s) is longer than the API token's (\(lifetime)s).",
-                            provider: key.provider, details: ["minTTL": String(wanted), "lifetime": String(lifetime)])
-        }
+        try SessionTimeLimits.requireLifetime(minTTL, of: "API token", expiresAt: reply.expiresAt, now: clock.now, provider: key.provider)
         let api = Session(providerID: key.provider, accountKey: apiKey.account, accessToken: reply.accessToken,
                           tokenType: reply.tokenType.isEmpty ? "Bearer" : reply.tokenType, expiresAt: reply.expiresAt,
                           scope: reply.scope ?? "", issuedAt: clock.now)

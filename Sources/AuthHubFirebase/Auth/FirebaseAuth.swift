@@ -156,7 +156,7 @@ public actor FirebaseAuth {
         }
     }
 
-    private func signedInSession() async throws -> Session {
+    func signedInSession() async throws -> Session {
         guard let current = try await sessions.current() else {
             throw AuthError(.noSession, message: "No user is signed in.", provider: key.provider)
         }
@@ -169,70 +169,6 @@ public actor FirebaseAuth {
                             provider: key.provider, providerCode: "USER_MISMATCH", details: ["iosCode": "17024"])
         }
         return renewed
-    }
-
-    // MARK: - Second factors
-
-    /// Starts enrolling a TOTP authenticator for the signed-in user (`mfaEnrollment:start`).
-    /// - Parameters:
-    ///   - issuer: the issuer the authenticator app shows; the project id by default.
-    ///   - account: the account name it shows; the user's email by default.
-    /// - Returns: the secret (as a ``TOTP`` and an `otpauth://` URI for a QR code) and the session
-    ///   value for ``finalizeTOTPEnrollment(_:code:displayName:)``.
-    /// - Throws: ``AuthErrorCode/emailNotVerified`` when the email is not verified (Identity
-    ///   Platform's `UNVERIFIED_EMAIL`), ``AuthErrorCode/conflict`` at the factor limit, …
-    public func startTOTPEnrollment(issuer: String? = nil, account: String? = nil) async throws -> FirebaseTOTPEnrollmentChallenge {
-        let session = try await validSession()
-        let info = try await endingSessionOnDeadUser { try await provider.api.startTOTPEnrollment(idToken: FirebaseProvider.idToken(of: session)) }
-        return try FirebaseTOTPEnrollmentChallenge(sessionInfo: info, account: account ?? session.claims["email"]?.stringValue ?? "",
-                                                   issuer: issuer ?? provider.configuration.projectId, provider: key.provider)
-    }
-
-    /// Finishes a TOTP enrollment with a code from the authenticator (`mfaEnrollment:finalize`) and
-    /// stores the session with the reply's new tokens. From then on, password sign-in throws
-    /// ``AuthErrorCode/mfaRequired``.
-    /// - Throws: ``AuthErrorCode/invalidMFACode`` for a wrong code; ``AuthErrorCode/sessionExpired``
-    ///   when the enrollment's deadline passed.
-    @discardableResult
-    public func finalizeTOTPEnrollment(_ challenge: FirebaseTOTPEnrollmentChallenge, code: Secret<String>,
-                                       displayName: String? = nil) async throws -> Session {
-        let session = try await validSession()
-        let tokens = try await endingSessionOnDeadUser {
-            try await provider.api.finalizeTOTPEnrollment(idToken: FirebaseProvider.idToken(of: session), sessionInfo: challenge.sessionInfo,
-                                                          code: code, displayName: displayName)
-        }
-        return try await storeReplacement(for: session, tokens)
-    }
-
-    /// Removes a second factor (`mfaEnrollment:withdraw`).
-    ///
-    /// When the reply carries new tokens, the session is stored with them and the result is
-    /// ``FirebaseMFAWithdrawal/renewed(_:)``. Identity Platform may answer without tokens (both are
-    /// optional in its `WithdrawMfaResponse`): the factor is removed but the backend ended the
-    /// user's session. As firebase-ios-sdk, the user is then signed out — the stored session is
-    /// removed and `signedOut` is published through the ``SessionManager`` — and the result is
-    /// ``FirebaseMFAWithdrawal/signedOut``; the withdrawal itself succeeded, so nothing is thrown.
-    /// - Throws: ``AuthErrorCode/noSession`` when signed out; ``AuthErrorCode/invalidRequest`` for an
-    ///   unknown enrollment (`MFA_ENROLLMENT_NOT_FOUND`); ID-token errors (which end the session as
-    ///   for every token operation). Nothing was removed when it throws.
-    @discardableResult
-    public func withdrawMFA(enrollmentID: String) async throws -> FirebaseMFAWithdrawal {
-        let session = try await validSession()
-        let tokens = try await endingSessionOnDeadUser {
-            try await provider.api.withdrawMFA(idToken: FirebaseProvider.idToken(of: session), enrollmentID: enrollmentID)
-        }
-        guard let tokens else {
-            try await sessions.clear()
-            return .signedOut
-        }
-        return .renewed(try await storeReplacement(for: session, tokens))
-    }
-
-    private func storeReplacement(for session: Session, _ tokens: FirebaseMFATokens) async throws -> Session {
-        var renewed = try await provider.session(idToken: tokens.idToken, refreshToken: tokens.refreshToken, expiresIn: tokens.expiresIn,
-                                                 uid: session.userID, receivedAt: provider.context.clock.now, accountKey: session.accountKey)
-        renewed.issuedAt = session.issuedAt
-        return try await sessions.store(renewed)
     }
 
     /// Creates the user, signs them in and stores the session.
@@ -292,54 +228,9 @@ public actor FirebaseAuth {
         }
     }
 
-    // MARK: - Account operations
-
-    /// Sends a password-reset email.
-    public func sendPasswordReset(email: String) async throws {
-        try await provider.sendPasswordReset(email: email)
-    }
-
-    /// Sends the signed-in user an email-verification link.
-    public func sendEmailVerification(continueURL: String? = nil, locale: String? = nil) async throws {
-        let session = try await validSession()
-        try await endingSessionOnDeadUser { try await provider.sendEmailVerification(session, continueURL: continueURL, locale: locale) }
-    }
-
-    /// Changes the display name and/or photo URL; new tokens in the reply are stored.
-    public func updateProfile(displayName: FirebaseProfileChange = .unchanged, photoURL: FirebaseProfileChange = .unchanged) async throws {
-        let session = try await validSession()
-        if let renewed = try await endingSessionOnDeadUser({
-            try await provider.updateProfile(session, displayName: displayName, photoURL: photoURL)
-        }) {
-            try await sessions.store(renewed)
-        }
-    }
-
-    /// Changes the password and stores the session with the reply's new tokens.
-    @discardableResult
-    public func updatePassword(_ newPassword: Secret<String>) async throws -> Session {
-        let session = try await validSession()
-        return try await sessions.store(endingSessionOnDeadUser { try await provider.updatePassword(session, newPassword: newPassword) })
-    }
-
-    /// Changes the email and stores the session with the reply's new tokens.
-    @discardableResult
-    public func updateEmail(_ newEmail: String) async throws -> Session {
-        let session = try await validSession()
-        return try await sessions.store(endingSessionOnDeadUser { try await provider.updateEmail(session, newEmail: newEmail) })
-    }
-
-    /// Deletes the signed-in user's account, then the local session.
-    /// - Throws: ``AuthErrorCode/requiresRecentLogin`` when the sign-in is too old (session kept).
-    public func deleteAccount() async throws {
-        let session = try await validSession()
-        try await endingSessionOnDeadUser { try await provider.deleteAccount(session) }
-        try await sessions.clear()
-    }
-
     /// Runs a token operation; when it fails with one of ``FirebaseErrorMapper/signOutCodes``, the
     /// session is cleared before the error is rethrown.
-    private func endingSessionOnDeadUser<T: Sendable>(_ body: () async throws -> T) async throws -> T {
+    func endingSessionOnDeadUser<T: Sendable>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
         } catch let error as AuthError {
