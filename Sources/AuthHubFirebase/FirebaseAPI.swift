@@ -22,14 +22,14 @@ import Foundation
 ///   firebase-js-sdk request bodies (`tenantId` on every one, as its `_addTidIfNecessary` adds it).
 /// - Retries: the core client's rules (only 429/503 for POSTs); calls that consume a one-time code
 ///   are never retried, `accounts:lookup` (a read) is retried like an idempotent request.
-public struct FirebaseAPI: Sendable {
+package struct FirebaseAPI: Sendable {
     /// The production Identity Toolkit host.
-    public static let identityToolkitHost = "identitytoolkit.googleapis.com"
+    package static let identityToolkitHost = "identitytoolkit.googleapis.com"
     /// The production Secure Token host.
-    public static let secureTokenHost = "securetoken.googleapis.com"
+    package static let secureTokenHost = "securetoken.googleapis.com"
 
     /// The provider's settings.
-    public let configuration: FirebaseConfiguration
+    package let configuration: FirebaseConfiguration
     /// The client for `accounts:*`.
     let identityToolkit: APIClient
     /// The client for Identity Platform `v2/accounts/*` (second factors).
@@ -44,7 +44,7 @@ public struct FirebaseAPI: Sendable {
     ///   - providerID: the provider id errors are attributed to.
     ///   - configuration: API key, project, emulator host, tenant.
     ///   - context: transport, clock, randomness and logger.
-    public init(providerID: String, configuration: FirebaseConfiguration, context: ProviderContext) {
+    package init(providerID: String, configuration: FirebaseConfiguration, context: ProviderContext) {
         self.configuration = configuration
         self.clock = context.clock
         identityToolkit = APIClient(provider: providerID, baseURL: Self.identityToolkitBaseURL(configuration), context: context,
@@ -62,18 +62,18 @@ public struct FirebaseAPI: Sendable {
     }
 
     /// The base of every `accounts:<op>` URL, ending in `/v1/`.
-    public static func identityToolkitBaseURL(_ configuration: FirebaseConfiguration) -> URL {
+    package static func identityToolkitBaseURL(_ configuration: FirebaseConfiguration) -> URL {
         URL(string: root(identityToolkitHost, configuration) + "v1/") ?? URL(fileURLWithPath: "/")
     }
 
     /// The base of every Identity Platform `accounts/<op>` URL, ending in `/v2/`:
     /// `https://identitytoolkit.googleapis.com/v2/` (emulator: `http://<emulatorHost>/identitytoolkit.googleapis.com/v2/`).
-    public static func identityToolkitV2BaseURL(_ configuration: FirebaseConfiguration) -> URL {
+    package static func identityToolkitV2BaseURL(_ configuration: FirebaseConfiguration) -> URL {
         URL(string: root(identityToolkitHost, configuration) + "v2/") ?? URL(fileURLWithPath: "/")
     }
 
     /// The base of the token URL, ending in `/v1/`.
-    public static func secureTokenBaseURL(_ configuration: FirebaseConfiguration) -> URL {
+    package static func secureTokenBaseURL(_ configuration: FirebaseConfiguration) -> URL {
         URL(string: root(secureTokenHost, configuration) + "v1/") ?? URL(fileURLWithPath: "/")
     }
 

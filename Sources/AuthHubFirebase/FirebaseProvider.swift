@@ -3,7 +3,7 @@ import Foundation
 
 /// A Firebase Authentication project as an ``AuthProvider``: email/password sign-in and sign-up,
 /// refresh through the Secure Token service, password reset, user info (`accounts:lookup`) and
-/// account deletion, over ``FirebaseAPI`` — against production or the Auth emulator.
+/// account deletion, over its REST client (`FirebaseAPI`) — against production or the Auth emulator.
 ///
 /// **Sessions.** The Firebase ID token is both the session's ``Session/accessToken`` and its
 /// ``Session/idToken`` (Firebase has no separate access token); ``Session/expiresAt`` is the time
@@ -34,7 +34,7 @@ public struct FirebaseProvider: AuthProvider {
     /// The entry's settings.
     public let configuration: FirebaseConfiguration
     /// The REST client, for what the generic ``AuthProvider`` surface does not cover.
-    public let api: FirebaseAPI
+    package let api: FirebaseAPI
     /// Verifies every ID token the provider receives (emulator mode exactly when `emulatorHost` is set).
     public let verifier: FirebaseIDTokenVerifier
     /// Transport, clock, randomness and logger shared with the hub.
@@ -86,7 +86,7 @@ public struct FirebaseProvider: AuthProvider {
     }
 
     /// A session from a sign-in, sign-up or credential-change reply.
-    public func session(from tokens: FirebaseTokenResponse, receivedAt: Date,
+    package func session(from tokens: FirebaseTokenResponse, receivedAt: Date,
                         accountKey: String = SessionKey.defaultAccount) async throws -> Session {
         try await session(idToken: tokens.idToken, refreshToken: tokens.refreshToken, expiresIn: tokens.expiresIn,
                           uid: tokens.localID, receivedAt: receivedAt, accountKey: accountKey)

@@ -96,6 +96,8 @@ import Testing
         _ = try await auth.updateEmail("ten2@example.com")                        // update {idToken, email}
         let session = try #require(try await auth.currentSession())
         try await provider.api.sendVerifyAndChangeEmail(idToken: session.accessToken, newEmail: "ten3@example.com")
+        try await auth.verifyBeforeUpdateEmail("ten4@example.com")               // sendOobCode VERIFY_AND_CHANGE_EMAIL (app-facing)
+        _ = try await project.oobCode("ten4@example.com", "VERIFY_AND_CHANGE_EMAIL")   // the link went to the new address
         try await auth.sendPasswordReset(email: "ten2@example.com")              // sendOobCode PASSWORD_RESET
         let reset = try await project.oobCode("ten2@example.com", "PASSWORD_RESET")
         #expect(try await provider.verifyPasswordResetCode(reset) == "ten2@example.com")  // resetPassword {oobCode}

@@ -6,7 +6,7 @@ extension FirebaseAPI {
 
     /// Applies an email-verification (or email-change) code: `accounts:update {oobCode}`.
     @discardableResult
-    public func applyActionCode(_ code: Secret<String>) async throws -> FirebaseAccountUpdate {
+    package func applyActionCode(_ code: Secret<String>) async throws -> FirebaseAccountUpdate {
         try await accounts("update", FirebaseAccountUpdateRequest(oobCode: code.revealed(), tenantId: tenant),
                            as: FirebaseAccountUpdate.self, operation: .emailVerification, retry: .never)
     }
@@ -14,7 +14,7 @@ extension FirebaseAPI {
     /// Changes the signed-in user's password: `accounts:update {idToken, password, returnSecureToken}`.
     /// The reply's new tokens (``FirebaseAccountUpdate/tokens``) replace the old ones, whose
     /// refresh token no longer works.
-    public func updatePassword(idToken: Secret<String>, newPassword: Secret<String>) async throws -> FirebaseAccountUpdate {
+    package func updatePassword(idToken: Secret<String>, newPassword: Secret<String>) async throws -> FirebaseAccountUpdate {
         try await accounts("update", FirebaseAccountUpdateRequest(idToken: idToken.revealed(), password: newPassword.revealed(),
                                                                   returnSecureToken: true, tenantId: tenant),
                            as: FirebaseAccountUpdate.self, operation: .management, retry: .never)
@@ -22,7 +22,7 @@ extension FirebaseAPI {
 
     /// Changes the signed-in user's email: `accounts:update {idToken, email, returnSecureToken}`
     /// (new tokens in the reply).
-    public func updateEmail(idToken: Secret<String>, newEmail: String) async throws -> FirebaseAccountUpdate {
+    package func updateEmail(idToken: Secret<String>, newEmail: String) async throws -> FirebaseAccountUpdate {
         try await accounts("update", FirebaseAccountUpdateRequest(idToken: idToken.revealed(), email: newEmail,
                                                                   returnSecureToken: true, tenantId: tenant),
                            as: FirebaseAccountUpdate.self, operation: .management, retry: .never)
@@ -30,7 +30,7 @@ extension FirebaseAPI {
 
     /// Changes the display name and photo URL: set values are sent as `displayName`/`photoUrl`,
     /// removed ones in `deleteAttribute` (`DISPLAY_NAME`, `PHOTO_URL`).
-    public func updateProfile(idToken: Secret<String>, displayName: FirebaseProfileChange = .unchanged,
+    package func updateProfile(idToken: Secret<String>, displayName: FirebaseProfileChange = .unchanged,
                               photoURL: FirebaseProfileChange = .unchanged) async throws -> FirebaseAccountUpdate {
         var body = FirebaseAccountUpdateRequest(idToken: idToken.revealed(), returnSecureToken: true, tenantId: tenant)
         var deleted: [String] = []

@@ -7,7 +7,7 @@ extension FirebaseAPI {
     /// The signed-in user (`accounts:lookup {idToken}`, `users[0]`).
     /// - Throws: ``AuthErrorCode/userNotFound`` when the reply lists no user;
     ///   ``AuthErrorCode/invalidRequest`` when `users` is not a list of objects (naming the field).
-    public func lookup(idToken: Secret<String>) async throws -> FirebaseUser {
+    package func lookup(idToken: Secret<String>) async throws -> FirebaseUser {
         let reply = try await accounts("lookup", FirebaseIDTokenRequest(idToken: idToken.revealed()), as: FirebaseLookupReply.self,
                                        operation: .userInfo, retry: .idempotent)
         guard let first = reply.users?.first else {
@@ -18,7 +18,7 @@ extension FirebaseAPI {
     }
 
     /// Deletes the signed-in user (`accounts:delete {idToken}`).
-    public func deleteAccount(idToken: Secret<String>) async throws {
+    package func deleteAccount(idToken: Secret<String>) async throws {
         _ = try await accounts("delete", FirebaseIDTokenRequest(idToken: idToken.revealed()), as: FirebaseEmptyReply.self,
                                operation: .accountDeletion, retry: .never)
     }

@@ -3,24 +3,24 @@ import Foundation
 
 /// The reply of `accounts:update` (<doc:FirebaseEndpoints>: “Account update”): the account after the change and, when the change
 /// bumped `validSince` (password or email change), new tokens that replace the old ones.
-public struct FirebaseAccountUpdate: Sendable, Codable {
+package struct FirebaseAccountUpdate: Sendable, Codable {
     /// The uid (`localId`).
-    public var uid: String?
+    package var uid: String?
     /// The email address (`email`).
-    public var email: String?
+    package var email: String?
     /// Whether the email address is verified (`emailVerified`).
-    public var emailVerified: Bool?
+    package var emailVerified: Bool?
     /// The display name (`displayName`).
-    public var displayName: String?
+    package var displayName: String?
     /// The profile photo URL (`photoUrl`).
-    public var photoURL: String?
+    package var photoURL: String?
     /// `providerUserInfo[]`.
-    public var providers: [FirebaseUserProviderInfo]
+    package var providers: [FirebaseUserProviderInfo]
     /// New tokens, when the reply has them.
-    public var tokens: FirebaseTokenResponse?
+    package var tokens: FirebaseTokenResponse?
 
     /// Creates an update from values.
-    public init(uid: String?, email: String? = nil, emailVerified: Bool? = nil, displayName: String? = nil, photoURL: String? = nil,
+    package init(uid: String?, email: String? = nil, emailVerified: Bool? = nil, displayName: String? = nil, photoURL: String? = nil,
                 providers: [FirebaseUserProviderInfo] = [], tokens: FirebaseTokenResponse? = nil) {
         self.uid = uid
         self.email = email
@@ -37,7 +37,7 @@ public struct FirebaseAccountUpdate: Sendable, Codable {
 
     /// Reads an `accounts:update` reply: the account fields tolerantly; when it carries an
     /// `idToken`, the whole token triple (see ``FirebaseTokenResponse/init(from:)``) is required.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let hasTokens = c.contains(.idToken) && (try? c.decodeNil(forKey: .idToken)) == false
         let tokens = hasTokens ? try FirebaseTokenResponse(from: decoder) : nil
@@ -48,7 +48,7 @@ public struct FirebaseAccountUpdate: Sendable, Codable {
     }
 
     /// Writes the reply's fields, the tokens (when any) beside them.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         try tokens?.encode(to: encoder)
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encodeIfPresent(uid, forKey: .uid)

@@ -16,6 +16,15 @@ extension FirebaseAuth {
         try await endingSessionOnDeadUser { try await provider.sendEmailVerification(session, continueURL: continueURL, locale: locale) }
     }
 
+    /// Sends `newEmail` a link that changes the signed-in user's email once followed (the Firebase
+    /// SDKs' `verifyBeforeUpdateEmail`; the way to change an email under email-enumeration protection).
+    public func verifyBeforeUpdateEmail(_ newEmail: String, continueURL: String? = nil, locale: String? = nil) async throws {
+        let session = try await validSession()
+        try await endingSessionOnDeadUser {
+            try await provider.sendVerifyAndChangeEmail(session, newEmail: newEmail, continueURL: continueURL, locale: locale)
+        }
+    }
+
     /// Changes the display name and/or photo URL; new tokens in the reply are stored.
     public func updateProfile(displayName: FirebaseProfileChange = .unchanged, photoURL: FirebaseProfileChange = .unchanged) async throws {
         let session = try await validSession()

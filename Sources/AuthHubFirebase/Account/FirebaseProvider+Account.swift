@@ -29,9 +29,17 @@ extension FirebaseProvider {
         try await api.sendEmailVerification(idToken: Self.idToken(of: session), continueURL: continueURL, locale: locale)
     }
 
+    /// Sends `newEmail` a link that changes the user's email once followed (`sendOobCode`,
+    /// `VERIFY_AND_CHANGE_EMAIL`; the Firebase SDKs' `verifyBeforeUpdateEmail`) — the way to change
+    /// an email in projects with email-enumeration protection.
+    public func sendVerifyAndChangeEmail(_ session: Session, newEmail: String, continueURL: String? = nil,
+                                         locale: String? = nil) async throws {
+        try await api.sendVerifyAndChangeEmail(idToken: Self.idToken(of: session), newEmail: newEmail, continueURL: continueURL, locale: locale)
+    }
+
     /// Applies an email action code (email verification or email change) from a link.
     @discardableResult
-    public func applyActionCode(_ code: Secret<String>) async throws -> FirebaseAccountUpdate {
+    package func applyActionCode(_ code: Secret<String>) async throws -> FirebaseAccountUpdate {
         try await api.applyActionCode(code)
     }
 
@@ -54,7 +62,7 @@ extension FirebaseProvider {
     }
 
     /// Changes the email (projects with email-enumeration protection refuse this with
-    /// ``AuthErrorCode/unsupported``: use ``FirebaseAPI/sendVerifyAndChangeEmail(idToken:newEmail:continueURL:locale:)``).
+    /// ``AuthErrorCode/unsupported``: use ``sendVerifyAndChangeEmail(_:newEmail:continueURL:locale:)``).
     /// The returned session carries the reply's new tokens.
     public func updateEmail(_ session: Session, newEmail: String) async throws -> Session {
         let update = try await api.updateEmail(idToken: Self.idToken(of: session), newEmail: newEmail)

@@ -3,16 +3,16 @@ import Foundation
 
 /// What `accounts:resetPassword` says about an email action code (<doc:FirebaseEndpoints>: “Reset password”): the account's
 /// email and the code's request type.
-public struct FirebaseActionCodeInfo: Sendable, Hashable, Codable {
+package struct FirebaseActionCodeInfo: Sendable, Hashable, Codable {
     /// The email of the account the code belongs to.
-    public var email: String
+    package var email: String
     /// `requestType` (`PASSWORD_RESET`, …), when sent.
-    public var requestType: String?
+    package var requestType: String?
     /// `newEmail` (email-change codes).
-    public var newEmail: String?
+    package var newEmail: String?
 
     /// Creates info from values.
-    public init(email: String, requestType: String? = nil, newEmail: String? = nil) {
+    package init(email: String, requestType: String? = nil, newEmail: String? = nil) {
         self.email = email
         self.requestType = requestType
         self.newEmail = newEmail
@@ -21,7 +21,7 @@ public struct FirebaseActionCodeInfo: Sendable, Hashable, Codable {
     enum CodingKeys: String, CodingKey { case email, requestType, newEmail }
 
     /// Reads an `accounts:resetPassword` reply: `email` is required and non-empty.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         guard let email = c.firebaseString(.email), !email.isEmpty else {
             if c.contains(.email), (try? c.decodeNil(forKey: .email)) == false {

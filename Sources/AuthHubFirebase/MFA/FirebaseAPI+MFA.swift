@@ -9,7 +9,7 @@ extension FirebaseAPI {
     /// - Returns: the reply's `totpSessionInfo` (secret, code length, algorithm, period, session).
     /// - Throws: ``AuthErrorCode/emailNotVerified`` (`UNVERIFIED_EMAIL`),
     ///   ``AuthErrorCode/conflict`` (`SECOND_FACTOR_LIMIT_EXCEEDED`), ID-token errors, …
-    public func startTOTPEnrollment(idToken: Secret<String>) async throws -> FirebaseTOTPSessionInfo {
+    package func startTOTPEnrollment(idToken: Secret<String>) async throws -> FirebaseTOTPSessionInfo {
         try await accountsV2("mfaEnrollment:start", FirebaseTOTPEnrollmentStartRequest(idToken: idToken.revealed(), tenantId: tenant),
                              as: FirebaseTOTPEnrollmentStartReply.self).totpSessionInfo
     }
@@ -20,7 +20,7 @@ extension FirebaseAPI {
     /// - Returns: the new `idToken` and `refreshToken`.
     /// - Throws: ``AuthErrorCode/invalidMFACode`` (`INVALID_CODE`), ``AuthErrorCode/sessionExpired``
     ///   (`SESSION_EXPIRED`, `INVALID_SESSION_INFO`), …
-    public func finalizeTOTPEnrollment(idToken: Secret<String>, sessionInfo: Secret<String>, code: Secret<String>,
+    package func finalizeTOTPEnrollment(idToken: Secret<String>, sessionInfo: Secret<String>, code: Secret<String>,
                                        displayName: String? = nil) async throws -> FirebaseMFATokens {
         try await accountsV2("mfaEnrollment:finalize", FirebaseTOTPEnrollmentFinalizeRequest(
             idToken: idToken.revealed(), displayName: displayName,
@@ -34,7 +34,7 @@ extension FirebaseAPI {
     ///   (both are optional in `WithdrawMfaResponse`): the factor was removed and the backend ended
     ///   the session, which the caller must then sign out (firebase-ios-sdk does).
     /// - Throws: `MFA_ENROLLMENT_NOT_FOUND` → ``AuthErrorCode/invalidRequest``, …
-    public func withdrawMFA(idToken: Secret<String>, enrollmentID: String) async throws -> FirebaseMFATokens? {
+    package func withdrawMFA(idToken: Secret<String>, enrollmentID: String) async throws -> FirebaseMFATokens? {
         try await accountsV2("mfaEnrollment:withdraw", FirebaseMFAWithdrawRequest(idToken: idToken.revealed(), mfaEnrollmentId: enrollmentID,
                                                                                    tenantId: tenant),
                              as: FirebaseMFAWithdrawReply.self).tokens
@@ -46,7 +46,7 @@ extension FirebaseAPI {
     /// - Returns: the `idToken` (with `firebase.sign_in_second_factor: "totp"`) and `refreshToken`.
     /// - Throws: ``AuthErrorCode/invalidMFACode`` (`INVALID_CODE`), ``AuthErrorCode/sessionExpired``
     ///   (`INVALID_MFA_PENDING_CREDENTIAL`), ``AuthErrorCode/invalidRequest`` (`MFA_ENROLLMENT_NOT_FOUND`), …
-    public func finalizeTOTPSignIn(pendingCredential: Secret<String>, enrollmentID: String, code: Secret<String>) async throws -> FirebaseMFATokens {
+    package func finalizeTOTPSignIn(pendingCredential: Secret<String>, enrollmentID: String, code: Secret<String>) async throws -> FirebaseMFATokens {
         try await accountsV2("mfaSignIn:finalize", FirebaseTOTPSignInFinalizeRequest(
             mfaPendingCredential: pendingCredential.revealed(), mfaEnrollmentId: enrollmentID,
             totpVerificationInfo: FirebaseTOTPVerificationInfo(verificationCode: code.revealed()), tenantId: tenant),

@@ -6,16 +6,16 @@ import Foundation
 /// optional there: see ``FirebaseAPI/withdrawMFA(idToken:enrollmentID:)``): `{idToken, refreshToken}`. No `localId` or
 /// `expiresIn` are part of it: the uid comes from the verified ID token, and the lifetime is
 /// `expiresIn` when a reply carries one, else Firebase's one hour.
-public struct FirebaseMFATokens: Sendable, Codable {
+package struct FirebaseMFATokens: Sendable, Codable {
     /// The new ID token.
-    public var idToken: Secret<String>
+    package var idToken: Secret<String>
     /// The new refresh token.
-    public var refreshToken: Secret<String>
+    package var refreshToken: Secret<String>
     /// `expiresIn` when present, else ``FirebaseTokenResponse/defaultLifetime``.
-    public var expiresIn: TimeInterval
+    package var expiresIn: TimeInterval
 
     /// Creates a value.
-    public init(idToken: Secret<String>, refreshToken: Secret<String>, expiresIn: TimeInterval = FirebaseTokenResponse.defaultLifetime) {
+    package init(idToken: Secret<String>, refreshToken: Secret<String>, expiresIn: TimeInterval = FirebaseTokenResponse.defaultLifetime) {
         self.idToken = idToken
         self.refreshToken = refreshToken
         self.expiresIn = expiresIn
@@ -26,7 +26,7 @@ public struct FirebaseMFATokens: Sendable, Codable {
     /// Reads a reply.
     /// - Throws: a decoding error naming `idToken` or `refreshToken` when either is missing or
     ///   empty, or `expiresIn` when it is present but not a positive number of seconds.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         idToken = Secret(try c.requiredToken(.idToken))
         refreshToken = Secret(try c.requiredToken(.refreshToken))
@@ -38,7 +38,7 @@ public struct FirebaseMFATokens: Sendable, Codable {
     }
 
     /// Writes the reply's fields.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(idToken, forKey: .idToken)
         try c.encode(refreshToken, forKey: .refreshToken)

@@ -24,7 +24,7 @@ public struct FirebaseTOTPEnrollmentChallenge: Sendable, CustomStringConvertible
     /// Builds the challenge from a `totpSessionInfo`.
     /// - Throws: ``AuthErrorCode/invalidRequest`` when the secret is not base32 or the algorithm,
     ///   digits or period are outside what TOTP supports (SHA1/SHA256/SHA512, 6–8 digits).
-    public init(sessionInfo info: FirebaseTOTPSessionInfo, account: String, issuer: String?, provider: String) throws {
+    package init(sessionInfo info: FirebaseTOTPSessionInfo, account: String, issuer: String?, provider: String) throws {
         func bad(_ what: String) -> AuthError {
             AuthError(.invalidRequest, message: "The mfaEnrollment:start reply from '\(provider)' has an unusable \(what).", provider: provider)
         }

@@ -9,22 +9,22 @@ import Foundation
 /// Every value is range-checked when read: the secret is 1 to 1,024 base32 characters, the code
 /// length 6 to 8 digits (what authenticator apps and RFC 4226 allow), the period 1 to 3,600
 /// seconds, `sessionInfo` 1 to 4,096 characters.
-public struct FirebaseTOTPSessionInfo: Sendable, Codable {
+package struct FirebaseTOTPSessionInfo: Sendable, Codable {
     /// `sharedSecretKey`: the new secret, base32 (as the SDKs put it into the `otpauth://` URI).
-    public var sharedSecretKey: Secret<String>
+    package var sharedSecretKey: Secret<String>
     /// `verificationCodeLength`: digits per code (6 in practice).
-    public var verificationCodeLength: Int
+    package var verificationCodeLength: Int
     /// `hashingAlgorithm`: the HMAC name, e.g. `SHA1`.
-    public var hashingAlgorithm: String
+    package var hashingAlgorithm: String
     /// `periodSec`: seconds per code (30 in practice).
-    public var periodSec: Int
+    package var periodSec: Int
     /// `sessionInfo`: the opaque value `mfaEnrollment:finalize` sends back.
-    public var sessionInfo: Secret<String>
+    package var sessionInfo: Secret<String>
     /// `finalizeEnrollmentTime`: the deadline for finishing the enrollment (a timestamp string), if sent.
-    public var finalizeEnrollmentTime: String?
+    package var finalizeEnrollmentTime: String?
 
     /// Creates a value.
-    public init(sharedSecretKey: Secret<String>, verificationCodeLength: Int, hashingAlgorithm: String, periodSec: Int,
+    package init(sharedSecretKey: Secret<String>, verificationCodeLength: Int, hashingAlgorithm: String, periodSec: Int,
                 sessionInfo: Secret<String>, finalizeEnrollmentTime: String? = nil) {
         self.sharedSecretKey = sharedSecretKey
         self.verificationCodeLength = verificationCodeLength
@@ -40,7 +40,7 @@ public struct FirebaseTOTPSessionInfo: Sendable, Codable {
 
     /// Reads `totpSessionInfo`.
     /// - Throws: a decoding error naming the member that is missing or out of range (never its value).
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         func invalid(_ key: CodingKeys) -> DecodingError {
             DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "out of range")

@@ -9,7 +9,7 @@ extension FirebaseAPI {
     /// - Throws: ``AuthErrorCode/refreshTokenInvalid`` for `INVALID_REFRESH_TOKEN`, `TOKEN_EXPIRED`,
     ///   `USER_DISABLED`, `USER_NOT_FOUND` and `INVALID_ID_TOKEN` (the session is over); network,
     ///   429 and 5xx errors as they are.
-    public func refresh(refreshToken: Secret<String>) async throws -> FirebaseSecureTokenResponse {
+    package func refresh(refreshToken: Secret<String>) async throws -> FirebaseSecureTokenResponse {
         let request = APIRequest(.post, "token", query: keyQuery,
                                  body: .form([("grant_type", "refresh_token"), ("refresh_token", refreshToken.revealed())]),
                                  operation: .refresh)

@@ -4,22 +4,22 @@ import Foundation
 /// The Secure Token service's refresh reply (<doc:FirebaseEndpoints>: “Secure Token refresh”), in snake_case: `id_token` (equal to the
 /// deprecated `access_token`), `refresh_token` (may be unchanged), `expires_in` as a STRING of
 /// seconds, `token_type`, `user_id`, `project_id` (the numeric project number).
-public struct FirebaseSecureTokenResponse: Sendable, Codable {
+package struct FirebaseSecureTokenResponse: Sendable, Codable {
     /// The new Firebase ID token (`id_token`, else `access_token`).
-    public var idToken: Secret<String>
+    package var idToken: Secret<String>
     /// The refresh token to store from now on; nil when the reply has none (keep the old one).
-    public var refreshToken: Secret<String>?
+    package var refreshToken: Secret<String>?
     /// `expires_in`, in seconds.
-    public var expiresIn: TimeInterval
+    package var expiresIn: TimeInterval
     /// `token_type` (`Bearer`).
-    public var tokenType: String
+    package var tokenType: String
     /// `user_id`: the uid.
-    public var userID: String?
+    package var userID: String?
     /// `project_id`: the project number.
-    public var projectNumber: String?
+    package var projectNumber: String?
 
     /// Creates a reply from values.
-    public init(idToken: Secret<String>, refreshToken: Secret<String>?, expiresIn: TimeInterval, tokenType: String = "Bearer",
+    package init(idToken: Secret<String>, refreshToken: Secret<String>?, expiresIn: TimeInterval, tokenType: String = "Bearer",
                 userID: String? = nil, projectNumber: String? = nil) {
         self.idToken = idToken
         self.refreshToken = refreshToken
@@ -32,7 +32,7 @@ public struct FirebaseSecureTokenResponse: Sendable, Codable {
     /// Reads a reply; camelCase names are accepted too (the emulator's and the iOS SDK's).
     /// `id_token` (else `access_token`) is required and non-empty; `expires_in`, when sent, must be
     /// a positive number of seconds (else Firebase's one hour is assumed); the rest is optional.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: FirebaseWireKey.self)
         func key(_ snake: String, _ camel: String) -> FirebaseWireKey? {
             [FirebaseWireKey(snake), FirebaseWireKey(camel)].first { c.contains($0) && (try? c.decodeNil(forKey: $0)) == false }
@@ -49,7 +49,7 @@ public struct FirebaseSecureTokenResponse: Sendable, Codable {
     }
 
     /// Writes the reply in the Secure Token service's snake_case.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: FirebaseWireKey.self)
         try c.encode(idToken, forKey: FirebaseWireKey("id_token"))
         try c.encodeIfPresent(refreshToken, forKey: FirebaseWireKey("refresh_token"))

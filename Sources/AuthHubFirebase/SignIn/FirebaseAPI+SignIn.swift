@@ -8,7 +8,7 @@ extension FirebaseAPI {
     /// - Returns: the new user's tokens.
     /// - Throws: `EMAIL_EXISTS` → ``AuthErrorCode/emailAlreadyInUse``, `WEAK_PASSWORD` →
     ///   ``AuthErrorCode/weakPassword`` (with the rule as message), … (see ``FirebaseErrorMapper``).
-    public func signUp(email: String, password: Secret<String>, displayName: String? = nil) async throws -> FirebaseTokenResponse {
+    package func signUp(email: String, password: Secret<String>, displayName: String? = nil) async throws -> FirebaseTokenResponse {
         try await accounts("signUp", FirebaseSignUpRequest(email: email, password: password.revealed(), displayName: displayName,
                                                            tenantId: tenant),
                            as: FirebaseTokenResponse.self, operation: .signUp, retry: .never)
@@ -22,7 +22,7 @@ extension FirebaseAPI {
     ///   in the reply's order (the ids also in `details["mfaEnrollmentIds"]`, comma-separated, and
     ///   the reply's `localId` in `details["localId"]`); `INVALID_LOGIN_CREDENTIALS` /
     ///   `INVALID_PASSWORD` → ``AuthErrorCode/invalidCredentials``; …
-    public func signInWithPassword(email: String, password: Secret<String>) async throws -> FirebaseTokenResponse {
+    package func signInWithPassword(email: String, password: Secret<String>) async throws -> FirebaseTokenResponse {
         let reply = try await accounts("signInWithPassword",
                                        FirebasePasswordSignInRequest(email: email, password: password.revealed(), tenantId: tenant),
                                        as: FirebasePasswordSignInReply.self, operation: .signIn, retry: .never)

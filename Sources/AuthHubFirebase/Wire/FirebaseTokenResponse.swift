@@ -3,26 +3,26 @@ import Foundation
 
 /// The token triple of a sign-up, password sign-in or credential change (<doc:FirebaseEndpoints>: “Endpoints”: `idToken`,
 /// `refreshToken`, `expiresIn` as a string of seconds, `localId`).
-public struct FirebaseTokenResponse: Sendable, Codable {
+package struct FirebaseTokenResponse: Sendable, Codable {
     /// The user's uid (`localId`).
-    public var localID: String
+    package var localID: String
     /// `email`, when the reply has one.
-    public var email: String?
+    package var email: String?
     /// `displayName`, when the reply has one.
-    public var displayName: String?
+    package var displayName: String?
     /// `profilePicture` (sign-in) or `photoUrl` (update).
-    public var photoURL: String?
+    package var photoURL: String?
     /// `registered` (sign-in replies).
-    public var registered: Bool?
+    package var registered: Bool?
     /// The Firebase ID token (a JWT).
-    public var idToken: Secret<String>
+    package var idToken: Secret<String>
     /// The opaque refresh token.
-    public var refreshToken: Secret<String>
+    package var refreshToken: Secret<String>
     /// `expiresIn`, in seconds (sent as a string, normally `"3600"`).
-    public var expiresIn: TimeInterval
+    package var expiresIn: TimeInterval
 
     /// Creates a response from values.
-    public init(localID: String, email: String? = nil, displayName: String? = nil, photoURL: String? = nil,
+    package init(localID: String, email: String? = nil, displayName: String? = nil, photoURL: String? = nil,
                 registered: Bool? = nil, idToken: Secret<String>, refreshToken: Secret<String>, expiresIn: TimeInterval) {
         self.localID = localID
         self.email = email
@@ -41,7 +41,7 @@ public struct FirebaseTokenResponse: Sendable, Codable {
     /// Reads a sign-up, sign-in or credential-change reply: `idToken`, `refreshToken`, `expiresIn`
     /// (a positive number of seconds, sent as a string) and `localId` are required, as in
     /// firebase-js-sdk's `IdTokenResponse`; the rest is informational and read tolerantly.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         idToken = Secret(try c.requiredToken(.idToken))
         refreshToken = Secret(try c.requiredToken(.refreshToken))
@@ -58,7 +58,7 @@ public struct FirebaseTokenResponse: Sendable, Codable {
     }
 
     /// Writes the reply's fields (the photo as `profilePicture`).
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(localID, forKey: .localID)
         try c.encodeIfPresent(email, forKey: .email)
@@ -71,7 +71,7 @@ public struct FirebaseTokenResponse: Sendable, Codable {
     }
 
     /// The lifetime assumed when a reply omits `expiresIn` (Firebase ID tokens live one hour).
-    public static let defaultLifetime: TimeInterval = 3600
+    package static let defaultLifetime: TimeInterval = 3600
 
     /// A lifetime as Firebase writes it (a string of whole seconds), clamped to
     /// ``SessionTimeLimits/maxLifetime`` so that no value traps the conversion.
