@@ -2,7 +2,7 @@ import AuthHub
 import Foundation
 
 /// An Openfort project as an ``AuthProvider``: the first native (non-web-view) Openfort client,
-/// speaking the v2 auth API of <doc:OpenfortEndpoints> through ``OpenfortAPI``.
+/// speaking the v2 auth API of <doc:OpenfortEndpoints> through its REST client (`OpenfortAPI`).
 ///
 /// Generic requests and the endpoints they use:
 /// - ``SignInRequest/password(identifier:password:realm:scope:)`` → `POST /sign-in/email`;
@@ -45,9 +45,9 @@ public struct OpenfortProvider: AuthProvider {
     /// The entry's settings.
     public let configuration: OpenfortConfiguration
     /// The REST client (v2).
-    public let api: OpenfortAPI
+    package let api: OpenfortAPI
     /// The legacy v1 REST client.
-    public let legacyAPI: OpenfortLegacyAPI
+    package let legacyAPI: OpenfortLegacyAPI
     /// Transport, clock, randomness and logger shared with the hub.
     let context: ProviderContext
     /// The API generation every call goes to, chosen once from ``OpenfortConfiguration/apiVersion``.
@@ -222,7 +222,7 @@ public struct OpenfortProvider: AuthProvider {
     }
 
     /// Sends an email OTP of any type (`POST /email-otp/send-verification-otp`).
-    public func requestEmailOTP(email: String, type: OpenfortAPI.EmailOTPType) async throws {
+    public func requestEmailOTP(email: String, type: OpenfortEmailOTPType) async throws {
         try await backend.requestEmailOTP(email: email, type: type)
     }
 

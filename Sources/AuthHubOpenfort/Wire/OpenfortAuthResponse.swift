@@ -6,14 +6,14 @@ import Foundation
 ///
 /// A `null` token on sign-up means the email must be verified before a session exists (the SDK's
 /// `{ action: "verify_email" }`).
-public struct OpenfortAuthResponse: Sendable, Codable {
+package struct OpenfortAuthResponse: Sendable, Codable {
     /// The session token, when the reply carries one.
-    public var token: Secret<String>?
+    package var token: Secret<String>?
     /// The user, when the reply carries one.
-    public var user: OpenfortUser?
+    package var user: OpenfortUser?
 
     /// Creates a response.
-    public init(token: Secret<String>?, user: OpenfortUser?) {
+    package init(token: Secret<String>?, user: OpenfortUser?) {
         self.token = token
         self.user = user
     }
@@ -24,14 +24,14 @@ public struct OpenfortAuthResponse: Sendable, Codable {
     /// `token` is a string or `null` (an empty string reads as no token).
     /// - Throws: a decoding error naming `token` when it is neither a string nor `null`, or `user`
     ///   (or `user.id`) when the user is missing, not an object, or has no id.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         token = try c.decodeIfPresent(String.self, forKey: .token).flatMap { $0.isEmpty ? nil : Secret($0) }
         user = try c.decode(OpenfortUser.self, forKey: .user)
     }
 
     /// Writes the reply (`token: null` when there is none).
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         if let token { try c.encode(token, forKey: .token) } else { try c.encodeNil(forKey: .token) }
         try c.encodeIfPresent(user, forKey: .user)

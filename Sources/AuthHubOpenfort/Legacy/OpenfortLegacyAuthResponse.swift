@@ -2,18 +2,18 @@ import AuthHub
 import Foundation
 
 /// The v1 `AuthResponse` (<doc:OpenfortEndpoints>: “Legacy v1”): `{ "player": {...}, "token": "<access JWT>", "refreshToken": "…" }`.
-public struct OpenfortLegacyAuthResponse: Sendable, Codable {
+package struct OpenfortLegacyAuthResponse: Sendable, Codable {
     /// The player id (`player.id`, `pla_…`).
-    public var playerID: String
+    package var playerID: String
     /// The player object, as sent.
-    public var player: [String: JSONValue]
+    package var player: [String: JSONValue]
     /// The access token (an ES256 JWT whose `sub` is the player id).
-    public var token: Secret<String>
+    package var token: Secret<String>
     /// The refresh token.
-    public var refreshToken: Secret<String>?
+    package var refreshToken: Secret<String>?
 
     /// Creates a response from values.
-    public init(playerID: String, player: [String: JSONValue], token: Secret<String>, refreshToken: Secret<String>?) {
+    package init(playerID: String, player: [String: JSONValue], token: Secret<String>, refreshToken: Secret<String>?) {
         self.playerID = playerID
         self.player = player
         self.token = token
@@ -26,7 +26,7 @@ public struct OpenfortLegacyAuthResponse: Sendable, Codable {
     /// Reads a reply with tokens (``OpenfortLegacyAuthReply`` tells it from `{action: "verify_email"}`).
     /// - Throws: a decoding error naming `token` (missing, not a string, empty), `player` (missing,
     ///   not an object) or `player.id`.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         token = Secret(try c.requiredString(.token))
         let ids = try c.nestedContainer(keyedBy: PlayerKeys.self, forKey: .player)
@@ -37,7 +37,7 @@ public struct OpenfortLegacyAuthResponse: Sendable, Codable {
     }
 
     /// Writes the reply (`player` as read, with its id).
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         var player = player
         player["id"] = .string(playerID)

@@ -2,20 +2,20 @@ import AuthHub
 import Foundation
 
 /// The reply of `GET /iam/v2/auth/get-session` (<doc:OpenfortEndpoints>: “Object shapes” and “Sessions”): the server's session and its user.
-public struct OpenfortSessionInfo: Sendable, Codable {
+package struct OpenfortSessionInfo: Sendable, Codable {
     /// The session id.
-    public var id: String?
+    package var id: String?
     /// The session token; may differ from the one sent (better-auth rotates on update).
-    public var token: Secret<String>?
+    package var token: Secret<String>?
     /// The session's user id.
-    public var userID: String?
+    package var userID: String?
     /// When the server will consider the session expired.
-    public var expiresAt: Date?
+    package var expiresAt: Date?
     /// The user.
-    public var user: OpenfortUser?
+    package var user: OpenfortUser?
 
     /// Creates a value.
-    public init(id: String? = nil, token: Secret<String>? = nil, userID: String? = nil, expiresAt: Date? = nil, user: OpenfortUser? = nil) {
+    package init(id: String? = nil, token: Secret<String>? = nil, userID: String? = nil, expiresAt: Date? = nil, user: OpenfortUser? = nil) {
         self.id = id
         self.token = token
         self.userID = userID
@@ -35,7 +35,7 @@ public struct OpenfortSessionInfo: Sendable, Codable {
     /// - Throws: a decoding error naming `session` or `user` when either is not an object,
     ///   `session.token` when it is not a string, `session.expiresAt` when it is not a date between
     ///   1970 and 9999, `user.id` when the user has none.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let user = try c.decodeIfPresent(OpenfortUser.self, forKey: .user)
         guard c.contains(.session), try !c.decodeNil(forKey: .session) else {
@@ -61,7 +61,7 @@ public struct OpenfortSessionInfo: Sendable, Codable {
     }
 
     /// Writes the reply as `{session: {id, token, userId, expiresAt}, user}`.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         var session = c.nestedContainer(keyedBy: SessionKeys.self, forKey: .session)
         try session.encodeIfPresent(id, forKey: .id)

@@ -26,7 +26,7 @@ public struct OpenfortOAuthCallback: Sendable, Hashable {
 
     /// Parses a redirect URL.
     /// - Parameter provider: the provider id errors are attributed to.
-    /// - Throws: for `?error=`: the code's mapping (``OpenfortErrorMapper/codes``, e.g.
+    /// - Throws: for `?error=`: the code's mapping (the error mapper's `codes`, e.g.
     ///   `access_denied` → ``AuthErrorCode/accessDenied``, `INVALID_TOKEN` →
     ///   ``AuthErrorCode/invalidToken``; an unknown code → ``AuthErrorCode/accessDenied``) with the
     ///   code as ``AuthError/providerCode``; ``AuthErrorCode/invalidRequest`` for a URL that cannot

@@ -8,18 +8,18 @@ import Foundation
 /// token>` on user-scoped calls (logout, me, link), `x-request-id` per call as in v2. The v1 PKCE
 /// `challenge` fields are optional and not sent; OAuth pooling is not used (the redirect carries
 /// the tokens).
-public struct OpenfortLegacyAPI: Sendable {
+package struct OpenfortLegacyAPI: Sendable {
     /// The v1 prefix, relative to the base URL.
-    public static let prefix = "iam/v1/"
+    package static let prefix = "iam/v1/"
 
     /// The provider's settings.
-    public let configuration: OpenfortConfiguration
+    package let configuration: OpenfortConfiguration
     let client: APIClient
     let random: any RandomSource
     var provider: String { client.provider }
 
     /// Creates a client.
-    public init(providerID: String, configuration: OpenfortConfiguration, context: ProviderContext) {
+    package init(providerID: String, configuration: OpenfortConfiguration, context: ProviderContext) {
         self.configuration = configuration
         self.random = context.random
         client = APIClient(provider: providerID, baseURL: configuration.baseURL, context: context, errorMapper: OpenfortErrorMapper(legacyAPI: true),
@@ -59,39 +59,39 @@ public struct OpenfortLegacyAPI: Sendable {
     // MARK: - Calls
 
     /// `POST /iam/v1/password/signup {email, password, name?}` → tokens, or nil for `{action: "verify_email"}`.
-    public func signUp(email: String, password: Secret<String>, name: String? = nil) async throws -> OpenfortLegacyAuthResponse? {
+    package func signUp(email: String, password: Secret<String>, name: String? = nil) async throws -> OpenfortLegacyAuthResponse? {
         try await sendRequired(.post, "password/signup", body: OpenfortLegacyPasswordRequest(email: email, password: password.revealed(),
                                                                                              name: name),
                                retry: .never, operation: .signUp, as: OpenfortLegacyAuthReply.self).response
     }
 
     /// `POST /iam/v1/password/login {email, password}` → tokens, or nil for `{action: "verify_email"}`.
-    public func logIn(email: String, password: Secret<String>) async throws -> OpenfortLegacyAuthResponse? {
+    package func logIn(email: String, password: Secret<String>) async throws -> OpenfortLegacyAuthResponse? {
         try await sendRequired(.post, "password/login", body: OpenfortLegacyPasswordRequest(email: email, password: password.revealed()),
                                retry: .never, operation: .signIn, as: OpenfortLegacyAuthReply.self).response
     }
 
     /// `POST /iam/v1/guest {}`.
-    public func guest() async throws -> OpenfortLegacyAuthResponse {
+    package func guest() async throws -> OpenfortLegacyAuthResponse {
         try required(await sendRequired(.post, "guest", body: OpenfortEmptyBody(), retry: .never, operation: .signIn,
                                         as: OpenfortLegacyAuthReply.self))
     }
 
     /// `POST /iam/v1/sessions {refreshToken}` → new tokens.
-    public func refresh(refreshToken: Secret<String>, force: Bool = false) async throws -> OpenfortLegacyAuthResponse {
+    package func refresh(refreshToken: Secret<String>, force: Bool = false) async throws -> OpenfortLegacyAuthResponse {
         try required(await sendRequired(.post, "sessions", body: OpenfortLegacyRefreshRequest(refreshToken: refreshToken.revealed(),
                                                                                                forceRefresh: force ? true : nil),
                                         retry: .never, operation: .refresh, as: OpenfortLegacyAuthReply.self))
     }
 
     /// `POST /iam/v1/sessions/logout {refreshToken}` with `x-player-token`.
-    public func logOut(accessToken: Secret<String>, refreshToken: Secret<String>) async throws {
+    package func logOut(accessToken: Secret<String>, refreshToken: Secret<String>) async throws {
         _ = try await send(.post, "sessions/logout", body: OpenfortLegacyRefreshRequest(refreshToken: refreshToken.revealed()),
                            playerToken: accessToken, retry: .never, operation: .signOut, as: OpenfortAcknowledgement.self)
     }
 
     /// `GET /iam/v1/me` with `x-player-token` → the player object.
-    public func me(accessToken: Secret<String>) async throws -> [String: JSONValue] {
+    package func me(accessToken: Secret<String>) async throws -> [String: JSONValue] {
         try await player(accessToken: accessToken).raw
     }
 
@@ -101,7 +101,7 @@ public struct OpenfortLegacyAPI: Sendable {
     }
 
     /// `POST /iam/v1/oauth/init {provider, options: {redirectTo}}` (or `init_link` with `x-player-token`) → the URL to open.
-    public func initOAuth(provider socialProvider: String, redirectTo: String, link accessToken: Secret<String>? = nil) async throws -> URL {
+    package func initOAuth(provider socialProvider: String, redirectTo: String, link accessToken: Secret<String>? = nil) async throws -> URL {
         try await sendRequired(.post, accessToken == nil ? "oauth/init" : "oauth/init_link",
                                body: OpenfortLegacyOAuthInitRequest(provider: socialProvider, options: .init(redirectTo: redirectTo)),
                                playerToken: accessToken, operation: accessToken == nil ? .signIn : .management,
@@ -109,32 +109,32 @@ public struct OpenfortLegacyAPI: Sendable {
     }
 
     /// `POST /iam/v1/oauth/login_id_token {provider, token}`.
-    public func logInWithIDToken(provider socialProvider: String, token: Secret<String>) async throws -> OpenfortLegacyAuthResponse {
+    package func logInWithIDToken(provider socialProvider: String, token: Secret<String>) async throws -> OpenfortLegacyAuthResponse {
         try required(await sendRequired(.post, "oauth/login_id_token",
                                         body: OpenfortLegacyIDTokenRequest(provider: socialProvider, token: token.revealed()),
                                         retry: .never, operation: .signIn, as: OpenfortLegacyAuthReply.self))
     }
 
     /// `POST /iam/v1/password/request_email_verification {email, redirectUrl}`.
-    public func requestEmailVerification(email: String, redirectURL: String?) async throws {
+    package func requestEmailVerification(email: String, redirectURL: String?) async throws {
         _ = try await send(.post, "password/request_email_verification", body: OpenfortLegacyEmailRequest(email: email, redirectUrl: redirectURL),
                            operation: .emailVerification, as: OpenfortAcknowledgement.self)
     }
 
     /// `POST /iam/v1/password/verify_email {email, token}` (the `state` of the link as token).
-    public func verifyEmail(email: String, token: Secret<String>) async throws {
+    package func verifyEmail(email: String, token: Secret<String>) async throws {
         _ = try await send(.post, "password/verify_email", body: OpenfortLegacyVerifyEmailRequest(email: email, token: token.revealed()),
                            retry: .never, operation: .emailVerification, as: OpenfortAcknowledgement.self)
     }
 
     /// `POST /iam/v1/password/request_reset {email, redirectUrl}`.
-    public func requestReset(email: String, redirectURL: String?) async throws {
+    package func requestReset(email: String, redirectURL: String?) async throws {
         _ = try await send(.post, "password/request_reset", body: OpenfortLegacyEmailRequest(email: email, redirectUrl: redirectURL),
                            operation: .passwordReset, as: OpenfortAcknowledgement.self)
     }
 
     /// `POST /iam/v1/password/reset {email, password, state}`.
-    public func reset(email: String, password: Secret<String>, state: Secret<String>) async throws {
+    package func reset(email: String, password: Secret<String>, state: Secret<String>) async throws {
         _ = try await send(.post, "password/reset", body: OpenfortLegacyResetRequest(email: email, password: password.revealed(),
                                                                                       state: state.revealed()),
                            retry: .never, operation: .passwordReset, as: OpenfortAcknowledgement.self)
