@@ -35,7 +35,7 @@ public struct TurnkeyAPI: Sendable {
         self.context = context
     }
 
-    private func client(_ errorContext: TurnkeyErrorMapper.Context, baseURL: URL? = nil) -> APIClient {
+    func client(_ errorContext: TurnkeyErrorMapper.Context, baseURL: URL? = nil) -> APIClient {
         APIClient(provider: providerID, baseURL: baseURL ?? configuration.baseURL, context: context,
                   errorMapper: TurnkeyErrorMapper(context: errorContext))
     }
@@ -55,7 +55,7 @@ public struct TurnkeyAPI: Sendable {
 
     /// Sends a signed request (its exact bytes, its one stamp header, `Content-Type: application/json`)
     /// and returns the 2xx reply.
-    private func sendSigned(_ request: TurnkeySignedRequest, errorContext: TurnkeyErrorMapper.Context, retry: APIRequest.RetryMode,
+    func sendSigned(_ request: TurnkeySignedRequest, errorContext: TurnkeyErrorMapper.Context, retry: APIRequest.RetryMode,
                             operation: AuthOperation) async throws -> (APIClient, HTTPReply) {
         // A stamper is a plug-in seam: a header name it makes up is refused here, not dropped.
         guard let stampName = HTTPField.Name(request.stamp.name) else {
@@ -148,7 +148,7 @@ public struct TurnkeyAPI: Sendable {
     }
 
     /// Submits, polls until terminal, fails unless COMPLETED; returns the activity and its last reply.
-    private func submitted<Parameters: Encodable & Sendable>(
+    func submitted<Parameters: Encodable & Sendable>(
         _ name: String, type: String, organizationId: String, parameters: Parameters, stamper: any TurnkeyStamper,
         errorContext: TurnkeyErrorMapper.Context, operation: AuthOperation
     ) async throws -> (activity: TurnkeyActivity, client: APIClient, response: HTTPReply) {
@@ -203,52 +203,8 @@ public struct TurnkeyAPI: Sendable {
 
     // MARK: - Endpoints
 
-    /// Looks up the sub-organizations of an email through the app backend:
-    /// `GET <proxyURL>/proxy/sub-org-ids?filterType=EMAIL&filterValue=<email>` (no stamp; the email
-    /// percent-encoded, `+` and `&` included).
-    /// - Returns: the `organizationIds`, never empty.
-    /// - Throws: ``AuthErrorCode/userNotFound`` when there is none.
-    public func lookupSubOrganizations(email: String) async throws -> [String] {
-        var base = configuration.proxyURL.absoluteString
-        if !base.hasSuffix("/") { base += "/" }
-        let request = APIRequest(.get, base + Self.lookupPath, query: [("filterType", "EMAIL"), ("filterValue", email)], operation: .signIn)
-        let ids = try await client(.request, baseURL: configuration.proxyURL).send(request, as: TurnkeyOrganizationIDs.self).organizationIds
-        guard !ids.isEmpty else {
-            throw AuthError(.userNotFound, message: "No Turnkey account is registered for this email.", provider: providerID)
-        }
-        return ids
-    }
-
     /// The sign-up path on the proxy.
     public static let createSubOrganizationPath = "auth/createSubOrg"
-
-    /// Creates the user's sub-organization through the app backend, with a passkey as its root
-    /// user's credential: `POST <proxyURL>/auth/createSubOrg` `{email, passkey: {name, challenge,
-    /// attestation: {credentialId, clientDataJson, attestationObject, transports}}}` →
-    /// `{subOrganizationId}` (no stamp: the proxy holds the parent organization's key and calls
-    /// `create_sub_organization`). This is the shape of Turnkey's own example backend (tkhq/swift-sdk
-    /// `Examples/with-backend/example-server`: `POST /auth/createSubOrg`, `CreateSubOrgParams`);
-    /// every value is base64url without padding; transports are Turnkey's enum names
-    /// (`AUTHENTICATOR_TRANSPORT_INTERNAL`, …), unknown ones dropped (see ``authenticatorTransports``).
-    /// - Returns: the new sub-organization's id.
-    /// - Throws: errors mapped in the ``TurnkeyErrorMapper/Context/signUp`` context: a reply saying
-    ///   the email already exists → ``AuthErrorCode/emailAlreadyInUse``; another `ALREADY_EXISTS`
-    ///   (code 6) or HTTP 409 → ``AuthErrorCode/conflict``.
-    public func createSubOrganization(email: String, passkeyName: String, challenge: [UInt8],
-                                      registration: PasskeyRegistration) async throws -> String {
-        var base = configuration.proxyURL.absoluteString
-        if !base.hasSuffix("/") { base += "/" }
-        let body = TurnkeyCreateSubOrganizationRequest(
-            email: email,
-            passkey: .init(name: passkeyName, challenge: Base64URL.encode(challenge), attestation: .init(
-                credentialId: Base64URL.encode(registration.credentialID),
-                clientDataJson: Base64URL.encode(registration.clientDataJSON),
-                attestationObject: Base64URL.encode(registration.attestationObject),
-                transports: Self.transportNames(registration.transports))))
-        let request = try APIRequest.json(.post, base + Self.createSubOrganizationPath, body, retry: .never, operation: .signUp)
-        return try await client(.signUp, baseURL: configuration.proxyURL)
-            .send(request, as: TurnkeyCreateSubOrganizationReply.self).subOrganizationId
-    }
 
     /// The values of Turnkey's `AuthenticatorTransport` enum: the only transports it accepts.
     public static let authenticatorTransports: Set<String> = [
@@ -272,62 +228,5 @@ public struct TurnkeyAPI: Sendable {
     static func transportNames(_ transports: [String]) -> [String] {
         var seen = Set<String>()
         return transports.compactMap(transportName).filter { seen.insert($0).inserted }
-    }
-
-    /// `list_suborgs` (<doc:TurnkeyProtocol>: “Email lookup”), for servers holding the parent organization's API key.
-    /// - Parameters:
-    ///   - organizationId: the parent organization (the configured one by default).
-    ///   - stamper: a stamper with the parent organization's API key.
-    /// - Returns: `organizationIds` (empty when none match).
-    public func listSubOrganizations(filterType: String, filterValue: String, organizationId: String? = nil,
-                                     stamper: any TurnkeyStamper) async throws -> [String] {
-        try await query("list_suborgs", body: TurnkeyListSubOrganizationsQuery(organizationId: organizationId ?? configuration.organizationId,
-                                                                               filterType: filterType, filterValue: filterValue),
-                        as: TurnkeyOrganizationIDs.self, stamper: stamper, operation: .management).organizationIds
-    }
-
-    /// `whoami {organizationId}` (<doc:TurnkeyProtocol>: “whoami”).
-    public func whoami(organizationId: String, stamper: any TurnkeyStamper,
-                       errorContext: TurnkeyErrorMapper.Context = .request) async throws -> TurnkeyWhoami {
-        try await query("whoami", body: TurnkeyOrganizationQuery(organizationId: organizationId), as: TurnkeyWhoami.self, stamper: stamper,
-                        errorContext: errorContext, operation: errorContext == .refresh ? .refresh : .userInfo)
-    }
-
-    /// `stamp_login` (<doc:TurnkeyProtocol>: “stamp_login”): registers `publicKey` as a session key and returns the session JWT.
-    /// - Parameters:
-    ///   - publicKey: the compressed hex public key of the new session key.
-    ///   - expirationSeconds: the session lifetime (sent as a string).
-    public func stampLogin(organizationId: String, publicKey: String, expirationSeconds: Int, invalidateExisting: Bool? = nil,
-                           stamper: any TurnkeyStamper, errorContext: TurnkeyErrorMapper.Context = .passkeyLogin) async throws -> Secret<String> {
-        let parameters = TurnkeyStampLoginParameters(publicKey: publicKey, expirationSeconds: String(expirationSeconds),
-                                                     invalidateExisting: invalidateExisting)
-        let reply = try await submit("stamp_login", type: "ACTIVITY_TYPE_STAMP_LOGIN", organizationId: organizationId,
-                                     parameters: parameters, result: TurnkeyStampLoginResult.self, stamper: stamper,
-                                     errorContext: errorContext, operation: errorContext == .refresh ? .refresh : .signIn)
-        return Secret(reply.result.session)
-    }
-
-    /// `create_read_write_session` V2 (<doc:TurnkeyProtocol>: “create_read_write_session”): a new API key for the user, encrypted to
-    /// `targetPrivateKey`'s public key (sent uncompressed), decrypted here.
-    public func createReadWriteSession(organizationId: String, targetPrivateKey: P256.KeyAgreement.PrivateKey, userId: String? = nil,
-                                       apiKeyName: String? = nil, expirationSeconds: Int? = nil, stamper: any TurnkeyStamper,
-                                       errorContext: TurnkeyErrorMapper.Context = .request) async throws -> TurnkeyReadWriteSession {
-        let parameters = TurnkeyCreateReadWriteSessionParameters(
-            targetPublicKey: TurnkeyKeys.uncompressedHex(targetPrivateKey.publicKey), userId: userId, apiKeyName: apiKeyName,
-            expirationSeconds: expirationSeconds.map { String($0) })
-        let result = try await submit("create_read_write_session", type: "ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2",
-                                      organizationId: organizationId, parameters: parameters, result: TurnkeyReadWriteSessionResult.self,
-                                      stamper: stamper, errorContext: errorContext, operation: .tokenExchange).result
-        let bundle = result.credentialBundle
-        let apiKeyId = result.apiKeyId
-        let key: P256.Signing.PrivateKey
-        do { key = try TurnkeyCredentialBundle.decrypt(bundle, receiverPrivateKey: targetPrivateKey) } catch let error as AuthError {
-            throw error.with(provider: providerID)
-        }
-        return TurnkeyReadWriteSession(organizationId: result.organizationId ?? organizationId,
-                                       organizationName: result.organizationName,
-                                       userId: result.userId ?? userId ?? "",
-                                       username: result.username, apiKeyId: apiKeyId,
-                                       stamper: TurnkeyAPIKeyStamper(privateKey: key))
     }
 }

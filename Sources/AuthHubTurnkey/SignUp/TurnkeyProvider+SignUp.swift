@@ -12,7 +12,7 @@ extension TurnkeyProvider: PasskeySignUpProvider {
     ///    failures (network, 5xx, 401, …) stop the sign-up before any passkey is made;
     /// 2. the context's passkey authenticator makes a credential for the configured `rpId` (ES256,
     ///    resident key, a random 32-byte challenge and 16-byte user handle, the email as name);
-    /// 3. ``TurnkeyAPI/createSubOrganization(email:passkeyName:challenge:registration:)`` registers it
+    /// 3. `TurnkeyAPI.createSubOrganization(email:passkeyName:challenge:registration:)` registers it
     ///    through the app backend;
     /// 4. `stamp_login` into the new sub-organization, stamped with the passkey, gives the session.
     public func signUpWithPasskey(email rawEmail: String, displayName: String?) async throws -> Session {
