@@ -31,6 +31,14 @@ import Testing
         #expect(settings.string("table") == "authhub_sessions")
         #expect(settings.secret("encryptionKey")?.revealed() == Self.key)
         #expect(settings.path == "environments.production.sessionStore")
+        // The URL holds a password and the key seals every row: neither is shown by description or dump.
+        #expect(settings.secretFields == ["url", "encryptionKey"])
+        var dumped = ""
+        dump(loaded.sessionStore, to: &dumped)
+        for shown in [String(describing: settings), String(reflecting: settings), "\(loaded.sessionStore)", dumped] {
+            #expect(!shown.contains("s3cret") && !shown.contains(Self.key), "\(shown)")
+            #expect(shown.contains("authhub_sessions"), "\(shown)")
+        }
         #expect(loaded.sessionStore.type == "postgres")
     }
 

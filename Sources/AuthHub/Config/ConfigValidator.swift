@@ -294,7 +294,8 @@ struct ConfigValidator {
             case .invalid, .absent: break
             }
         }
-        let settings = SessionStoreSettings(type: factory.storeType, path: path, values: values)
+        let settings = SessionStoreSettings(type: factory.storeType, path: path, values: values,
+                                            secretFields: Set(factory.fields.filter(\.secret).map(\.name)))
         for problem in factory.validate(settings) {
             let field = problem.path.prefix { $0 != "." && $0 != "[" }
             let suffix = fromVariables.contains(String(field)) ? " (after substituting environment variables)" : ""

@@ -5,7 +5,9 @@ import Foundation
 ///
 /// Values have had `${VAR}` substituted, been type-checked against the factory's
 /// ``SessionStoreFactory/fields`` and passed its ``SessionStoreFactory/validate(_:)``; defaults are
-/// applied. Secret fields are here too: read them with ``secret(_:)`` so they stay wrapped.
+/// applied. Secret fields are here too: read them with ``secret(_:)`` so they stay wrapped. The
+/// settings' `description`, `debugDescription` and mirror (`dump`) show the fields named in
+/// ``secretFields`` as `<redacted>` (a URL holding a database password, an encryption key).
 public struct SessionStoreSettings: Sendable {
     /// The `sessionStore.type` (the factory's ``SessionStoreFactory/storeType``).
     public var type: String
@@ -16,17 +18,23 @@ public struct SessionStoreSettings: Sendable {
     /// The folder of the configuration file, against which a relative path in a field should be
     /// resolved; nil when the configuration did not come from a file (then the current directory).
     public var baseDirectory: URL?
+    /// The fields declared secret (``ConfigField/secret``), never shown by `description` or `dump`;
+    /// set from the factory's declarations when providers.json is loaded.
+    public var secretFields: Set<String>
 
     /// Creates settings.
     /// - Parameters:
     ///   - type: the store type.
     ///   - path: the JSON path of the `sessionStore` object, for messages.
     ///   - values: field values by name.
+    ///   - secretFields: the fields `description` and `dump` show as `<redacted>`.
     ///   - baseDirectory: the configuration file's folder.
-    public init(type: String, path: String = "", values: [String: JSONValue], baseDirectory: URL? = nil) {
+    public init(type: String, path: String = "", values: [String: JSONValue], secretFields: Set<String> = [],
+                baseDirectory: URL? = nil) {
         self.type = type
         self.path = path
         self.values = values
+        self.secretFields = secretFields
         self.baseDirectory = baseDirectory
     }
 
@@ -51,5 +59,29 @@ public struct SessionStoreSettings: Sendable {
     public func requiredString(_ name: String) throws -> String {
         guard let value = string(name), !value.isEmpty else { throw invalid(name, "required") }
         return value
+    }
+}
+
+extension SessionStoreSettings: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// The values with every secret field replaced by `<redacted>`.
+    var redactedValues: [String: JSONValue] {
+        var shown = values
+        for name in secretFields where shown[name] != nil { shown[name] = .string("<redacted>") }
+        return shown
+    }
+
+    /// The type, the path and the fields, secret ones redacted.
+    public var description: String {
+        let shown = redactedValues
+        let fields = shown.keys.sorted().map { "\($0): \(shown[$0].map { "\($0)" } ?? "")" }
+        return "SessionStoreSettings(type: \(type), path: \(path), values: [\(fields.joined(separator: ", "))])"
+    }
+
+    public var debugDescription: String { description }
+
+    /// What `dump` and reflection see: secret fields redacted.
+    public var customMirror: Mirror {
+        Mirror(self, children: ["type": type, "path": path, "values": redactedValues, "secretFields": secretFields.sorted(),
+                                "baseDirectory": baseDirectory as Any], displayStyle: .struct)
     }
 }
