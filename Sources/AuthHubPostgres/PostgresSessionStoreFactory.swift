@@ -16,8 +16,8 @@ import Logging
 /// store type 'postgres'`. The fields (see <doc:PostgresStoreConfiguration>):
 ///
 /// - `url` (required, secret): `postgres://user:password@host:port/database?sslmode=…`, checked
-///   without connecting (``PostgresConnectionURL``);
-/// - `table`: a plain SQL identifier, default `authhub_sessions` (``PostgresTableName``);
+///   without connecting (libpq's URL form; see ``PostgresSessionStore``);
+/// - `table`: a plain SQL identifier, default `authhub_sessions`;
 /// - `encryptionKey` (required, secret): 32 bytes, base64, sealing every row, so that a database dump
 ///   holds no usable token.
 ///
