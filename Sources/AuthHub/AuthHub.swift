@@ -120,8 +120,8 @@ public final class AuthHub: Sendable {
         }
     }
 
-    /// The store of `configuration`: memory and file stores are built here, other types by the
-    /// ``SessionStoreFactory`` registered for them.
+    /// The store of `configuration`: memory and file stores are built here, every other type by the
+    /// ``SessionStoreFactory`` registered for it.
     static func makeStore(_ configuration: SessionStoreConfiguration, registry: ProviderRegistry, baseDirectory: URL?,
                           logger: Logger) throws -> any SessionStore {
         switch configuration {
@@ -136,13 +136,16 @@ public final class AuthHub: Sendable {
                 url = base.appendingPathComponent(path)
             }
             return try FileSessionStore(directory: url, encryptionKey: key, logger: logger)
-        case .postgres:
-            guard let factory = registry.storeFactory(for: configuration.type) else {
+        case .plugin(var settings):
+            guard let factory = registry.storeFactory(for: settings.type) else {
+                let shown = ConfigValidator.looksLikeName(settings.type) ? "'\(settings.type)'" : "(name not shown)"
                 throw AuthError(.invalidConfiguration,
-                                message: "sessionStore type 'postgres' needs the AuthHubPostgres module: import it and register its store "
-                                    + "factory (registry.registering(storeFactory: PostgresSessionStoreFactory())).")
+                                message: "\(settings.path.isEmpty ? "sessionStore" : settings.path).type: no store factory is registered for "
+                                    + "session store type \(shown) (known: \(registry.storeTypes.joined(separator: ", "))): register the "
+                                    + "SessionStoreFactory of the module that provides it (registry.registering(storeFactory: …)).")
             }
-            return try factory.makeStore(configuration, logger: logger)
+            if settings.baseDirectory == nil { settings.baseDirectory = baseDirectory }
+            return try factory.makeStore(settings, logger: logger)
         }
     }
 

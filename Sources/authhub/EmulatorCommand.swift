@@ -116,7 +116,7 @@ struct EmulatorCommand: AsyncParsableCommand {
         let explicit = global.config != GlobalOptions.defaultConfig || global.env != nil
         guard explicit || FileManager.default.fileExists(atPath: global.config) else { return Self.defaultPort }
         do {
-            let environment = try ConfigLoader(registry: .builtIn).load(contentsOf: global.config, environment: global.env)
+            let environment = try ConfigLoader(registry: HubLoader.registry).load(contentsOf: global.config, environment: global.env)
             return try EmulatorTarget.port(of: environment) ?? Self.defaultPort
         } catch let failure as CLIFailure {
             CLI.fail(failure.message)

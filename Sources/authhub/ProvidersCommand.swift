@@ -29,7 +29,7 @@ struct ProvidersCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let loader = ConfigLoader(registry: .builtIn)
+        let loader = ConfigLoader(registry: HubLoader.registry)
         let environment: EnvironmentConfiguration
         do {
             environment = try loader.load(contentsOf: options.config, environment: options.env)

@@ -76,9 +76,9 @@ enum HubLoader {
         }
     }
 
-    /// What the commands that build a hub know: every built-in provider plugin, the `postgres`
-    /// session store (core validates its settings; AuthHubPostgres builds it) and the
-    /// `async-http-client` transport (AuthHubAsyncHTTPClient builds it).
+    /// What every command that reads providers.json knows (`validate`, `schema` and `providers` too):
+    /// every built-in provider plugin, the `postgres` session store (AuthHubPostgres's factory declares
+    /// its fields and builds it) and the `async-http-client` transport (AuthHubAsyncHTTPClient builds it).
     static let registry = ProviderRegistry.builtIn.registering(storeFactory: PostgresSessionStoreFactory())
         .registering(transportFactory: AsyncHTTPClientTransportFactory())
 

@@ -40,7 +40,7 @@ struct ValidateCommand: AsyncParsableCommand {
 
     func run() async throws {
         let file = options.config
-        let loader = ConfigLoader(registry: .builtIn)
+        let loader = ConfigLoader(registry: HubLoader.registry)
         let data: Data
         do {
             data = try ConfigLoader.contents(ofFile: file)

@@ -56,5 +56,33 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         let committed = try String(contentsOf: AuthHubBinary.packageRoot.appendingPathComponent("providers.schema.json"), encoding: .utf8)
         #expect(result.stdout == committed)
+        // The CLI registers AuthHubPostgres's store factory, so the schema describes its fields.
+        #expect(result.stdout.contains(#""const" : "postgres""#))
+        #expect(result.stdout.contains(#""default" : "authhub_sessions""#))
+    }
+
+    /// `--markdown` prints the core article (no store factory's fields); `--markdown --store postgres`
+    /// the committed article of AuthHubPostgres's catalog.
+    @Test func printsTheCommittedArticles() async throws {
+        let core = try await AuthHubBinary.runDetached(["schema", "--markdown"])
+        #expect(core.status == 0, "\(core.stderr)")
+        let committedCore = try String(contentsOf: AuthHubBinary.packageRoot.appendingPathComponent("Sources/AuthHub/AuthHub.docc/ProvidersJSONReference.md"),
+                                       encoding: .utf8)
+        #expect(core.stdout == committedCore)
+        #expect(!core.stdout.contains("postgres"))
+
+        let postgres = try await AuthHubBinary.runDetached(["schema", "--markdown", "--store", "postgres"])
+        #expect(postgres.status == 0, "\(postgres.stderr)")
+        let committedPostgres = try String(
+            contentsOf: AuthHubBinary.packageRoot.appendingPathComponent("Sources/AuthHubPostgres/AuthHubPostgres.docc/PostgresStoreConfiguration.md"),
+            encoding: .utf8)
+        #expect(postgres.stdout == committedPostgres)
+        #expect(postgres.stdout.contains("| `postgres` | `url` | yes | yes |"))
+
+        let unknown = try await AuthHubBinary.runDetached(["schema", "--markdown", "--store", "redis"])
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr == "error: No store factory for session store type 'redis' (factories: postgres).\n")
+        let withoutMarkdown = try await AuthHubBinary.runDetached(["schema", "--store", "postgres"])
+        #expect(withoutMarkdown.status != 0)
     }
 }

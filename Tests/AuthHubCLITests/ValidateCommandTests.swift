@@ -26,6 +26,37 @@ import Testing
         "environments.dev.providers[1].id: duplicate provider id 'a' (also at providers[0])",
     ]
 
+    /// The `postgres` store's fields come from AuthHubPostgres's factory, which the CLI registers:
+    /// `validate` checks them at their paths, without echoing the URL.
+    @Test func postgresStoreFieldsAreValidated() async throws {
+        let config = """
+            {"environments": {"prod": {"sessionStore": {"type": "postgres", "url": "mysql://u:hunter2@h/db", "table": "a b"},
+              "providers": [{"id": "a", "type": "auth0", "domain": "t.auth0.com", "clientId": "c"}]}}}
+            """
+        let directory = try AuthHubBinary.directory(withConfig: config)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try await AuthHubBinary.runDetached(["validate"], in: directory)
+        #expect(result.status == 1)
+        #expect(result.stderr == """
+            environments.prod.sessionStore.encryptionKey: required
+            environments.prod.sessionStore.url: must start with postgres:// or postgresql://
+            environments.prod.sessionStore.table: must be a plain SQL identifier: ASCII letters, digits and '_' only
+            error: providers.json: 3 problems found
+
+            """)
+        #expect(!result.stderr.contains("hunter2"))
+
+        let key = Data(repeating: 7, count: 32).base64EncodedString()
+        let good = try AuthHubBinary.directory(withConfig: """
+            {"environments": {"prod": {"sessionStore": {"type": "postgres", "url": "${DATABASE_URL}", "encryptionKey": "\(key)"},
+              "providers": [{"id": "a", "type": "auth0", "domain": "t.auth0.com", "clientId": "c"}]}}}
+            """)
+        defer { try? FileManager.default.removeItem(at: good) }
+        let ok = try await AuthHubBinary.runDetached(["validate"], in: good, environment: ["DATABASE_URL": "postgres://app:pw@db.internal/auth"])
+        #expect(ok.status == 0, "\(ok.stderr)")
+        #expect(ok.stdout == "providers.json: environment 'prod' OK (1 provider)\n")
+    }
+
     @Test func validFileExitsZeroWithOneLine() async throws {
         let directory = try AuthHubBinary.directory(withConfig: Self.good)
         defer { try? FileManager.default.removeItem(at: directory) }

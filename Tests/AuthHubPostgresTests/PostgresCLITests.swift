@@ -151,7 +151,8 @@ struct PostgresCLITests {
         let config = directory.appendingPathComponent("providers.json")
         try Data(text.utf8).write(to: config)
         let environment = ["DATABASE_URL": TestDatabase.url ?? "", "STORE_KEY": storeKey.revealed()]
-        let loaded = try ConfigLoader(registry: ProviderRegistry([Auth0Plugin()]), environmentVariables: environment).load(data: Data(text.utf8))
+        let loaded = try ConfigLoader(registry: ProviderRegistry([Auth0Plugin()]).registering(storeFactory: PostgresSessionStoreFactory()),
+                                      environmentVariables: environment).load(data: Data(text.utf8))
         let hub = try AuthHub(environment: loaded, registry: ProviderRegistry([Auth0Plugin()]), context: ProviderContext(transport: wire), store: store)
         let signedIn = try await hub.signIn(.password(identifier: "cli-refresh@example.com", password: Secret("correct horse battery staple")))
 

@@ -50,7 +50,8 @@ struct PostgresReplicaTests {
             var environment = ProcessInfo.processInfo.environment
             environment["DATABASE_URL"] = TestDatabase.url
             environment["AUTHHUB_STORE_KEY"] = storeKey.revealed()
-            let loader = ConfigLoader(registry: ProviderRegistry([Auth0Plugin()]), environmentVariables: environment)
+            let loader = ConfigLoader(registry: ProviderRegistry([Auth0Plugin()]).registering(storeFactory: PostgresSessionStoreFactory()),
+                                      environmentVariables: environment)
             let loaded = try loader.load(data: Data(config.utf8))
             let store = try TestDatabase.store(table: table, key: storeKey)
             let hub = try AuthHub(environment: loaded, registry: ProviderRegistry([Auth0Plugin()]),

@@ -316,12 +316,17 @@ struct PostgresSessionStoreTests {
     @Test func theHubBuildsAPostgresStoreOnlyWithTheFactory() async throws {
         let environment = EnvironmentConfiguration(
             name: "production", defaultProvider: "p",
-            sessionStore: .postgres(url: Secret("postgres://u:pw@127.0.0.1:1/db"), table: "authhub_sessions",
-                                    encryptionKey: TestDatabase.randomKey()),
+            sessionStore: .plugin(SessionStoreSettings(type: "postgres", path: "environments.production.sessionStore", values: [
+                "url": "postgres://u:pw@127.0.0.1:1/db", "table": "authhub_sessions",
+                "encryptionKey": .string(TestDatabase.randomKey().revealed()),
+            ])),
             providers: [])
         let missing = #expect(throws: AuthError.self) { try AuthHub(environment: environment, registry: ProviderRegistry()) }
         #expect(missing?.code == .invalidConfiguration)
-        #expect(missing?.message.contains("AuthHubPostgres") == true)
+        // Core does not name the module (it knows no store but memory and file): it names the type and what to register.
+        #expect(missing?.message.hasPrefix("environments.production.sessionStore.type: no store factory is registered for session store type 'postgres'") == true)
+        #expect(missing?.message.contains("SessionStoreFactory") == true)
+        #expect(missing?.message.contains("u:pw") == false)
         let hub = try AuthHub(environment: environment, registry: ProviderRegistry().registering(storeFactory: PostgresSessionStoreFactory()))
         let store = try #require(hub.store as? PostgresSessionStore)
         #expect(store.table == "authhub_sessions")

@@ -146,7 +146,8 @@ enum PostgresBenchmarks {
         var environment = ProcessInfo.processInfo.environment
         environment["DATABASE_URL"] = url
         environment["AUTHHUB_STORE_KEY"] = storeKey.revealed()
-        let loaded = try ConfigLoader(registry: .init([Auth0Plugin()]), environmentVariables: environment).load(data: Data(config.utf8))
+        let loaded = try ConfigLoader(registry: ProviderRegistry([Auth0Plugin()]).registering(storeFactory: PostgresSessionStoreFactory()),
+                                      environmentVariables: environment).load(data: Data(config.utf8))
         let hub = try AuthHub(environment: loaded, registry: .init([Auth0Plugin()]), context: ProviderContext(transport: wire), store: store)
         _ = try await hub.signIn(.password(identifier: "bench@example.com", password: Secret("correct horse battery staple")))
         let key = SessionKey(provider: "auth0")

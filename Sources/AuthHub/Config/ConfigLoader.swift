@@ -13,8 +13,10 @@ import Foundation
 /// JSON (with line and column), unknown or duplicate keys (with a "did you mean" hint), unknown
 /// environments, unknown provider types (listing the known ones), duplicate provider ids,
 /// missing, extra and mistyped fields, bad URLs, domains and `host:port` values, an unknown
-/// `defaultProvider`, an unknown `transport`, unset `${VAR}` references, a session-store key that is not 32 bytes of
-/// base64, and whatever each plugin's own `validate(_:)` finds.
+/// `defaultProvider`, an unknown `transport`, unset `${VAR}` references, an unknown session store type
+/// (listing `file`, `memory` and the registered ``SessionStoreFactory`` types), a file store's key that
+/// is not 32 bytes of base64, and whatever each provider plugin's and store factory's own `validate(_:)` finds.
+/// A store factory's fields are checked as a provider plugin's are.
 ///
 /// String values of provider fields and of `sessionStore` may reference environment variables:
 /// `${VAR}` (must be set), `${VAR:-default}` (falls back when unset or empty) and `$${` for a
@@ -37,7 +39,7 @@ public struct ConfigLoader: Sendable {
     /// file cannot take seconds of CPU and gigabytes of memory.
     public static let maxFileBytes = 1 << 20
 
-    /// The provider types the file may use.
+    /// The provider types, store factories and transports the file may use.
     public let registry: ProviderRegistry
     /// The variables `${VAR}` references resolve against (and `AUTHHUB_ENV` is read from).
     public let environmentVariables: [String: String]

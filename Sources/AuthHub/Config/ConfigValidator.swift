@@ -33,7 +33,6 @@ struct ConfigValidator {
 
     static let rootKeys = ["$schema", "defaultEnvironment", "environments"]
     static let environmentKeys = ["defaultProvider", "sessionStore", "transport", "providers"]
-    static let storeTypes = ["file", "memory", "postgres"]
 
     // MARK: Root
 
@@ -223,14 +222,12 @@ struct ConfigValidator {
 
     // MARK: Session store
 
-    /// Every key some store type accepts (for messages when `type` is missing or wrong).
-    static let storeKeys = ["type", "path", "url", "table", "encryptionKey"]
-
-    static let storePathField = ConfigField("path", .string, required: true, description: "Directory of the session files.")
-    static let storeURLField = ConfigField("url", .string, required: true, secret: true,
-                                           description: "postgres://user:password@host:port/database?sslmode=…")
-    static let storeTableField = ConfigField("table", .string, description: "Table of the sessions.",
-                                             defaultValue: .string(PostgresTableName.defaultName))
+    /// Every key some known store type accepts (for messages when `type` is missing or wrong):
+    /// `type`, the `file` store's fields and every registered factory's.
+    var storeKeys: [String] {
+        let names = ["type"] + SessionStoreConfiguration.fileFields.map(\.name) + registry.allStoreFactories.flatMap { $0.fields.map(\.name) }
+        return unique(names)
+    }
 
     mutating func sessionStore(_ node: JSONSourceNode, path: String, mode: Mode) -> SessionStoreConfiguration? {
         guard let members = node.members else {
@@ -238,76 +235,85 @@ struct ConfigValidator {
             return nil
         }
         let typePath = Self.path(path, "type")
+        let knownTypes = registry.storeTypes
         guard let typeNode = node["type"] else {
-            checkKeys(members, path: path, allowed: Self.storeKeys, what: "key")
-            report(typePath, "required (one of: \(Self.storeTypes.joined(separator: ", ")))")
+            checkKeys(members, path: path, allowed: storeKeys, what: "key")
+            report(typePath, "required (one of: \(knownTypes.joined(separator: ", ")))")
             return nil
         }
         guard let type = typeNode.string else {
-            checkKeys(members, path: path, allowed: Self.storeKeys, what: "key")
+            checkKeys(members, path: path, allowed: storeKeys, what: "key")
             report(typePath, "expected string, found \(typeNode.typeName)")
             return nil
         }
+        if let factory = registry.storeFactory(for: type) {
+            return pluginStore(factory, node, members: members, path: path, mode: mode)
+        }
         switch type {
-        case "memory":
+        case SessionStoreConfiguration.memoryType:
             checkKeys(members, path: path, allowed: ["type"], what: "key for a memory store")
             return .memory
-        case "file":
-            checkKeys(members, path: path, allowed: ["type", "path", "encryptionKey"], what: "key for a file store")
-            let directory = fieldValue(Self.storePathField, node["path"], path: Self.path(path, "path"), mode: mode)
-            let key = storeEncryptionKey(node["encryptionKey"], path: Self.path(path, "encryptionKey"), mode: mode, required: false)
+        case SessionStoreConfiguration.fileType:
+            let fields = SessionStoreConfiguration.fileFields
+            checkKeys(members, path: path, allowed: ["type"] + fields.map(\.name), what: "key for a file store")
+            let directory = fieldValue(fields[0], node["path"], path: Self.path(path, "path"), mode: mode)
+            let key = storeEncryptionKey(fields[1], node["encryptionKey"], path: Self.path(path, "encryptionKey"), mode: mode)
             guard case .value(.string(let directoryPath)) = directory else { return nil }
             return .file(path: directoryPath, encryptionKey: key)
-        case "postgres":
-            checkKeys(members, path: path, allowed: ["type", "url", "table", "encryptionKey"], what: "key for a postgres store")
-            let urlPath = Self.path(path, "url")
-            var url: String?
-            if case .value(.string(let raw)) = fieldValue(Self.storeURLField, node["url"], path: urlPath, mode: mode) {
-                do {
-                    _ = try PostgresConnectionURL(parsing: raw)
-                    url = raw
-                } catch let error as AuthError {
-                    let fromVariables = node["url"]?.string.map(VariableInterpolation.containsReference) ?? false
-                    report(urlPath, error.message + (fromVariables ? " (after substituting environment variables)" : ""))
-                } catch {
-                    report(urlPath, "is not a valid PostgreSQL URL")
-                }
-            }
-            let tablePath = Self.path(path, "table")
-            var table: String? = PostgresTableName.defaultName
-            switch fieldValue(Self.storeTableField, node["table"], path: tablePath, mode: mode) {
-            case .value(.string(let name)):
-                if let why = PostgresTableName.problem(name) {
-                    report(tablePath, why)
-                    table = nil
-                } else {
-                    table = name
-                }
-            case .absent:
-                break
-            default:
-                table = nil
-            }
-            let key = storeEncryptionKey(node["encryptionKey"], path: Self.path(path, "encryptionKey"), mode: mode, required: true)
-            guard let url, let table, let key else { return nil }
-            return .postgres(url: Secret(url), table: table, encryptionKey: key)
         default:
-            report(typePath, "unknown session store type \(quoted(type)) (known: \(Self.storeTypes.joined(separator: ", ")))")
+            report(typePath, "unknown session store type \(quoted(type)) (known: \(knownTypes.joined(separator: ", ")))")
             return nil
         }
     }
 
-    /// A store's `encryptionKey`: 32 bytes in base64 (surrounding spaces ignored), or nil when absent,
-    /// unresolved or invalid (a problem is then reported, except for an absent optional key).
-    mutating func storeEncryptionKey(_ node: JSONSourceNode?, path: String, mode: Mode, required: Bool) -> Secret<String>? {
-        let field = ConfigField("encryptionKey", .string, required: required, secret: true, description: "AES-256-GCM key, base64.")
+    /// A `sessionStore` of a type a registered factory builds: its declared fields checked as a
+    /// provider entry's are, then the factory's own checks (which run even when a field has a
+    /// problem, so that every problem is reported at once).
+    mutating func pluginStore(_ factory: any SessionStoreFactory, _ node: JSONSourceNode, members: [JSONSourceNode.Member],
+                              path: String, mode: Mode) -> SessionStoreConfiguration? {
+        let problemsBefore = problems.count
+        checkKeys(members, path: path, allowed: ["type"] + factory.fields.map(\.name), what: "key for a \(factory.storeType) store")
+        var values: [String: JSONValue] = [:]
+        var fromVariables: Set<String> = []
+        var unresolved = false
+        for field in factory.fields {
+            let fieldPath = Self.path(path, field.name)
+            guard let fieldNode = node[field.name] else {
+                if let defaultValue = field.defaultValue {
+                    values[field.name] = defaultValue
+                } else if field.required {
+                    report(fieldPath, "required")
+                }
+                continue
+            }
+            switch fieldValue(field, fieldNode, path: fieldPath, mode: mode) {
+            case .value(let value):
+                values[field.name] = value
+                if let raw = fieldNode.string, VariableInterpolation.containsReference(raw) { fromVariables.insert(field.name) }
+            case .unresolved: unresolved = true
+            case .invalid, .absent: break
+            }
+        }
+        let settings = SessionStoreSettings(type: factory.storeType, path: path, values: values,
+                                            secretFields: Set(factory.fields.filter(\.secret).map(\.name)))
+        for problem in factory.validate(settings) {
+            let field = problem.path.prefix { $0 != "." && $0 != "[" }
+            let suffix = fromVariables.contains(String(field)) ? " (after substituting environment variables)" : ""
+            report(problem.path.isEmpty ? path : Self.join(path, problem.path), problem.message + suffix)
+        }
+        guard mode == .resolve, !unresolved, problems.count == problemsBefore else { return nil }
+        return .plugin(settings)
+    }
+
+    /// A file store's `encryptionKey`: 32 bytes in base64 (surrounding spaces ignored), or nil when
+    /// absent, unresolved or invalid (a problem is then reported, except for an absent optional key).
+    mutating func storeEncryptionKey(_ field: ConfigField, _ node: JSONSourceNode?, path: String, mode: Mode) -> Secret<String>? {
         guard case .value(.string(let raw)) = fieldValue(field, node, path: path, mode: mode) else { return nil }
-        let trimmed = raw.trimmingCharacters(in: .whitespaces)
-        guard Data(base64Encoded: trimmed)?.count == 32 else {
-            report(path, "must be 32 bytes encoded in base64 (generate one with: openssl rand -base64 32)")
+        guard ConfigValueFormat.isEncryptionKey(raw) else {
+            report(path, ConfigValueFormat.encryptionKeyProblem)
             return nil
         }
-        return Secret(trimmed)
+        return Secret(ConfigValueFormat.trimmedEncryptionKey(raw))
     }
 
     // MARK: Provider entry

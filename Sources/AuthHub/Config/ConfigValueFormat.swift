@@ -83,6 +83,20 @@ public enum ConfigValueFormat {
         UUID(uuidString: text) != nil && text.count == 36
     }
 
+    /// An AES-256-GCM key as stores take it: 32 bytes in base64 (surrounding spaces are ignored, see
+    /// ``trimmedEncryptionKey(_:)``).
+    public static func isEncryptionKey(_ text: String) -> Bool {
+        Data(base64Encoded: trimmedEncryptionKey(text))?.count == 32
+    }
+
+    /// An encryption key without the spaces around it (what a store is given).
+    public static func trimmedEncryptionKey(_ text: String) -> String {
+        text.trimmingCharacters(in: .whitespaces)
+    }
+
+    /// The problem reported for a value that is not ``isEncryptionKey(_:)``.
+    public static let encryptionKeyProblem = "must be 32 bytes encoded in base64 (generate one with: openssl rand -base64 32)"
+
     private static func isASCIILetter(_ s: Unicode.Scalar) -> Bool {
         ("a"..."z").contains(s) || ("A"..."Z").contains(s)
     }

@@ -1,32 +1,50 @@
 import Foundation
 
 /// Where an environment keeps its sessions (the `sessionStore` object of providers.json).
+///
+/// Core names two store types, `memory` and `file`, and builds them itself. Every other type is a
+/// plugin: a ``SessionStoreFactory`` registered with the ``ProviderRegistry`` declares its fields,
+/// core validates them as it validates a provider plugin's, and the factory builds the store from
+/// the validated ``SessionStoreSettings`` (``plugin(_:)``).
 public enum SessionStoreConfiguration: Sendable {
     /// `{"type": "memory"}`: sessions live as long as the process.
     case memory
     /// `{"type": "file", "path": …, "encryptionKey"?: …}`: one file per session under `path`;
     /// with `encryptionKey` (32 bytes, base64) every file is sealed with AES-256-GCM.
     case file(path: String, encryptionKey: Secret<String>?)
-    /// `{"type": "postgres", "url": …, "table"?: …, "encryptionKey": …}`: one row per session in a
-    /// PostgreSQL table, every row sealed with AES-256-GCM; shared by every replica of an app.
-    ///
-    /// Core validates these settings but does not build the store: an app (or the `authhub` CLI)
-    /// that imports AuthHubPostgres registers its ``SessionStoreFactory`` with the
-    /// ``ProviderRegistry``, so that users of the other stores never build postgres-nio.
-    /// - Parameters:
-    ///   - url: `postgres://user:password@host:port/database?sslmode=…` (a secret: it holds the password).
-    ///   - table: the table's name, a plain SQL identifier (default `authhub_sessions`).
-    ///   - encryptionKey: 32 bytes, base64: required, so that a database dump holds no usable token.
-    case postgres(url: Secret<String>, table: String, encryptionKey: Secret<String>)
+    /// A type built by a registered ``SessionStoreFactory``, with its validated fields.
+    case plugin(SessionStoreSettings)
 
-    /// The `type` of the configuration in providers.json: `memory`, `file` or `postgres`.
+    /// The `type` of the configuration in providers.json: `memory`, `file` or a factory's
+    /// ``SessionStoreFactory/storeType``.
     public var type: String {
         switch self {
-        case .memory: "memory"
-        case .file: "file"
-        case .postgres: "postgres"
+        case .memory: Self.memoryType
+        case .file: Self.fileType
+        case .plugin(let settings): settings.type
         }
     }
+
+    /// `memory`.
+    public static let memoryType = "memory"
+    /// `file`.
+    public static let fileType = "file"
+    /// The store types core builds without a factory, sorted: `file`, `memory`.
+    public static let builtInTypes = [fileType, memoryType]
+
+    /// What a `memory` store is, for the schema and the reference.
+    static let memorySummary = "Sessions live as long as the process."
+    /// What a `file` store is, for the schema and the reference.
+    static let fileSummary = "One file per session (mode 0600), written atomically."
+
+    /// The fields of a `file` store (besides `type`), declared as a plugin declares its own, so that
+    /// validation, the JSON Schema and the reference come from one place.
+    public static let fileFields: [ConfigField] = [
+        ConfigField("path", .string, required: true,
+                    description: "Directory of the session files; relative paths are relative to this file."),
+        ConfigField("encryptionKey", .string, secret: true,
+                    description: "32 bytes, base64 (openssl rand -base64 32): seals every file with AES-256-GCM."),
+    ]
 }
 
 /// One environment of providers.json, validated and with every `${VAR}` resolved.

@@ -15,7 +15,7 @@ public enum ProvidersSchema {
     public static func generate(registry: ProviderRegistry) -> JSONValue {
         var defs: [String: JSONValue] = [
             "environment": environment(registry),
-            "sessionStore": sessionStore,
+            "sessionStore": sessionStore(registry),
             "provider": provider(registry),
         ]
         for plugin in registry.all { defs[definitionName(plugin.type)] = entry(plugin) }
@@ -85,57 +85,37 @@ public enum ProvidersSchema {
         + "or async-http-client (SwiftNIO's AsyncHTTPClient, for servers; needs the AuthHubAsyncHTTPClient module and its "
         + "registered transport factory). A transport passed in code wins."
 
-    static let sessionStore: JSONValue = [
-        "description": "Where sessions are kept; memory when absent.",
-        "oneOf": [
-            [
-                "type": "object",
-                "additionalProperties": false,
-                "required": ["type"],
-                "properties": ["type": ["const": "memory", "description": "Sessions live as long as the process."]],
-            ],
-            [
-                "type": "object",
-                "additionalProperties": false,
-                "required": ["type", "path"],
-                "properties": [
-                    "type": ["const": "file", "description": "One file per session (mode 0600), written atomically."],
-                    "path": [
-                        "type": "string", "minLength": 1,
-                        "description": "Directory of the session files; relative paths are relative to this file.",
-                    ],
-                    "encryptionKey": [
-                        "type": "string",
-                        "description": "32 bytes, base64 (openssl rand -base64 32): seals every file with AES-256-GCM. Secret: use ${VAR}.",
-                    ],
-                ],
-            ],
-            [
-                "type": "object",
-                "additionalProperties": false,
-                "required": ["type", "url", "encryptionKey"],
-                "properties": [
-                    "type": [
-                        "const": "postgres",
-                        "description": "One row per session in a PostgreSQL table, shared by every replica (needs the AuthHubPostgres module).",
-                    ],
-                    "url": [
-                        "anyOf": [["type": "string", "pattern": "^postgres(ql)?://"], referenceString],
-                        "description": "postgres://user:password@host:port/database?sslmode=… (sslmode: disable, prefer, require, verify-ca, verify-full). Secret: use ${VAR}.",
-                    ],
-                    "table": [
-                        "anyOf": [["type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]{0,62}$"], referenceString],
-                        "default": .string(PostgresTableName.defaultName),
-                        "description": "The sessions table, created and migrated by the store; a plain SQL identifier.",
-                    ],
-                    "encryptionKey": [
-                        "type": "string",
-                        "description": "32 bytes, base64 (openssl rand -base64 32): seals every row with AES-256-GCM, so a database dump holds no usable token. Secret: use ${VAR}.",
-                    ],
-                ],
-            ],
-        ],
-    ]
+    static let sessionStoreDescription = "Where sessions are kept; memory when absent."
+
+    /// One branch per store type: core's `memory` and `file`, then every registered factory's (a
+    /// factory registered for `memory` or `file` replaces core's branch, as it replaces core's store).
+    static func sessionStore(_ registry: ProviderRegistry) -> JSONValue {
+        var branches: [JSONValue] = []
+        if registry.storeFactory(for: SessionStoreConfiguration.memoryType) == nil {
+            branches.append(storeBranch(type: SessionStoreConfiguration.memoryType, summary: SessionStoreConfiguration.memorySummary, fields: []))
+        }
+        if registry.storeFactory(for: SessionStoreConfiguration.fileType) == nil {
+            branches.append(storeBranch(type: SessionStoreConfiguration.fileType, summary: SessionStoreConfiguration.fileSummary,
+                                        fields: SessionStoreConfiguration.fileFields))
+        }
+        for factory in registry.allStoreFactories {
+            branches.append(storeBranch(type: factory.storeType, summary: factory.summary, fields: factory.fields))
+        }
+        return ["description": .string(sessionStoreDescription), "oneOf": .array(branches)]
+    }
+
+    /// The schema of a `sessionStore` object of one type, from its declared fields.
+    static func storeBranch(type: String, summary: String, fields: [ConfigField]) -> JSONValue {
+        var properties: [String: JSONValue] = ["type": ["const": .string(type), "description": .string(summary)]]
+        for field in fields { properties[field.name] = schema(for: field) }
+        let required = ["type"] + fields.filter { $0.required && $0.defaultValue == nil }.map(\.name)
+        return [
+            "type": "object",
+            "additionalProperties": false,
+            "required": .array(required.map(JSONValue.string)),
+            "properties": .object(properties),
+        ]
+    }
 
     static func provider(_ registry: ProviderRegistry) -> JSONValue {
         let types = registry.types

@@ -30,7 +30,6 @@ public enum TransportName {
     public static let urlSession = "urlsession"
     /// `AsyncHTTPClientTransport`, built by AuthHubAsyncHTTPClient's ``TransportFactory``.
     public static let asyncHTTPClient = "async-http-client"
-    /// The names every registry knows (core validates them even before a factory is registered,
-    /// as it validates the `postgres` session store).
+    /// The names every registry knows (core validates them even before a factory is registered).
     public static let builtIn = [asyncHTTPClient, urlSession]
 }

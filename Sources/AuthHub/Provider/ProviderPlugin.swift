@@ -195,8 +195,8 @@ extension ProviderPlugin {
     public func validate(_ configuration: ProviderConfiguration) -> [ConfigProblem] { [] }
 }
 
-/// The provider types an app knows, by `type` name, and the factories of session stores that core
-/// does not build itself (see ``SessionStoreFactory``).
+/// The provider types an app knows, by `type` name, the factories of session store types besides
+/// core's `memory` and `file` (see ``SessionStoreFactory``) and of transports.
 public struct ProviderRegistry: Sendable {
     private var plugins: [String: any ProviderPlugin]
     private var storeFactories: [String: any SessionStoreFactory] = [:]
@@ -228,7 +228,8 @@ public struct ProviderRegistry: Sendable {
     /// Every plugin, sorted by type.
     public var all: [any ProviderPlugin] { types.compactMap { plugins[$0] } }
 
-    /// Adds (or replaces) the factory of a session store type.
+    /// Adds (or replaces) the factory of a session store type. A factory for `memory` or `file`
+    /// replaces core's own (as a transport factory for `urlsession` does).
     public mutating func register(storeFactory: any SessionStoreFactory) { storeFactories[storeFactory.storeType] = storeFactory }
 
     /// A copy with `storeFactory` added (or replacing the one of the same store type).
@@ -240,6 +241,13 @@ public struct ProviderRegistry: Sendable {
 
     /// The factory registered for a `sessionStore.type`, if any.
     public func storeFactory(for storeType: String) -> (any SessionStoreFactory)? { storeFactories[storeType] }
+
+    /// Every registered store factory, sorted by type.
+    public var allStoreFactories: [any SessionStoreFactory] { storeFactories.keys.sorted().compactMap { storeFactories[$0] } }
+
+    /// Every `sessionStore.type` providers.json may use, sorted: core's `file` and `memory` and every
+    /// registered factory's.
+    public var storeTypes: [String] { Array(Set(SessionStoreConfiguration.builtInTypes).union(storeFactories.keys)).sorted() }
 
     /// Adds (or replaces) the factory of a transport name (an environment's `transport`).
     public mutating func register(transportFactory: any TransportFactory) {

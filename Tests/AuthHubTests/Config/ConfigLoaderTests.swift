@@ -135,10 +135,10 @@ import Testing
     @Test func sessionStoreRules() throws {
         let provider = #"{"id": "a", "type": "auth0", "domain": "t.auth0.com", "clientId": "c"}"#
         let env = { (store: String) in #"{"environments": {"e": {"sessionStore": \#(store), "providers": [\#(provider)]}}}"# }
-        #expect(problems(env(#"{"type": "redis"}"#)) == ["environments.e.sessionStore.type: unknown session store type 'redis' (known: file, memory, postgres)"])
+        #expect(problems(env(#"{"type": "redis"}"#)) == ["environments.e.sessionStore.type: unknown session store type 'redis' (known: file, memory)"])
         #expect(problems(env(#"{"type": "memory", "path": "x"}"#)) == ["environments.e.sessionStore.path: unknown key for a memory store (allowed: type)"])
         #expect(problems(env(#"{"type": "file"}"#)) == ["environments.e.sessionStore.path: required"])
-        #expect(problems(env(#"{"path": "x"}"#)) == ["environments.e.sessionStore.type: required (one of: file, memory, postgres)"])
+        #expect(problems(env(#"{"path": "x"}"#)) == ["environments.e.sessionStore.type: required (one of: file, memory)"])
 
         let key = Data(repeating: 7, count: 32).base64EncodedString()
         let loaded = try loader(["KEY": key]).load(data: Data(env(#"{"type": "file", "path": "s", "encryptionKey": "${KEY}"}"#).utf8))

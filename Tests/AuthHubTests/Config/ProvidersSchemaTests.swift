@@ -44,11 +44,23 @@ import Testing
         #expect(schema["$defs"]?["provider"]?["properties"]?["type"]?["enum"]?.arrayValue?.contains("acme") == true)
     }
 
+    /// The committed providers.schema.json is what `authhub schema` prints: the built-in plugins and
+    /// the CLI's store factories (postgres), so the full check is in AuthHubPostgresTests
+    /// (`PostgresSchemaTests.committedSchemaIsUpToDate`); here, everything but the store factories' branches.
     @Test func committedSchemaIsUpToDate() throws {
         let url = Self.packageRoot.appendingPathComponent("providers.schema.json")
-        let committed = try String(contentsOf: url, encoding: .utf8)
-        #expect(committed == ProvidersSchema.jsonString(registry: .builtIn),
-                "providers.schema.json is stale: regenerate it with `swift run authhub schema > providers.schema.json`")
+        let committed = try JSONValue.parse(Data(String(contentsOf: url, encoding: .utf8).utf8))
+        let generated = ProvidersSchema.generate(registry: .builtIn)
+        func storeBranches(_ schema: JSONValue) -> [JSONValue] { schema["$defs"]?["sessionStore"]?["oneOf"]?.arrayValue ?? [] }
+        func withoutStores(_ schema: JSONValue) -> JSONValue {
+            guard case .object(var root) = schema, case .object(var defs)? = root["$defs"] else { return schema }
+            defs["sessionStore"] = nil
+            root["$defs"] = .object(defs)
+            return .object(root)
+        }
+        let stale = "providers.schema.json is stale: regenerate it with `swift run authhub schema > providers.schema.json`"
+        #expect(withoutStores(committed) == withoutStores(generated), "\(stale)")
+        #expect(Array(storeBranches(committed).prefix(2)) == storeBranches(generated), "\(stale)")
     }
 
     @Test func outputIsValidJSONAndDeterministic() throws {

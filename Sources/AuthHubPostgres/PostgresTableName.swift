@@ -1,3 +1,4 @@
+import AuthHub
 import Foundation
 
 /// The name of the PostgreSQL table a `postgres` session store keeps its rows in, validated as a

@@ -1,11 +1,13 @@
 import AuthHub
+import AuthHubPostgres
 import AuthHubProviders
 import Foundation
 import Testing
 
-/// The `postgres` session store settings: validated by core like every other field, built only by
-/// AuthHubPostgres (see AuthHubPostgresTests).
+/// The `postgres` session store settings: declared and checked by ``PostgresSessionStoreFactory``,
+/// validated through core's ``ConfigLoader`` like every plugin's fields when the factory is registered.
 @Suite struct PostgresStoreConfigTests {
+    static let registry = ProviderRegistry.builtIn.registering(storeFactory: PostgresSessionStoreFactory())
     static let provider = #"{"id": "a", "type": "auth0", "domain": "t.auth0.com", "clientId": "c"}"#
     static let key = Data(repeating: 7, count: 32).base64EncodedString()
 
@@ -14,20 +16,29 @@ import Testing
     }
 
     private func problems(_ store: String, _ variables: [String: String] = [:]) -> [String] {
-        ConfigLoader(registry: .builtIn, environmentVariables: variables).validate(data: document(store)).map(\.description)
+        ConfigLoader(registry: Self.registry, environmentVariables: variables).validate(data: document(store)).map(\.description)
     }
 
     @Test func aValidStoreLoadsWithItsDefaults() throws {
         let variables = ["DATABASE_URL": "postgres://app:s3cret%40x@db.internal:5433/auth?sslmode=verify-full", "STORE_KEY": Self.key]
-        let loaded = try ConfigLoader(registry: .builtIn, environmentVariables: variables).load(data: document(
+        let loaded = try ConfigLoader(registry: Self.registry, environmentVariables: variables).load(data: document(
             #"{"type": "postgres", "url": "${DATABASE_URL}", "encryptionKey": "${STORE_KEY}"}"#))
-        guard case .postgres(let url, let table, let key) = loaded.sessionStore else {
+        guard case .plugin(let settings) = loaded.sessionStore else {
             Issue.record("expected a postgres store")
             return
         }
-        #expect(url.revealed() == variables["DATABASE_URL"])
-        #expect(table == "authhub_sessions")
-        #expect(key.revealed() == Self.key)
+        #expect(settings.secret("url")?.revealed() == variables["DATABASE_URL"])
+        #expect(settings.string("table") == "authhub_sessions")
+        #expect(settings.secret("encryptionKey")?.revealed() == Self.key)
+        #expect(settings.path == "environments.production.sessionStore")
+        // The URL holds a password and the key seals every row: neither is shown by description or dump.
+        #expect(settings.secretFields == ["url", "encryptionKey"])
+        var dumped = ""
+        dump(loaded.sessionStore, to: &dumped)
+        for shown in [String(describing: settings), String(reflecting: settings), "\(loaded.sessionStore)", dumped] {
+            #expect(!shown.contains("s3cret") && !shown.contains(Self.key), "\(shown)")
+            #expect(shown.contains("authhub_sessions"), "\(shown)")
+        }
         #expect(loaded.sessionStore.type == "postgres")
     }
 
@@ -46,6 +57,22 @@ import Testing
             "environments.production.sessionStore.encryptionKey: must be 32 bytes encoded in base64 (generate one with: openssl rand -base64 32)",
         ])
         #expect(!bad.joined().contains("hunter2"))
+    }
+
+    @Test func withoutTheFactoryTheTypeIsUnknown() {
+        let found = ConfigLoader(registry: .builtIn, environmentVariables: [:])
+            .validate(data: document(#"{"type": "postgres", "url": "postgres://u@h/db", "encryptionKey": "\#(Self.key)"}"#))
+            .map(\.description)
+        #expect(found == ["environments.production.sessionStore.type: unknown session store type 'postgres' (known: file, memory)"])
+        #expect(problems(#"{"type": "redis"}"#)
+            == ["environments.production.sessionStore.type: unknown session store type 'redis' (known: file, memory, postgres)"])
+        #expect(problems(#"{"url": "postgres://u@h/db"}"#) == ["environments.production.sessionStore.type: required (one of: file, memory, postgres)"])
+    }
+
+    @Test func aURLFromAVariableSaysSo() {
+        let found = problems(#"{"type": "postgres", "url": "${DATABASE_URL}", "encryptionKey": "\#(Self.key)"}"#,
+                             ["DATABASE_URL": "mysql://u:hunter2@h/db"])
+        #expect(found == ["environments.production.sessionStore.url: must start with postgres:// or postgresql:// (after substituting environment variables)"])
     }
 
     @Test(arguments: [

@@ -1,3 +1,4 @@
+import AuthHub
 import Foundation
 
 /// A PostgreSQL connection URL in libpq's form, parsed and checked without connecting:
@@ -11,9 +12,9 @@ import Foundation
 ///   socket in it, as in libpq: `postgres://user@/db?host=/var/run/postgresql`) and
 ///   `application_name`; anything else is refused, so a typo is not silently ignored.
 ///
-/// Core parses it so that providers.json validation reports a bad URL with its JSON path; only
-/// AuthHubPostgres turns it into a connection. Error messages and ``description`` never contain the
-/// password: the URL is a secret as a whole.
+/// ``PostgresSessionStoreFactory/validate(_:)`` parses it so that providers.json validation reports a
+/// bad URL with its JSON path; ``PostgresConnectionSettings`` turns it into a connection. Error
+/// messages and ``description`` never contain the password: the URL is a secret as a whole.
 package struct PostgresConnectionURL: Sendable, CustomStringConvertible {
     /// How TLS is used, with libpq's `sslmode` names and meanings.
     package enum TLSMode: String, Sendable, CaseIterable {
@@ -85,7 +86,7 @@ package struct PostgresConnectionURL: Sendable, CustomStringConvertible {
         var seen: Set<String> = []
         for item in components.queryItems ?? [] {
             guard Self.parameters.contains(item.name) else {
-                let shown = ConfigValidator.looksLikeName(item.name) ? "'\(item.name)'" : "(name not shown)"
+                let shown = Self.looksLikeName(item.name) ? "'\(item.name)'" : "(name not shown)"
                 throw problem("has an unsupported parameter \(shown) (supported: \(Self.parameters.joined(separator: ", ")))")
             }
             guard seen.insert(item.name).inserted else { throw problem("repeats the parameter '\(item.name)'") }
@@ -142,5 +143,12 @@ package struct PostgresConnectionURL: Sendable, CustomStringConvertible {
         if tlsMode != .prefer { query.append("sslmode=\(tlsMode.rawValue)") }
         let databasePart = database.map { "/" + ($0.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? "?") } ?? ""
         return "postgres://\(credentials)@\(location)\(databasePart)" + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
+    }
+
+    /// Whether a parameter name can be shown in a message: a short run of letters, digits, `-`, `_`
+    /// and `.` (anything else may be a value pasted in the wrong place).
+    static func looksLikeName(_ name: String) -> Bool {
+        (1...64).contains(name.count)
+            && name.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0) }
     }
 }
