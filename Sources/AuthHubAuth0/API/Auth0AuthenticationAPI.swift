@@ -6,7 +6,7 @@ import Foundation
 /// them: JSON bodies with `client_id`, the `Auth0-Client` header, `openid` ensured in login scopes,
 /// caller parameters and headers merged last (caller values win).
 ///
-/// Replies that fail become ``AuthError``s through ``Auth0ErrorMapper``; tokens come back as
+/// Replies that fail become ``AuthError``s through the module's error mapper (<doc:Auth0Errors>); tokens come back as
 /// ``Auth0Credentials`` with every token in a `Secret`.
 public struct Auth0AuthenticationAPI: Sendable {
     /// The scope Auth0.swift v3 requests by default.
@@ -103,7 +103,7 @@ public struct Auth0AuthenticationAPI: Sendable {
                                        operation: operation), as: reply)
     }
 
-    private func request(_ path: String, _ body: [String: JSONValue], options: Options, ensureOpenID: Bool,
+    func request(_ path: String, _ body: [String: JSONValue], options: Options, ensureOpenID: Bool,
                          retry: APIRequest.RetryMode, operation: AuthOperation) throws -> APIRequest {
         var merged = body.merging(options.parameters) { _, caller in caller }
         merged["client_id"] = merged["client_id"] ?? .string(clientID)
@@ -193,28 +193,5 @@ public struct Auth0AuthenticationAPI: Sendable {
     /// The tenant's signing keys (`/.well-known/jwks.json`), as published (a JWKS is handed on as is).
     public func jwks() async throws -> JSONValue {
         try await api.send(APIRequest(.get, ".well-known/jwks.json", operation: .keys), as: JSONValue.self)
-    }
-
-    // MARK: - Database connections (AuthHubAuth0 docs, Auth0Endpoints: “Sign-up”)
-
-    /// Creates a user in a database connection; `rootAttributes` are copied to the body root for
-    /// keys not already set (`given_name`, `family_name`, `name`, `nickname`, `picture`, …).
-    public func signup(email: String, password: Secret<String>, connection: String = defaultDatabaseConnection,
-                       username: String? = nil, userMetadata: [String: JSONValue]? = nil,
-                       rootAttributes: [String: JSONValue] = [:], options: Options = .none) async throws -> Auth0DatabaseUser {
-        var body = try Self.members(Auth0SignupRequest(email: email, password: password.revealed(), connection: connection,
-                                                       username: username, userMetadata: userMetadata))
-        for (key, value) in rootAttributes where body[key] == nil { body[key] = value }
-        let request = try self.request("dbconnections/signup", body, options: options, ensureOpenID: false, retry: .never,
-                                  operation: .signUp)
-        return try await api.send(request, as: Auth0DatabaseUser.self)
-    }
-
-    /// Sends a password-reset email (<doc:Auth0Endpoints>: “Authentication API”); the reply is text.
-    public func resetPassword(email: String, connection: String = defaultDatabaseConnection, organization: String? = nil,
-                              options: Options = .none) async throws {
-        _ = try await post("dbconnections/change_password",
-                           Auth0ChangePasswordRequest(email: email, connection: connection, organization: organization),
-                           options: options, operation: .passwordReset)
     }
 }

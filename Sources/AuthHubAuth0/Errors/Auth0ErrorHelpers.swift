@@ -1,7 +1,7 @@
 import AuthHub
 
 /// The boolean helpers of Auth0.swift's `AuthenticationError` (<doc:Auth0Errors>: “Helpers and canonical codes”), answered from an
-/// ``AuthError`` made by ``Auth0ErrorMapper``: `error.auth0.isInvalidCredentials`, ….
+/// ``AuthError`` made by the Authentication API's error mapper: `error.auth0.isInvalidCredentials`, ….
 ///
 /// Each compares the raw vendor code and, where Auth0 overloads a code, the exact description.
 public struct Auth0ErrorHelpers: Sendable, Hashable {

@@ -17,15 +17,15 @@ import Foundation
 ///   Standard OAuth codes the helpers leave follow the generic ``OAuthErrorMapper`` table, so both
 ///   plugins agree (`unauthorized_client` → `invalidConfiguration`; `invalid_grant` with another
 ///   description → `invalidCredentials`, or `refreshTokenInvalid` on a refresh, as RFC 6749 reads it).
-public struct Auth0ErrorMapper: ErrorMapper {
+package struct Auth0ErrorMapper: ErrorMapper {
     /// The code of an empty error body.
-    public static let emptyBodyCode = "a0.sdk.internal_error.empty"
+    package static let emptyBodyCode = "a0.sdk.internal_error.empty"
     /// The code of a body that is not a JSON object.
-    public static let plainBodyCode = "a0.sdk.internal_error.plain"
+    package static let plainBodyCode = "a0.sdk.internal_error.plain"
 
-    public init() {}
+    package init() {}
 
-    public func map(_ response: HTTPReply, provider: String, operation: AuthOperation) -> AuthError {
+    package func map(_ response: HTTPReply, provider: String, operation: AuthOperation) -> AuthError {
         let info: [String: JSONValue]
         let vendorCode: String
         let description: String

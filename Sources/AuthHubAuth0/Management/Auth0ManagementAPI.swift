@@ -12,7 +12,7 @@ import Foundation
 /// with the refresh token and cached per scope.
 ///
 /// User ids go into the path as one percent-encoded component (`auth0|123` → `auth0%7C123`).
-/// Errors are mapped by ``Auth0ManagementErrorMapper``; a 2xx reply that is not the expected JSON
+/// Errors are mapped by the Management API's error mapper (<doc:Auth0Errors>); a 2xx reply that is not the expected JSON
 /// throws ``AuthErrorCode/invalidRequest``.
 public struct Auth0ManagementAPI: Sendable {
     /// Supplies an access token for the Management API audience with `scope`.
