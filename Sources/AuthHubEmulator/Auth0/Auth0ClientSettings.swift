@@ -1,0 +1,31 @@
+import Foundation
+
+/// A client as the tenant knows it; unknown clients get the default policy (see
+/// ``Auth0Tenant/redirectAllowed(_:for:)``).
+struct Auth0ClientSettings: Sendable {
+    var clientId: String
+    /// Allowed callback URLs, compared exactly.
+    var callbacks: [String]
+    /// Whether refresh tokens rotate on use (default true).
+    var rotateRefreshTokens: Bool
+    /// Auth0's reuse interval (Management API `refresh_token.leeway`, seconds, default 0): for this long
+    /// after a rotating refresh token was exchanged, it may be exchanged again — for a new token of the
+    /// same family, without breach detection — as long as it is still the previous token (no token
+    /// issued from it has been exchanged). It covers a reply lost between the server and the client.
+    var refreshTokenLeeway: TimeInterval = 0
+    /// The API scopes (of ``Auth0API/allScopes``) the client may be granted; nil: all of them.
+    var apiScopes: [String]? = nil
+    /// The grant types the application has enabled (Auth0's `grant_types`, e.g.
+    /// `authorization_code`, `refresh_token`, `urn:ietf:params:oauth:grant-type:device_code`); nil:
+    /// every grant the emulator knows.
+    var grantTypes: [String]? = nil
+
+    /// Whether the application may use `grantType` at the token endpoint (or, for the device
+    /// code grant, ask for a device code).
+    func allows(grantType: String) -> Bool { grantTypes?.contains(grantType) ?? true }
+
+    /// Auth0's answer to a grant the application has not enabled: `403 unauthorized_client`.
+    static func grantNotAllowed(_ grantType: String) -> Auth0Failure {
+        .oauth("unauthorized_client", "Grant type '\(grantType)' not allowed for the client.", status: .forbidden)
+    }
+}

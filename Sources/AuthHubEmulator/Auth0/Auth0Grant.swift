@@ -1,0 +1,31 @@
+import enum AuthHub.JSONValue
+import Foundation
+
+/// What a token grant is for: the user, client, scopes and the request values carried into the
+/// ID token.
+struct Auth0Grant: Sendable {
+    var userId: String
+    var clientId: String
+    /// Scopes in request order, de-duplicated.
+    var scopes: [String]
+    var audience: String?
+    var nonce: String?
+    var authTime: Date
+    /// Whether the grant came from a token exchange with an actor token (delegation): such
+    /// grants get no refresh token (AuthHubAuth0 docs, Auth0Endpoints: “Token exchange”).
+    var delegated: Bool = false
+    /// The `act` claim of a delegated grant, when the actor token names a known user.
+    var actor: JSONValue? = nil
+    /// The organization of a login made with `organization` (its `org_id`/`org_name` claims);
+    /// kept through refreshes, since the family keeps the grant.
+    var organization: Auth0OrganizationClaim? = nil
+
+    var scope: String { scopes.joined(separator: " ") }
+    var scopeSet: Set<String> { Set(scopes) }
+
+    /// Splits a scope string into de-duplicated scopes, keeping their order.
+    static func scopes(_ text: String?) -> [String] {
+        var seen = Set<String>()
+        return (text ?? "").split(separator: " ").map(String.init).filter { seen.insert($0).inserted }
+    }
+}

@@ -1,0 +1,53 @@
+import enum AuthHub.Base64URL
+import enum AuthHub.JSONValue
+import struct AuthHub.Secret
+import func AuthHub.constantTimeEquals
+import AuthHubFactors
+import Crypto
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+extension Auth0Service {
+    // MARK: - Discovery
+
+    /// `GET /.well-known/openid-configuration`, with the device authorization endpoint of RFC 8628
+    /// (section 4: `device_authorization_endpoint`) and its grant type.
+    func discovery(_ request: Request) async -> Response {
+        let issuer = await issuer(for: request)
+        let document: JSONValue = [
+            "issuer": .string(issuer),
+            "authorization_endpoint": .string(issuer + "authorize"),
+            "token_endpoint": .string(issuer + "oauth/token"),
+            "userinfo_endpoint": .string(issuer + "userinfo"),
+            "jwks_uri": .string(issuer + ".well-known/jwks.json"),
+            "revocation_endpoint": .string(issuer + "oauth/revoke"),
+            "device_authorization_endpoint": .string(issuer + "oauth/device/code"),
+            "mfa_challenge_endpoint": .string(issuer + "mfa/challenge"),
+            "scopes_supported": ["openid", "profile", "email", "phone", "offline_access"],
+            "response_types_supported": ["code"],
+            "response_modes_supported": ["query"],
+            "code_challenge_methods_supported": ["S256"],
+            "grant_types_supported": [
+                .string(GrantType.authorizationCode), .string(GrantType.refreshToken), .string(GrantType.password),
+                .string(GrantType.passwordRealm), .string(GrantType.mfaOTP), .string(GrantType.mfaRecoveryCode),
+                .string(GrantType.passwordlessOTP), .string(Self.webAuthnGrant), .string(GrantType.mfaOOB),
+                .string(Self.tokenExchangeGrant), .string(Self.deviceCodeGrant),
+            ],
+            "subject_types_supported": ["public"],
+            "id_token_signing_alg_values_supported": [.string(signingKey.algorithm.rawValue)],
+            "token_endpoint_auth_methods_supported": ["none"],
+            "claims_supported": [
+                "aud", "auth_time", "email", "email_verified", "exp", "family_name", "given_name", "iat", "iss",
+                "name", "nickname", "nonce", "picture", "sub", "updated_at",
+            ],
+            "request_uri_parameter_supported": false,
+        ]
+        return EmulatorResponse.json(document)
+    }
+
+    /// `GET /.well-known/jwks.json`.
+    func jwks() async throws -> Response {
+        EmulatorResponse.json(try await signingKey.jwks())
+    }
+}
