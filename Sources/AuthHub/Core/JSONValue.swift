@@ -75,7 +75,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
         }
     }
 
-    /// Parses JSON bytes into a value, in one pass (``JSONValueParser``: decoding `JSONValue` with
+    /// Parses JSON bytes into a value, in one pass (``JSONReader`` with the `JSONValueParser` builder: decoding `JSONValue` with
     /// `JSONDecoder` throws and discards an error for every type probe of every value).
     /// - Throws: `DecodingError.dataCorrupted` for bytes that are not one JSON value.
     public static func parse(_ data: Data) throws -> JSONValue {
