@@ -34,6 +34,36 @@ import Testing
         }
     }
 
+    /// A list that stays on screen: each change answers with the new list.
+    struct ListFactor: Factor {
+        let kind: FactorKind = "list"
+        func start() async throws -> [String] { ["a", "b"] }
+        func confirm(_ challenge: [String], response: String) async throws -> [String] {
+            guard challenge.contains(response) else { throw AuthError(.invalidRequest, message: "no \(response)") }
+            return challenge.filter { $0 != response }
+        }
+    }
+
+    /// The repeating form: every confirmation yields the next challenge (never `completed`); a
+    /// failure returns to the last challenge on retry.
+    @Test func aRepeatingFlowGoesBackToTheChallengeAfterEachConfirmation() async throws {
+        let flow = FactorFlow(repeating: ListFactor())
+        let states = await flow.states()
+        guard case .challenge(let first) = await flow.start() else { Issue.record("not a challenge"); return }
+        #expect(first == ["a", "b"])
+        guard case .challenge(let second) = await flow.confirm("a") else { Issue.record("not a challenge"); return }
+        #expect(second == ["b"])
+        #expect(await flow.confirm("z").name == "failed")
+        guard case .challenge(let back) = await flow.retry() else { Issue.record("not back at the challenge"); return }
+        #expect(back == ["b"], "retry returns to the last challenge, not the first")
+        var names: [String] = []
+        for await state in states {
+            names.append(state.name)
+            if names.count == 8 { break }
+        }
+        #expect(names == ["idle", "loading", "challenge", "confirming", "challenge", "confirming", "failed", "challenge"])
+    }
+
     @Test func aSecondConfirmWhileOneIsInFlightChangesNothing() async throws {
         let factor = GatedFactor()
         let flow = FactorFlow(factor)

@@ -97,6 +97,9 @@ public actor FactorFlow<F: Factor> {
 
     private let factor: F
     private let reauthenticate: ReauthenticationHandler?
+    /// Whether a confirmation's output is the next challenge (a screen that stays open: an
+    /// overview whose changes each yield the new overview) rather than the end of the flow.
+    private let repeats: Bool
     public private(set) var state: State = .idle
     private var lastChallenge: F.Challenge?
     private var interrupted: Step?
@@ -110,6 +113,24 @@ public actor FactorFlow<F: Factor> {
     public init(_ factor: F, reauthenticate: ReauthenticationHandler? = nil) {
         self.factor = factor
         self.reauthenticate = reauthenticate
+        self.repeats = false
+    }
+
+    /// Creates a flow in `idle` whose every confirmation yields the next challenge: `challenge →
+    /// confirming → challenge(output)`, never `completed` — for a screen that stays open, such as an
+    /// overview of authentication methods where each change answers with the new overview. Failures,
+    /// ``retry()`` (back to the last challenge) and re-authentication behave as in any flow.
+    public init(repeating factor: F, reauthenticate: ReauthenticationHandler? = nil) where F.Output == F.Challenge {
+        self.factor = factor
+        self.reauthenticate = reauthenticate
+        self.repeats = true
+    }
+
+    /// Fails the flow with `error` without running a step: for a response the UI layer refused
+    /// before sending (an empty name). ``retry()`` returns to the last challenge.
+    package func fail(_ error: AuthError) {
+        interrupted = nil
+        transition(.failed(error))
     }
 
     /// A stream of states, starting with the current one.
@@ -184,7 +205,13 @@ public actor FactorFlow<F: Factor> {
                 transition(.challenge(challenge))
             case .confirm(let challenge, let response):
                 transition(.confirming(challenge))
-                transition(.completed(try await factor.confirm(challenge, response: response)))
+                let output = try await factor.confirm(challenge, response: response)
+                if repeats, let next = output as? F.Challenge {
+                    lastChallenge = next
+                    transition(.challenge(next))
+                } else {
+                    transition(.completed(output))
+                }
             }
         } interrupted: { error in
             interrupted = step

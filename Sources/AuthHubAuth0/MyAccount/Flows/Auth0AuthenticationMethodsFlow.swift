@@ -18,7 +18,8 @@ public struct Auth0AuthenticationMethodsOverview: Sendable {
 
 /// The headless "authentication methods" overview (<doc:Auth0Endpoints>: “Endpoints”): load the methods and
 /// factors, rename or delete a method, with the same failure, retry and step-up behaviour as the
-/// enrollment flows.
+/// enrollment flows — it *is* core's ``FactorFlow`` (in its repeating form, where each change answers
+/// with the new overview), with the states named for an overview screen.
 ///
 /// States: `idle → loading → loaded(overview)`; a change goes `loaded → updating → loaded`; any
 /// refusal becomes `failed(error)` (``retry()`` repeats the step) or, when signing in again fixes it
@@ -62,103 +63,102 @@ public actor Auth0AuthenticationMethodsFlow {
             default: nil
             }
         }
+
+        /// The overview screen's name for a ``FactorFlow`` state.
+        init(_ state: FactorFlow<Overview>.State) {
+            switch state {
+            case .idle: self = .idle
+            case .loading: self = .loading
+            case .challenge(let overview), .completed(let overview): self = .loaded(overview)
+            case .confirming(let overview): self = .updating(overview)
+            case .failed(let error): self = .failed(error)
+            case .reauthenticationRequired(let error): self = .reauthenticationRequired(error)
+            }
+        }
     }
 
-    private enum Step: Sendable {
-        case load
-        case delete(String)
-        case rename(String, String)
+    /// The overview as a ``Factor``: starting loads it; a change is confirmed against it and
+    /// answers with the overview loaded again.
+    struct Overview: Factor {
+        enum Change: Sendable {
+            case reload
+            case delete(String)
+            case rename(String, String)
+        }
+        let api: Auth0MyAccountAPI
+        var kind: FactorKind { "authenticationMethods" }
+
+        func start() async throws -> Auth0AuthenticationMethodsOverview {
+            Auth0AuthenticationMethodsOverview(methods: try await api.authenticationMethods(), factors: try await api.factors())
+        }
+
+        func confirm(_ challenge: Auth0AuthenticationMethodsOverview, response: Change) async throws -> Auth0AuthenticationMethodsOverview {
+            switch response {
+            case .reload: break
+            case .delete(let id): try await api.deleteAuthenticationMethod(id: id)
+            case .rename(let id, let name): _ = try await api.updateAuthenticationMethod(id: id, name: name)
+            }
+            return try await start()
+        }
     }
 
-    private let api: Auth0MyAccountAPI
-    private let reauthenticate: ReauthenticationHandler?
+    private let flow: FactorFlow<Overview>
+
     /// The current state.
-    public private(set) var state: State = .idle
-    private var last: Auth0AuthenticationMethodsOverview?
-    private var pending: Step?
-    private var observers = FlowObservers<State>()
+    public var state: State {
+        get async { State(await flow.state) }
+    }
 
     /// Creates the flow in `idle`.
     public init(api: Auth0MyAccountAPI, reauthenticate: ReauthenticationHandler? = nil) {
-        self.api = api
-        self.reauthenticate = reauthenticate
+        flow = FactorFlow(repeating: Overview(api: api), reauthenticate: reauthenticate)
     }
 
     /// A stream of states, starting with the current one.
-    public func states() -> AsyncStream<State> { observers.stream(startingWith: state) }
-
-    private func transition(_ newState: State) {
-        state = newState
-        observers.publish(newState)
+    public func states() async -> AsyncStream<State> {
+        let inner = await flow.states()
+        return AsyncStream { continuation in
+            let task = Task {
+                for await state in inner { continuation.yield(State(state)) }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
     }
 
     /// Loads (or reloads) the methods and factors.
     @discardableResult
     public func load() async -> State {
-        if case .loading = state { return state }
-        if case .updating = state { return state }
-        await run(.load, handlerAllowed: true)
-        return state
+        switch await flow.state {
+        case .idle, .failed: return State(await flow.start())
+        case .challenge: return State(await flow.confirm(.reload))
+        default: return await state
+        }
     }
 
     /// Deletes a method, then reloads. Valid once loaded.
     @discardableResult
     public func delete(id: String) async -> State {
-        guard case .loaded = state else { return state }
-        await run(.delete(id), handlerAllowed: true)
-        return state
+        guard case .loaded = await state else { return await state }
+        return State(await flow.confirm(.delete(id)))
     }
 
     /// Renames a method, then reloads. Valid once loaded.
     @discardableResult
     public func rename(id: String, to name: String) async -> State {
-        guard case .loaded = state else { return state }
+        guard case .loaded = await state else { return await state }
         guard !name.trimmingCharacters(in: .whitespaces).isEmpty else {
-            transition(.failed(AuthError(.invalidRequest, message: "A name cannot be empty.", details: ["field": "name"])))
-            return state
+            await flow.fail(AuthError(.invalidRequest, message: "A name cannot be empty.", details: ["field": "name"]))
+            return await state
         }
-        await run(.rename(id, name), handlerAllowed: true)
-        return state
+        return State(await flow.confirm(.rename(id, name)))
     }
 
     /// After a failure, shows the last overview again (if there was one) or loads it.
     @discardableResult
-    public func retry() async -> State {
-        if case .reauthenticationRequired = state { return await resume() }
-        guard case .failed = state else { return state }
-        if let last {
-            transition(.loaded(last))
-            return state
-        }
-        return await load()
-    }
+    public func retry() async -> State { State(await flow.retry()) }
 
     /// Repeats the step a re-authentication interrupted.
     @discardableResult
-    public func resume() async -> State {
-        guard case .reauthenticationRequired = state, let step = pending else { return state }
-        pending = nil
-        await run(step, handlerAllowed: false)
-        return state
-    }
-
-    private func run(_ step: Step, handlerAllowed: Bool) async {
-        await runFlowStep(handler: reauthenticate, handlerAllowed: handlerAllowed) {
-            if case .load = step { transition(.loading) } else if let last { transition(.updating(last)) }
-            switch step {
-            case .load: break
-            case .delete(let id): try await api.deleteAuthenticationMethod(id: id)
-            case .rename(let id, let name): _ = try await api.updateAuthenticationMethod(id: id, name: name)
-            }
-            let overview = Auth0AuthenticationMethodsOverview(methods: try await api.authenticationMethods(), factors: try await api.factors())
-            last = overview
-            transition(.loaded(overview))
-        } interrupted: { error in
-            pending = step
-            transition(.reauthenticationRequired(error))
-        } failed: { error in
-            pending = nil
-            transition(.failed(error))
-        }
-    }
+    public func resume() async -> State { State(await flow.resume()) }
 }
