@@ -1,5 +1,5 @@
 import AuthHub
-@testable import AuthHubAuth0
+@_spi(Internals) @testable import AuthHubAuth0
 import AuthHubTesting
 import Foundation
 import Testing

@@ -1,5 +1,5 @@
 import AuthHub
-@testable import AuthHubFirebase
+@_spi(Internals) @testable import AuthHubFirebase
 import Foundation
 import Testing
 

@@ -4,7 +4,7 @@ import AuthHubFirebase
 import AuthHubOIDC
 import AuthHubOpenfort
 import AuthHubTesting
-import AuthHubTurnkey
+@_spi(Internals) import AuthHubTurnkey
 import Crypto
 import Foundation
 import Testing

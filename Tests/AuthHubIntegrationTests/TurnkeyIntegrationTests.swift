@@ -2,7 +2,7 @@ import AuthHub
 import AuthHubEmulator
 import AuthHubFactors
 import AuthHubTesting
-import AuthHubTurnkey
+@_spi(Internals) import AuthHubTurnkey
 import Crypto
 import Foundation
 import Testing

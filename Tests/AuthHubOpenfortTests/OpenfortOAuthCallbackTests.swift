@@ -1,5 +1,5 @@
 import AuthHub
-@testable import AuthHubOpenfort
+@_spi(Internals) @testable import AuthHubOpenfort
 import Foundation
 import Testing
 

@@ -1,6 +1,6 @@
 import AuthHub
 import AuthHubOIDC
-import AuthHubOpenfort
+@_spi(Internals) import AuthHubOpenfort
 import AuthHubTesting
 import Foundation
 import Testing

@@ -1,5 +1,5 @@
 import AuthHub
-@testable import AuthHubTurnkey
+@_spi(Internals) @testable import AuthHubTurnkey
 import Foundation
 import Testing
 

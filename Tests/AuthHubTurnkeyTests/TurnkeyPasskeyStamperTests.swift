@@ -1,6 +1,6 @@
 import AuthHub
 import AuthHubFactors
-@testable import AuthHubTurnkey
+@_spi(Internals) @testable import AuthHubTurnkey
 import Foundation
 import Testing
 

@@ -1,7 +1,7 @@
 import AuthHub
 import AuthHubFactors
 import AuthHubTesting
-@testable import AuthHubTurnkey
+@_spi(Internals) @testable import AuthHubTurnkey
 import Crypto
 import Foundation
 import Testing

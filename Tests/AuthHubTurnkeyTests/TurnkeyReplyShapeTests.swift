@@ -1,6 +1,6 @@
 import AuthHub
 import AuthHubTesting
-@testable import AuthHubTurnkey
+@_spi(Internals) @testable import AuthHubTurnkey
 import Crypto
 import Foundation
 import Testing

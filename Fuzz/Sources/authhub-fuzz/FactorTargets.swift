@@ -1,6 +1,6 @@
 import AuthHub
 import AuthHubFactors
-import AuthHubTurnkey
+@_spi(Internals) import AuthHubTurnkey
 import Crypto
 import Foundation
 

@@ -1,10 +1,10 @@
 import AuthHub
-import AuthHubAuth0
+@_spi(Internals) import AuthHubAuth0
 import AuthHubFactors
-import AuthHubFirebase
+@_spi(Internals) import AuthHubFirebase
 import AuthHubOIDC
-import AuthHubOpenfort
-import AuthHubTurnkey
+@_spi(Internals) import AuthHubOpenfort
+@_spi(Internals) import AuthHubTurnkey
 import Crypto
 import Foundation
 
@@ -167,7 +167,7 @@ let providerOperations: [(name: String, run: @Sendable (ProviderKit) async throw
         _ = try? await provider.currentUser(session)
         _ = try? await provider.verifyPasswordResetCode(Secret("oob"))
         _ = try? await provider.confirmPasswordReset(code: Secret("oob"), newPassword: Secret("pw2"))
-        _ = try? await provider.applyActionCode(Secret("oob"))
+        _ = try? await provider.confirmEmailVerification(code: Secret("oob"), session: session)
         _ = try? await provider.updateProfile(session, displayName: .set("Ada"))
         _ = try? await provider.updatePassword(session, newPassword: Secret("pw2"))
         _ = try? await provider.updateEmail(session, newEmail: "ada2@example.com")
@@ -184,10 +184,13 @@ let providerOperations: [(name: String, run: @Sendable (ProviderKit) async throw
         let provider = firebase(kit)
         let requirement = MFARequirement(token: Secret("pending"), challengeTypes: ["totp"], enrolledFactors: [.init(id: "enr-1", kind: "totp")])
         _ = try? await provider.signIn(.mfa(requirement: requirement, response: .otp(Secret("123456"))))
-        _ = try? await provider.api.withdrawMFA(idToken: Secret("id-token"), enrollmentID: "enr-1")
-        _ = try? await provider.api.finalizeTOTPEnrollment(idToken: Secret("id-token"), sessionInfo: Secret("s"), code: Secret("123456"))
-        let info = try await provider.api.startTOTPEnrollment(idToken: Secret("id-token"))
-        _ = try FirebaseTOTPEnrollmentChallenge(sessionInfo: info, account: "ada@example.com", issuer: "fuzz", provider: "firebase")
+        // The second-factor calls through the app-facing object (the REST client is package).
+        let store = InMemorySessionStore()
+        let auth = FirebaseAuth(provider: provider, store: store)
+        _ = try await store.save(fuzzSession(provider: "firebase"), for: auth.key, expectedVersion: nil)
+        _ = try? await auth.withdrawMFA(enrollmentID: "enr-1")
+        let challenge = try await auth.startTOTPEnrollment(issuer: "fuzz", account: "ada@example.com")
+        _ = try? await auth.finalizeTOTPEnrollment(challenge, code: Secret("123456"))
     }),
     // Openfort (v2 and legacy v1)
     ("openfort.password", { _ = try await openfort($0).signIn(.password(identifier: "ada@example.com", password: Secret("pw"))) }),
@@ -204,9 +207,12 @@ let providerOperations: [(name: String, run: @Sendable (ProviderKit) async throw
         _ = try? await provider.verifyEmail(token: Secret("token"), session: session)
         _ = try? await provider.verifyEmailOTP(email: "ada@example.com", otp: Secret("123456"), session: session)
         _ = try? await provider.signInWithEmailOTP(email: "ada@example.com", otp: Secret("123456"), upgrading: nil)
-        _ = try? await provider.api.listAccounts(bearer: Secret("token"))
-        _ = try? await provider.api.getSession(bearer: Secret("token"))
-        _ = try await provider.api.changeEmail(newEmail: "ada2@example.com", bearer: Secret("token"))
+        _ = try? await provider.unlink(session, provider: "google")
+        // Changing the email through the app-facing client (the REST client is package).
+        let store = InMemorySessionStore()
+        let auth = OpenfortAuth(provider: provider, store: store)
+        _ = try await store.save(session, for: auth.key, expectedVersion: nil)
+        _ = try await auth.changeEmail("ada2@example.com")
     }),
     ("openfort.oauth", { kit in
         let provider = openfort(kit)
@@ -218,8 +224,8 @@ let providerOperations: [(name: String, run: @Sendable (ProviderKit) async throw
         _ = try? await provider.signIn(.password(identifier: "ada@example.com", password: Secret("pw")))
         _ = try? await provider.signIn(.guest)
         _ = try? await provider.refresh(fuzzSession(provider: "openfort"), scope: nil)
-        _ = try? await provider.legacyAPI.me(accessToken: Secret("token"))
-        _ = try await provider.legacyAPI.initOAuth(provider: "google", redirectTo: "https://app.example.com/cb")
+        _ = try? await provider.currentUser(fuzzSession(provider: "openfort"))
+        _ = try await provider.oauthURL(provider: "google", redirectURL: "https://app.example.com/cb")
     }),
     // Turnkey
     ("turnkey.passkey", { kit in
@@ -234,7 +240,16 @@ let providerOperations: [(name: String, run: @Sendable (ProviderKit) async throw
     ("turnkey.refresh", { _ = try await turnkey($0).refresh(turnkeySession, scope: nil) }),
     ("turnkey.userInfo", { _ = try await turnkey($0).userInfo(turnkeySession) }),
     ("turnkey.readWrite", { _ = try await turnkey($0).createReadWriteSession(turnkeySession, expirationSeconds: 900) }),
-    ("turnkey.lookup", { _ = try await turnkey($0).api.lookupSubOrganizations(email: "ada@example.com") }),
+    ("turnkey.lookup", { kit in
+        // The sub-organization lookup and creation through passkey sign-up (the typed endpoints are package).
+        var context = kit.context
+        context.passkeyAuthenticator = fuzzAuthenticator
+        let url = URL(string: "https://api.turnkey.example")!  // a literal: cannot fail
+        let provider = TurnkeyProvider(id: "turnkey", configuration: TurnkeyConfiguration(baseURL: url, organizationId: "parent-org",
+                                                                                          rpId: "example.com", proxyURL: url, activityPollAttempts: 3),
+                                       context: context)
+        _ = try await provider.signUpWithPasskey(email: "ada@example.com", displayName: nil)
+    }),
     // Generic OIDC (discovery, token endpoint, ID-token validation over the fetched JWKS)
     ("oidc.authorizationCode", { kit in
         let provider = oidc(kit)

@@ -17,15 +17,15 @@ import Foundation
 ///   Standard OAuth codes the helpers leave follow the generic ``OAuthErrorMapper`` table, so both
 ///   plugins agree (`unauthorized_client` → `invalidConfiguration`; `invalid_grant` with another
 ///   description → `invalidCredentials`, or `refreshTokenInvalid` on a refresh, as RFC 6749 reads it).
-package struct Auth0ErrorMapper: ErrorMapper {
+@_spi(Internals) public struct Auth0ErrorMapper: ErrorMapper {
     /// The code of an empty error body.
-    package static let emptyBodyCode = "a0.sdk.internal_error.empty"
+    public static let emptyBodyCode = "a0.sdk.internal_error.empty"
     /// The code of a body that is not a JSON object.
-    package static let plainBodyCode = "a0.sdk.internal_error.plain"
+    public static let plainBodyCode = "a0.sdk.internal_error.plain"
 
-    package init() {}
+    public init() {}
 
-    package func map(_ response: HTTPReply, provider: String, operation: AuthOperation) -> AuthError {
+    public func map(_ response: HTTPReply, provider: String, operation: AuthOperation) -> AuthError {
         let info: [String: JSONValue]
         let vendorCode: String
         let description: String

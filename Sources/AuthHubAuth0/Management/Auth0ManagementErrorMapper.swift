@@ -17,12 +17,12 @@ import Foundation
 /// ``AuthErrorCode/invalidRequest``; 400 → ``AuthErrorCode/invalidRequest``; 409 →
 /// ``AuthErrorCode/conflict``; 429 → ``AuthErrorCode/rateLimited`` with `Retry-After`; anything else
 /// by status alone (5xx → ``AuthErrorCode/providerUnavailable``).
-package struct Auth0ManagementErrorMapper: ErrorMapper {
+@_spi(Internals) public struct Auth0ManagementErrorMapper: ErrorMapper {
     /// Creates the mapper.
-    package init() {}
+    public init() {}
 
     /// Maps one non-2xx reply.
-    package func map(_ response: HTTPReply, provider: String, operation: AuthOperation) -> AuthError {
+    public func map(_ response: HTTPReply, provider: String, operation: AuthOperation) -> AuthError {
         let body = (try? JSONValue.parse(response.body))?.objectValue ?? [:]
         let errorCode = body["errorCode"]?.stringValue
         let reason = body["error"]?.stringValue

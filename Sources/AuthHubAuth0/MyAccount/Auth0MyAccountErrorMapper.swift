@@ -10,10 +10,10 @@ import Foundation
 /// machine-readable sub-code for them: a 403 about a missing scope ("Insufficient scope; expected
 /// …") is ``AuthErrorCode/insufficientScope`` with `details["requiredScope"]`, and a 400/403 about a
 /// wrong one-time code at `/verify` (the text names `otp`) is ``AuthErrorCode/invalidMFACode``.
-package struct Auth0MyAccountErrorMapper: ErrorMapper {
-    package init() {}
+@_spi(Internals) public struct Auth0MyAccountErrorMapper: ErrorMapper {
+    public init() {}
 
-    package func map(_ response: HTTPReply, provider: String, operation: AuthOperation) -> AuthError {
+    public func map(_ response: HTTPReply, provider: String, operation: AuthOperation) -> AuthError {
         let body = (try? JSONValue.parse(response.body))?.objectValue ?? [:]
         let code = body["type"]?.stringValue ?? body["code"]?.stringValue
         let message = body["detail"]?.stringValue ?? body["title"]?.stringValue ?? body["description"]?.stringValue

@@ -28,9 +28,9 @@ import Foundation
 /// `INVALID_REFRESH_TOKEN` map to ``AuthErrorCode/refreshTokenInvalid``, the one code on which the
 /// core ``SessionManager`` clears a stored session. Nothing else does: network failures, 429 and
 /// 5xx keep the session.
-package struct FirebaseErrorMapper: ErrorMapper {
+@_spi(Internals) public struct FirebaseErrorMapper: ErrorMapper {
     /// Which Firebase endpoint the reply came from; it decides what the sign-out codes mean.
-    package enum Endpoint: Sendable, Hashable {
+    public enum Endpoint: Sendable, Hashable {
         /// `identitytoolkit.googleapis.com/v1/accounts:*`.
         case identityToolkit
         /// `securetoken.googleapis.com/v1/token` (refresh).
@@ -38,30 +38,30 @@ package struct FirebaseErrorMapper: ErrorMapper {
     }
 
     /// The canonical code and iOS `AuthErrorCode` raw value of a server code.
-    package struct Entry: Sendable, Hashable {
+    public struct Entry: Sendable, Hashable {
         /// The canonical code.
-        package var code: AuthErrorCode
+        public var code: AuthErrorCode
         /// The iOS SDK's `AuthErrorCode` raw value (<doc:FirebaseErrors>: “Codes”).
-        package var iosCode: String
+        public var iosCode: String
 
         /// Creates an entry.
-        package init(_ code: AuthErrorCode, ios: String = FirebaseErrorMapper.iosInternalError) {
+        public init(_ code: AuthErrorCode, ios: String = FirebaseErrorMapper.iosInternalError) {
             self.code = code
             self.iosCode = ios
         }
     }
 
     /// The iOS `internalError` raw value, used for codes iOS does not special-case.
-    package static let iosInternalError = "17999"
+    public static let iosInternalError = "17999"
     /// The provider code of an invalid API key.
-    package static let apiKeyInvalidCode = "API_KEY_INVALID"
+    public static let apiKeyInvalidCode = "API_KEY_INVALID"
 
     /// Server codes after which the iOS SDK signs the user out when a token operation fails with them.
-    package static let signOutCodes: Set<String> = ["USER_NOT_FOUND", "USER_DISABLED", "TOKEN_EXPIRED", "INVALID_ID_TOKEN"]
+    public static let signOutCodes: Set<String> = ["USER_NOT_FOUND", "USER_DISABLED", "TOKEN_EXPIRED", "INVALID_ID_TOKEN"]
 
     /// Every known server code (<doc:FirebaseErrors>: “Codes”; <doc:FirebaseEndpoints>: “Endpoints”, plus the Google API status names Firebase replies
     /// carry when `message` is not a code).
-    package static let table: [String: Entry] = [
+    public static let table: [String: Entry] = [
         // AuthHubFirebase docs, FirebaseErrors: “Codes”
         "EMAIL_EXISTS": Entry(.emailAlreadyInUse, ios: "17007"),
         "EMAIL_NOT_FOUND": Entry(.userNotFound, ios: "17011"),
@@ -146,16 +146,16 @@ package struct FirebaseErrorMapper: ErrorMapper {
     ]
 
     /// The endpoint this mapper serves.
-    package let endpoint: Endpoint
+    public let endpoint: Endpoint
 
     /// Creates a mapper for replies of `endpoint`.
-    package init(endpoint: Endpoint = .identityToolkit) {
+    public init(endpoint: Endpoint = .identityToolkit) {
         self.endpoint = endpoint
     }
 
     /// Splits a Firebase `message` into its code and detail: the text before the first `:`,
     /// trimmed, and the trimmed rest (nil when empty or absent).
-    package static func split(_ message: String) -> (code: String, detail: String?) {
+    public static func split(_ message: String) -> (code: String, detail: String?) {
         guard let colon = message.firstIndex(of: ":") else {
             return (message.trimmingCharacters(in: .whitespacesAndNewlines), nil)
         }
@@ -171,7 +171,7 @@ package struct FirebaseErrorMapper: ErrorMapper {
 
     /// Maps a reply; the sign-out codes mean a dead refresh token on the Secure Token endpoint and on
     /// any request made for ``AuthOperation/refresh``.
-    package func map(_ response: HTTPReply, provider: String, operation: AuthOperation) -> AuthError {
+    public func map(_ response: HTTPReply, provider: String, operation: AuthOperation) -> AuthError {
         let envelope = Envelope(response.body)
         var details: [String: String] = [:]
         if let status = envelope.status { details["status"] = status }

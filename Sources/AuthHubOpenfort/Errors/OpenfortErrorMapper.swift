@@ -20,26 +20,26 @@ import Foundation
 /// session token, see ``sessionCall``), 403 → ``AuthErrorCode/accessDenied`` (`USER_NOT_AUTHORIZED`),
 /// 429 → ``AuthErrorCode/rateLimited`` (with `Retry-After`), 5xx →
 /// ``AuthErrorCode/providerUnavailable``.
-package struct OpenfortErrorMapper: ErrorMapper {
+@_spi(Internals) public struct OpenfortErrorMapper: ErrorMapper {
     /// Whether the mapped calls carry the user's session token: a 401 without a known code then
     /// means the session is no longer valid rather than wrong credentials.
-    package var sessionCall: Bool
+    public var sessionCall: Bool
     /// Whether the mapped calls go to the legacy v1 API (`/iam/v1/…`), whose refresh endpoint
     /// answers a dead refresh token with 400, 401, 403 or 404.
-    package var legacyAPI: Bool
+    public var legacyAPI: Bool
 
     /// Creates a mapper.
-    package init(sessionCall: Bool = false, legacyAPI: Bool = false) {
+    public init(sessionCall: Bool = false, legacyAPI: Bool = false) {
         self.sessionCall = sessionCall
         self.legacyAPI = legacyAPI
     }
 
     /// The vendor code used when a body names none (openfort-js's fallback).
-    package static let fallbackCode = "REQUEST_ERROR"
+    public static let fallbackCode = "REQUEST_ERROR"
 
     /// The canonical code of every vendor code <doc:OpenfortErrors> lists (better-auth server codes, the
     /// openfort-js client codes, and the common OAuth string errors).
-    package static let codes: [String: AuthErrorCode] = [
+    public static let codes: [String: AuthErrorCode] = [
         // credentials
         "INVALID_EMAIL_OR_PASSWORD": .invalidCredentials,
         "INVALID_CREDENTIALS": .invalidCredentials,
@@ -126,12 +126,12 @@ package struct OpenfortErrorMapper: ErrorMapper {
     ]
 
     /// The canonical code of a vendor code, if it is a known one.
-    package static func code(for providerCode: String) -> AuthErrorCode? {
+    public static func code(for providerCode: String) -> AuthErrorCode? {
         codes[providerCode] ?? codes[providerCode.uppercased()]
     }
 
     /// The vendor code and message a body carries, by the extraction order above.
-    package static func extract(_ body: Data) -> (code: String?, message: String?) {
+    public static func extract(_ body: Data) -> (code: String?, message: String?) {
         guard !body.isEmpty, let json = try? JSONValue.parse(body), let object = json.objectValue else { return (nil, nil) }
         let nested = object["error"]?.objectValue
         let code = nonEmpty(nested?["code"]?.stringValue) ?? nonEmpty(nested?["type"]?.stringValue)
@@ -149,7 +149,7 @@ package struct OpenfortErrorMapper: ErrorMapper {
     /// Maps a reply. On a ``AuthOperation/refresh`` (v2 `GET /get-session`, v1 `POST /iam/v1/sessions`)
     /// the answers that mean the session is over map to ``AuthErrorCode/refreshTokenInvalid``, not
     /// retryable: 401 on v2; 400, 401, 403 and 404 on v1.
-    package func map(_ response: HTTPReply, provider: String, operation: AuthOperation) -> AuthError {
+    public func map(_ response: HTTPReply, provider: String, operation: AuthOperation) -> AuthError {
         let (vendorCode, message) = Self.extract(response.body)
         let status = response.status
         var code = vendorCode.flatMap(Self.code(for:)) ?? Self.code(forStatus: status, sessionCall: sessionCall)
@@ -167,7 +167,7 @@ package struct OpenfortErrorMapper: ErrorMapper {
     }
 
     /// The canonical code for a status alone.
-    package static func code(forStatus status: Int, sessionCall: Bool) -> AuthErrorCode {
+    public static func code(forStatus status: Int, sessionCall: Bool) -> AuthErrorCode {
         if status == 401, sessionCall { return .sessionExpired }
         return StatusErrorMapper.code(forStatus: status)
     }

@@ -7,9 +7,9 @@ import Foundation
 ///
 /// Leading `1` characters stand for leading `0x00` bytes; the last four decoded bytes must equal
 /// the first four bytes of `SHA256(SHA256(payload))`.
-package enum Base58Check {
+@_spi(Internals) public enum Base58Check {
     /// The Bitcoin base58 alphabet.
-    package static let alphabet = Array("123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz".utf8)
+    public static let alphabet = Array("123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz".utf8)
 
     private static let indexes: [Int8] = {
         var table = [Int8](repeating: -1, count: 128)
@@ -20,12 +20,12 @@ package enum Base58Check {
     /// The longest text ``decodeBase58(_:)`` accepts, in bytes: far above any Turnkey bundle (a
     /// credential bundle is about 116 characters). Decoding is quadratic in the length, so a
     /// multi-megabyte text from a reply would otherwise keep a core busy for hours.
-    package static let maximumTextLength = 4096
+    public static let maximumTextLength = 4096
 
     /// Decodes plain base58 (no checksum).
     /// - Throws: ``AuthErrorCode/invalidToken`` naming the first character outside the alphabet, or
     ///   for a text longer than ``maximumTextLength``.
-    package static func decodeBase58(_ text: String) throws -> [UInt8] {
+    public static func decodeBase58(_ text: String) throws -> [UInt8] {
         guard text.utf8.count <= maximumTextLength else {
             throw AuthError(.invalidToken, message: "The base58 text is \(text.utf8.count) bytes long; at most \(maximumTextLength) are accepted.")
         }
@@ -53,7 +53,7 @@ package enum Base58Check {
     }
 
     /// Encodes bytes as plain base58 (no checksum).
-    package static func encodeBase58(_ bytes: [UInt8]) -> String {
+    public static func encodeBase58(_ bytes: [UInt8]) -> String {
         var zeros = 0
         while zeros < bytes.count, bytes[zeros] == 0 { zeros += 1 }
         var digits: [UInt8] = []  // little-endian base-58 digits
@@ -74,14 +74,14 @@ package enum Base58Check {
     }
 
     /// The 4-byte checksum of a payload: the first bytes of `SHA256(SHA256(payload))`.
-    package static func checksum(_ payload: [UInt8]) -> [UInt8] {
+    public static func checksum(_ payload: [UInt8]) -> [UInt8] {
         Array(SHA256.hash(data: Array(SHA256.hash(data: payload))).prefix(4))
     }
 
     /// Decodes base58check and returns the payload without its checksum.
     /// - Throws: ``AuthErrorCode/invalidToken`` for a bad character, a text too short to hold a
     ///   checksum, or a checksum mismatch.
-    package static func decode(_ text: String) throws -> [UInt8] {
+    public static func decode(_ text: String) throws -> [UInt8] {
         let bytes = try decodeBase58(text)
         guard bytes.count >= 4 else {
             throw AuthError(.invalidToken, message: "The base58check text is too short to hold a checksum.")
@@ -94,7 +94,7 @@ package enum Base58Check {
     }
 
     /// Encodes a payload with its checksum.
-    package static func encode(_ payload: [UInt8]) -> String {
+    public static func encode(_ payload: [UInt8]) -> String {
         encodeBase58(payload + checksum(payload))
     }
 }
