@@ -25,6 +25,16 @@ func fuzzSession(provider: String, extras: [String: JSONValue] = [:], secretExtr
             issuedAt: Date(timeIntervalSince1970: 1_767_225_600))
 }
 
+/// A Turnkey provider whose passkey authenticator is the fuzzers' software one.
+func turnkeyWithPasskeys(_ kit: ProviderKit) -> TurnkeyProvider {
+    var context = kit.context
+    context.passkeyAuthenticator = fuzzAuthenticator
+    let url = URL(string: "https://api.turnkey.example")!  // a literal: cannot fail
+    return TurnkeyProvider(id: "turnkey", configuration: TurnkeyConfiguration(baseURL: url, organizationId: "parent-org",
+                                                                             rpId: "example.com", proxyURL: url, activityPollAttempts: 3),
+                           context: context)
+}
+
 /// The Turnkey session: its session key (fixed P-256 key) and organization.
 let turnkeySession: Session = {
     let key = fuzzP256Key(seed: 3)
@@ -229,12 +239,7 @@ let providerOperations: [(name: String, run: @Sendable (ProviderKit) async throw
     }),
     // Turnkey
     ("turnkey.passkey", { kit in
-        var context = kit.context
-        context.passkeyAuthenticator = fuzzAuthenticator
-        let url = URL(string: "https://api.turnkey.example")!  // a literal: cannot fail
-        let provider = TurnkeyProvider(id: "turnkey", configuration: TurnkeyConfiguration(baseURL: url, organizationId: "parent-org",
-                                                                                          rpId: "example.com", proxyURL: url, activityPollAttempts: 3),
-                                       context: context)
+        let provider = turnkeyWithPasskeys(kit)
         _ = try await provider.signIn(.passkey(identifier: kit.clock.now.timeIntervalSince1970 > 0 ? "ada@example.com" : nil))
     }),
     ("turnkey.refresh", { _ = try await turnkey($0).refresh(turnkeySession, scope: nil) }),
@@ -242,12 +247,7 @@ let providerOperations: [(name: String, run: @Sendable (ProviderKit) async throw
     ("turnkey.readWrite", { _ = try await turnkey($0).createReadWriteSession(turnkeySession, expirationSeconds: 900) }),
     ("turnkey.lookup", { kit in
         // The sub-organization lookup and creation through passkey sign-up (the typed endpoints are package).
-        var context = kit.context
-        context.passkeyAuthenticator = fuzzAuthenticator
-        let url = URL(string: "https://api.turnkey.example")!  // a literal: cannot fail
-        let provider = TurnkeyProvider(id: "turnkey", configuration: TurnkeyConfiguration(baseURL: url, organizationId: "parent-org",
-                                                                                          rpId: "example.com", proxyURL: url, activityPollAttempts: 3),
-                                       context: context)
+        let provider = turnkeyWithPasskeys(kit)
         _ = try await provider.signUpWithPasskey(email: "ada@example.com", displayName: nil)
     }),
     // Generic OIDC (discovery, token endpoint, ID-token validation over the fetched JWKS)
