@@ -113,6 +113,12 @@ import Testing
             (try? metrics.expectCounter(AuthTelemetry.MetricName.signIns, [("provider", provider), ("method", method), ("outcome", outcome)]))?.totalValue ?? 0
         }
 
+        func signUps(_ provider: String) -> Int64 {
+            metrics.counters(label: AuthTelemetry.MetricName.signUps).filter {
+                $0.dimensions.contains { $0 == ("provider", provider) } && $0.dimensions.contains { $0 == ("outcome", "success") }
+            }.map(\.totalValue).reduce(0, +)
+        }
+
         func revocations(_ provider: String, _ outcome: String = "success") -> Int64 {
             (try? metrics.expectCounter(AuthTelemetry.MetricName.revocations, [("provider", provider), ("reason", "replaced"), ("outcome", outcome)]))?
                 .totalValue ?? 0
@@ -126,6 +132,8 @@ import Testing
         let method: String
         /// The path suffix of the provider's revocation request; nil when it revokes nothing remotely.
         let revocationPath: String?
+        /// Whether the user must exist before the sign-in (not for sign-ups, which create it).
+        var seeded = true
         let signIn: @Sendable (Fixture, String, String) async throws -> Session
         var testDescription: String { name }
     }
@@ -148,6 +156,14 @@ import Testing
         },
         EntryPoint(name: "AuthHub.signInWithBrowser auth0", provider: "auth0", method: "browser", revocationPath: "/oauth/revoke") { f, email, account in
             try await f.hub.signInWithBrowser(provider: "auth0", account: account, timeout: .seconds(20), open: f.browser(email))
+        },
+        EntryPoint(name: "AuthHub.signUp firebase", provider: "firebase", method: "signUp", revocationPath: nil, seeded: false) { f, email, account in
+            let result = try await f.hub.signUp(SignUpRequest(email: email, password: Secret(password)), provider: "firebase", account: account)
+            guard case .signedIn(let session) = result else { throw AuthError(.unknown, message: "not signed in") }
+            return session
+        },
+        EntryPoint(name: "AuthHub.signUpWithPasskey turnkey", provider: "turnkey", method: "signUp", revocationPath: nil, seeded: false) { f, email, account in
+            try await f.hub.signUpWithPasskey(email: email, provider: "turnkey", account: account)
         },
         EntryPoint(name: "FirebaseAuth.signIn", provider: "firebase", method: "password", revocationPath: nil) { f, email, account in
             try await FirebaseAuth(hub: f.hub, provider: "firebase", account: account).signIn(email: email, password: Secret(password))
@@ -173,9 +189,9 @@ import Testing
         if let path = entry.revocationPath { f.transport.held.withLock { _ = $0.insert(path) } }
 
         // Seeded one after the other: a software passkey authenticator signs with its newest passkey.
-        try await f.seed(entry.provider, one)
+        if entry.seeded { try await f.seed(entry.provider, one) }
         let first = try await entry.signIn(f, one, account)
-        try await f.seed(entry.provider, two)
+        if entry.seeded { try await f.seed(entry.provider, two) }
         let second = try await entry.signIn(f, two, account)
         // Returned while the revocation request (if any) is still held by the transport.
         let key = SessionKey(provider: entry.provider, account: account)
@@ -189,7 +205,11 @@ import Testing
         try await f.hub.finishBackgroundWork()
         #expect(f.revocations(entry.provider) == 1, "the replaced session's revocation is counted")
         if let path = entry.revocationPath { #expect(f.transport.count(path) == 1, "one revocation request") }
-        #expect(f.signIns(entry.provider, entry.method) == 2)
+        if entry.method == "signUp" {
+            #expect(f.signUps(entry.provider) == 2)
+        } else {
+            #expect(f.signIns(entry.provider, entry.method) == 2)
+        }
         let seen = try await events.waitFor(2)
         #expect(seen == [.signedIn(first.userID), .signedIn(second.userID)])
 
