@@ -28,7 +28,7 @@ import Tracing
 
 // Sources/AuthHub/AuthHub+Load.swift, line 6
 extension DocExampleContext {
-    func authHub_DocComments_line6() async throws {
+    func authHub_AuthHub_Load_line6() async throws {
 #sourceLocation(file: "Sources/AuthHub/AuthHub+Load.swift", line: 7)
 let hub = try AuthHub.load(registry: .builtIn)              // ./providers.json
 let staging = try AuthHub.load(configPath: "config/providers.json", environment: "staging",
@@ -40,7 +40,7 @@ let staging = try AuthHub.load(configPath: "config/providers.json", environment:
 
 // Sources/AuthHub/AuthHub.swift, line 8
 extension DocExampleContext {
-    func authHub_DocComments_line8() async throws {
+    func authHub_AuthHub_line8() async throws {
 #sourceLocation(file: "Sources/AuthHub/AuthHub.swift", line: 9)
 let hub = try AuthHub.load(registry: .builtIn)            // ./providers.json, $AUTHHUB_ENV
 try await hub.signIn(.password(identifier: "a@b.c", password: Secret(pw)))
@@ -52,7 +52,7 @@ let session = try await hub.session()                      // renewed when neede
 
 // Sources/AuthHub/AuthHub.swift, line 300
 extension DocExampleContext {
-    func authHub_DocComments_line300() async throws {
+    func authHub_AuthHub_line300() async throws {
 #sourceLocation(file: "Sources/AuthHub/AuthHub.swift", line: 301)
 let flow = try hub.deviceSignIn(provider: "auth0")
 let code = try await flow.start()               // show code.userCode at code.verificationURI
@@ -64,7 +64,7 @@ let session = try await flow.waitForApproval()  // stored
 
 // Sources/AuthHub/Config/ConfigLoader.swift, line 6
 extension DocExampleContext {
-    func authHub_DocComments_line6(data: Data) async throws {
+    func authHub_Config_ConfigLoader_line6(data: Data) async throws {
 #sourceLocation(file: "Sources/AuthHub/Config/ConfigLoader.swift", line: 7)
 let loader = ConfigLoader(registry: .builtIn)
 let environment = try loader.load(contentsOf: "providers.json")        // $AUTHHUB_ENV or the default
@@ -76,7 +76,7 @@ let problems = loader.validate(data: data, allEnvironments: true)    // every pr
 
 // Sources/AuthHub/Errors/AuthError.swift, line 13
 extension DocExampleContext {
-    func authHub_DocComments_line13() async throws {
+    func authHub_Errors_AuthError_line13() async throws {
 #sourceLocation(file: "Sources/AuthHub/Errors/AuthError.swift", line: 14)
 do { try await hub.signIn(.password(identifier: email, password: Secret(password))) }
 catch AuthErrorCode.invalidCredentials { /* wrong email or password */ }
@@ -87,7 +87,7 @@ catch AuthErrorCode.mfaRequired { /* ask for a second factor: `.mfa(requirement:
 
 // Sources/AuthHub/HTTP/TransportFactory.swift, line 10
 extension DocExampleContext {
-    func authHub_DocComments_line10() async throws {
+    func authHub_HTTP_TransportFactory_line10() async throws {
 #sourceLocation(file: "Sources/AuthHub/HTTP/TransportFactory.swift", line: 11)
 
 let hub = try AuthHub.load(registry: ProviderRegistry.builtIn.registering(transportFactory: AsyncHTTPClientTransportFactory()))
@@ -98,7 +98,7 @@ let hub = try AuthHub.load(registry: ProviderRegistry.builtIn.registering(transp
 
 // Sources/AuthHub/Provider/DeviceSignInFlow.swift, line 6
 extension DocExampleContext {
-    func authHub_DocComments_line6() async throws {
+    func authHub_Provider_DeviceSignInFlow_line6() async throws {
 #sourceLocation(file: "Sources/AuthHub/Provider/DeviceSignInFlow.swift", line: 7)
 let flow = try hub.deviceSignIn(provider: "auth0")
 let code = try await flow.start()          // show code.userCode and code.verificationURI
@@ -110,7 +110,7 @@ let session = try await flow.waitForApproval()
 
 // Sources/AuthHub/Session/SessionManager+SignIn.swift, line 24
 extension DocExampleContext {
-    func authHub_DocComments_line24(manager: SessionManager, provider: any AuthProvider) async throws {
+    func authHub_Session_SessionManager_SignIn_line24(manager: SessionManager, provider: any AuthProvider) async throws {
 #sourceLocation(file: "Sources/AuthHub/Session/SessionManager+SignIn.swift", line: 25)
 let session = try await manager.signIn(method: "password") { _ in
     try await provider.signIn(.password(identifier: email, password: Secret(password)))
@@ -122,7 +122,7 @@ let session = try await manager.signIn(method: "password") { _ in
 
 // Sources/AuthHub/Storage/SessionStoreFactory.swift, line 10
 extension DocExampleContext {
-    func authHub_DocComments_line10() async throws {
+    func authHub_Storage_SessionStoreFactory_line10() async throws {
 #sourceLocation(file: "Sources/AuthHub/Storage/SessionStoreFactory.swift", line: 11)
 
 let hub = try AuthHub.load(registry: ProviderRegistry.builtIn.registering(storeFactory: PostgresSessionStoreFactory()))

@@ -28,7 +28,7 @@ import Tracing
 
 // Sources/AuthHub/AuthHub.docc/ErrorHandling.md, line 47
 extension DocExampleContext {
-    func authHub_docc_ErrorHandling_line47() async throws {
+    func authHub_AuthHub_docc_ErrorHandling_line47() async throws {
 #sourceLocation(file: "Sources/AuthHub/AuthHub.docc/ErrorHandling.md", line: 48)
 do { try await hub.signIn(.password(identifier: email, password: Secret(pw))) }
 catch let error as AuthError where error.code == .mfaRequired {

@@ -30,7 +30,7 @@ import Tracing
 
 // Sources/AuthHub/AuthHub.docc/GettingStarted.md, line 58
 extension DocExampleContext {
-    func authHub_docc_GettingStarted_line58() async throws {
+    func authHub_AuthHub_docc_GettingStarted_line58() async throws {
 #sourceLocation(file: "Sources/AuthHub/AuthHub.docc/GettingStarted.md", line: 59)
 
 
@@ -45,7 +45,7 @@ let session = try await hub.session()               // valid for at least 60 s, 
 
 // Sources/AuthHub/AuthHub.docc/GettingStarted.md, line 77
 extension DocExampleContext {
-    func authHub_docc_GettingStarted_line77() async throws {
+    func authHub_AuthHub_docc_GettingStarted_line77() async throws {
 #sourceLocation(file: "Sources/AuthHub/AuthHub.docc/GettingStarted.md", line: 78)
 for await event in hub.events() { print(event) }
 #sourceLocation()

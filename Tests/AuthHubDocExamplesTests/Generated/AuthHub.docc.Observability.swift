@@ -31,7 +31,7 @@ import Tracing
 
 // Sources/AuthHub/AuthHub.docc/Observability.md, line 21
 extension DocExampleContext {
-    func authHub_docc_Observability_line21(myFactory: any MetricsFactory, myTracer: any Tracer) async throws {
+    func authHub_AuthHub_docc_Observability_line21(myFactory: any MetricsFactory, myTracer: any Tracer) async throws {
 #sourceLocation(file: "Sources/AuthHub/AuthHub.docc/Observability.md", line: 22)
 let telemetry = AuthTelemetry(metricsFactory: myFactory, tracer: myTracer, recordsUserIDs: false)
 let hub = try AuthHub.load(registry: .builtIn, context: ProviderContext(telemetry: telemetry))

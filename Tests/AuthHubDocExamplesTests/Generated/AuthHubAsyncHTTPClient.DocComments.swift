@@ -28,7 +28,7 @@ import Tracing
 
 // Sources/AuthHubAsyncHTTPClient/AsyncHTTPClientTransportFactory.swift, line 10
 extension DocExampleContext {
-    func authHubAsyncHTTPClient_DocComments_line10() async throws {
+    func authHubAsyncHTTPClient_AsyncHTTPClientTransportFactory_line10() async throws {
 #sourceLocation(file: "Sources/AuthHubAsyncHTTPClient/AsyncHTTPClientTransportFactory.swift", line: 11)
 let registry = ProviderRegistry.builtIn.registering(transportFactory: AsyncHTTPClientTransportFactory())
 let hub = try AuthHub.load(registry: registry)

@@ -28,7 +28,7 @@ import Tracing
 
 // Sources/AuthHubAsyncHTTPClient/AuthHubAsyncHTTPClient.docc/AuthHubAsyncHTTPClient.md, line 43
 extension DocExampleContext {
-    func authHubAsyncHTTPClient_docc_AuthHubAsyncHTTPClient_line43() async throws {
+    func authHubAsyncHTTPClient_AuthHubAsyncHTTPClient_docc_AuthHubAsyncHTTPClient_line43() async throws {
 #sourceLocation(file: "Sources/AuthHubAsyncHTTPClient/AuthHubAsyncHTTPClient.docc/AuthHubAsyncHTTPClient.md", line: 44)
 
 
@@ -43,7 +43,7 @@ let hub = try AuthHub.load(registry: registry)
 
 // Sources/AuthHubAsyncHTTPClient/AuthHubAsyncHTTPClient.docc/AuthHubAsyncHTTPClient.md, line 69
 extension DocExampleContext {
-    func authHubAsyncHTTPClient_docc_AuthHubAsyncHTTPClient_line69() async throws {
+    func authHubAsyncHTTPClient_AuthHubAsyncHTTPClient_docc_AuthHubAsyncHTTPClient_line69() async throws {
 #sourceLocation(file: "Sources/AuthHubAsyncHTTPClient/AuthHubAsyncHTTPClient.docc/AuthHubAsyncHTTPClient.md", line: 70)
 let httpClient = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
                             configuration: AsyncHTTPClientTransport.configuration())
@@ -58,7 +58,7 @@ let hub = try AuthHub.load(registry: .builtIn, context: ProviderContext(transpor
 
 // Sources/AuthHubAsyncHTTPClient/AuthHubAsyncHTTPClient.docc/AuthHubAsyncHTTPClient.md, line 93
 extension DocExampleContext {
-    func authHubAsyncHTTPClient_docc_AuthHubAsyncHTTPClient_line93() async throws {
+    func authHubAsyncHTTPClient_AuthHubAsyncHTTPClient_docc_AuthHubAsyncHTTPClient_line93() async throws {
 #sourceLocation(file: "Sources/AuthHubAsyncHTTPClient/AuthHubAsyncHTTPClient.docc/AuthHubAsyncHTTPClient.md", line: 94)
 let transport = AsyncHTTPClientTransport(owningClientOn: MultiThreadedEventLoopGroup.singleton)
 defer { Task { try? await transport.shutdown() } }

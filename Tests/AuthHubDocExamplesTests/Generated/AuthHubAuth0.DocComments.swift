@@ -28,11 +28,11 @@ import Tracing
 
 // Sources/AuthHubAuth0/MyAccount/Flows/Auth0EnrollmentFactor.swift, line 13
 extension DocExampleContext {
-    func authHubAuth0_DocComments_line13(api: Auth0MyAccountAPI) async throws {
+    func authHubAuth0_MyAccount_Flows_Auth0EnrollmentFactor_line13(api: Auth0MyAccountAPI) async throws {
 #sourceLocation(file: "Sources/AuthHubAuth0/MyAccount/Flows/Auth0EnrollmentFactor.swift", line: 14)
 let flow = FactorFlow(Auth0EnrollmentFactor.totp(api), reauthenticate: { _ in try await signInAgain() })
 guard case .challenge(let challenge) = await flow.start() else { return }
-// show challenge.prompt (QR code), read the code
+render(challenge.prompt)   // a QR code; the user types the code the authenticator app then shows
 let state = await flow.confirm(.code(Secret(code)))
 #sourceLocation()
         _ = (flow, state)

@@ -28,7 +28,7 @@ import Tracing
 
 // Sources/AuthHubEmulator/Emulator.swift, line 13
 extension DocExampleContext {
-    func authHubEmulator_DocComments_line13() async throws {
+    func authHubEmulator_Emulator_line13() async throws {
 #sourceLocation(file: "Sources/AuthHubEmulator/Emulator.swift", line: 14)
 let emulator = try await Emulator.start()          // 127.0.0.1, ephemeral port
 print(emulator.baseURL)                             // http://127.0.0.1:49731
@@ -40,7 +40,7 @@ await emulator.stop()
 }
 
 // Sources/AuthHubEmulator/EmulatorStateKey.swift, line 5
-struct AuthHubEmulator_DocComments_line5 {
+struct AuthHubEmulator_EmulatorStateKey_line5 {
 #sourceLocation(file: "Sources/AuthHubEmulator/EmulatorStateKey.swift", line: 6)
 struct Auth0Users: Sendable { var idsByEmail: [String: String] = [:] }
 static let users = EmulatorStateKey(module: "auth0", name: "users", initial: Auth0Users())

@@ -28,7 +28,7 @@ import Tracing
 
 // Sources/AuthHubEmulator/AuthHubEmulator.docc/TestingWithTheEmulator.md, line 11
 extension DocExampleContext {
-    func authHubEmulator_docc_TestingWithTheEmulator_line11() async throws {
+    func authHubEmulator_AuthHubEmulator_docc_TestingWithTheEmulator_line11() async throws {
 #sourceLocation(file: "Sources/AuthHubEmulator/AuthHubEmulator.docc/TestingWithTheEmulator.md", line: 12)
 
 

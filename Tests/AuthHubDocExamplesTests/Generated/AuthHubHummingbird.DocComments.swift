@@ -28,7 +28,7 @@ import Tracing
 
 // Sources/AuthHubHummingbird/AuthHubWebError.swift, line 73
 extension DocExampleContext {
-    func authHubHummingbird_DocComments_line73(web: AuthHubWeb, identity: AuthHubIdentity, account: String) async throws {
+    func authHubHummingbird_AuthHubWebError_line73(web: AuthHubWeb, identity: AuthHubIdentity, account: String) async throws {
 #sourceLocation(file: "Sources/AuthHubHummingbird/AuthHubWebError.swift", line: 74)
 do { _ = try await hub.refresh(provider: identity.provider, account: account) }
 catch { throw web.httpError(error) }

@@ -30,7 +30,7 @@ import Tracing
 
 // Sources/AuthHubHummingbird/AuthHubHummingbird.docc/AddingSignInToAHummingbirdApp.md, line 12
 extension DocExampleContext {
-    func authHubHummingbird_docc_AddingSignInToAHummingbirdApp_line12() async throws {
+    func authHubHummingbird_AuthHubHummingbird_docc_AddingSignInToAHummingbirdApp_line12() async throws {
 #sourceLocation(file: "Sources/AuthHubHummingbird/AuthHubHummingbird.docc/AddingSignInToAHummingbirdApp.md", line: 13)
 
 
@@ -63,7 +63,7 @@ try await app.runService()
 
 // Sources/AuthHubHummingbird/AuthHubHummingbird.docc/AddingSignInToAHummingbirdApp.md, line 178
 extension DocExampleContext {
-    func authHubHummingbird_docc_AddingSignInToAHummingbirdApp_line178(router: Router<AuthHubRequestContext>) async throws {
+    func authHubHummingbird_AuthHubHummingbird_docc_AddingSignInToAHummingbirdApp_line178(router: Router<AuthHubRequestContext>) async throws {
 #sourceLocation(file: "Sources/AuthHubHummingbird/AuthHubHummingbird.docc/AddingSignInToAHummingbirdApp.md", line: 179)
 let bearer = try await AuthHubBearerMiddleware<AuthHubRequestContext>(
     hub: hub, audience: "https://api.example.com", requiredScopes: ["read:things"])

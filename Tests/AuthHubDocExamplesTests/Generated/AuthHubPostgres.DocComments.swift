@@ -28,7 +28,7 @@ import Tracing
 
 // Sources/AuthHubPostgres/PostgresSessionStore.swift, line 10
 extension DocExampleContext {
-    func authHubPostgres_DocComments_line10(environment: EnvironmentConfiguration) async throws {
+    func authHubPostgres_PostgresSessionStore_line10(environment: EnvironmentConfiguration) async throws {
 #sourceLocation(file: "Sources/AuthHubPostgres/PostgresSessionStore.swift", line: 11)
 let store = try PostgresSessionStore(url: Secret(databaseURL), encryptionKey: Secret(storeKey))
 let hub = try AuthHub(environment: environment, registry: .builtIn, store: store)
@@ -41,7 +41,7 @@ await store.shutdown()
 
 // Sources/AuthHubPostgres/PostgresSessionStoreFactory.swift, line 9
 extension DocExampleContext {
-    func authHubPostgres_DocComments_line9() async throws {
+    func authHubPostgres_PostgresSessionStoreFactory_line9() async throws {
 #sourceLocation(file: "Sources/AuthHubPostgres/PostgresSessionStoreFactory.swift", line: 10)
 let registry = ProviderRegistry.builtIn.registering(storeFactory: PostgresSessionStoreFactory())
 let hub = try AuthHub.load(registry: registry)

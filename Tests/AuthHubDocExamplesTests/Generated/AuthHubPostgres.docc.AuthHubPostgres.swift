@@ -28,7 +28,7 @@ import Tracing
 
 // Sources/AuthHubPostgres/AuthHubPostgres.docc/AuthHubPostgres.md, line 10
 extension DocExampleContext {
-    func authHubPostgres_docc_AuthHubPostgres_line10() async throws {
+    func authHubPostgres_AuthHubPostgres_docc_AuthHubPostgres_line10() async throws {
 #sourceLocation(file: "Sources/AuthHubPostgres/AuthHubPostgres.docc/AuthHubPostgres.md", line: 11)
 
 
@@ -44,7 +44,7 @@ let hub = try AuthHub.load(registry: registry)
 
 // Sources/AuthHubPostgres/AuthHubPostgres.docc/AuthHubPostgres.md, line 23
 extension DocExampleContext {
-    func authHubPostgres_docc_AuthHubPostgres_line23(environment: EnvironmentConfiguration) async throws {
+    func authHubPostgres_AuthHubPostgres_docc_AuthHubPostgres_line23(environment: EnvironmentConfiguration) async throws {
 #sourceLocation(file: "Sources/AuthHubPostgres/AuthHubPostgres.docc/AuthHubPostgres.md", line: 24)
 let store = try PostgresSessionStore(url: Secret(databaseURL), encryptionKey: Secret(storeKey))
 let hub = try AuthHub(environment: environment, registry: .builtIn, store: store)

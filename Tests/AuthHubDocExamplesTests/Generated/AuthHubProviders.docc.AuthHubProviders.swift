@@ -28,7 +28,7 @@ import Tracing
 
 // Sources/AuthHubProviders/AuthHubProviders.docc/AuthHubProviders.md, line 12
 extension DocExampleContext {
-    func authHubProviders_docc_AuthHubProviders_line12() async throws {
+    func authHubProviders_AuthHubProviders_docc_AuthHubProviders_line12() async throws {
 #sourceLocation(file: "Sources/AuthHubProviders/AuthHubProviders.docc/AuthHubProviders.md", line: 13)
 
 

@@ -28,7 +28,7 @@ import Tracing
 
 // Sources/AuthHubTesting/HTTPTransportConformance.swift, line 21
 extension DocExampleContext {
-    func authHubTesting_DocComments_line21() async throws {
+    func authHubTesting_HTTPTransportConformance_line21() async throws {
 #sourceLocation(file: "Sources/AuthHubTesting/HTTPTransportConformance.swift", line: 22)
 let suite = HTTPTransportConformance { settings in
     MyTransport(defaultTimeout: settings.defaultTimeout, followRedirects: settings.followRedirects,
@@ -42,7 +42,7 @@ let suite = HTTPTransportConformance { settings in
 
 // Sources/AuthHubTesting/PasskeyCredentialStoreConformance.swift, line 13
 extension DocExampleContext {
-    func authHubTesting_DocComments_line13() async throws {
+    func authHubTesting_PasskeyCredentialStoreConformance_line13() async throws {
 #sourceLocation(file: "Sources/AuthHubTesting/PasskeyCredentialStoreConformance.swift", line: 14)
 let failures = await PasskeyCredentialStoreConformance { try MyKeychainStore(service: UUID().uuidString) }.run()
 #expect(failures.isEmpty, "\(failures)")
@@ -53,7 +53,7 @@ let failures = await PasskeyCredentialStoreConformance { try MyKeychainStore(ser
 
 // Sources/AuthHubTesting/SessionStoreConformance.swift, line 11
 extension DocExampleContext {
-    func authHubTesting_DocComments_line11() async throws {
+    func authHubTesting_SessionStoreConformance_line11() async throws {
 #sourceLocation(file: "Sources/AuthHubTesting/SessionStoreConformance.swift", line: 12)
 let failures = await SessionStoreConformance { try MyStore(url: freshDatabase()) }.run()
 #expect(failures.isEmpty, "\(failures)")       // or XCTAssertEqual(failures, [])
@@ -64,7 +64,7 @@ let failures = await SessionStoreConformance { try MyStore(url: freshDatabase())
 
 // Sources/AuthHubTesting/StubTransport.swift, line 9
 extension DocExampleContext {
-    func authHubTesting_DocComments_line9() async throws {
+    func authHubTesting_StubTransport_line9() async throws {
 #sourceLocation(file: "Sources/AuthHubTesting/StubTransport.swift", line: 10)
 let transport = StubTransport()
 transport.on(.post, "/oauth/token") { _ in .json(200, ["access_token": "a", "expires_in": 3600]) }

@@ -28,7 +28,7 @@ import Tracing
 
 // Sources/AuthHubTesting/AuthHubTesting.docc/TestingWithAuthHubTesting.md, line 19
 extension DocExampleContext {
-    func authHubTesting_docc_TestingWithAuthHubTesting_line19(clock: FakeClock) async throws {
+    func authHubTesting_AuthHubTesting_docc_TestingWithAuthHubTesting_line19(clock: FakeClock) async throws {
 #sourceLocation(file: "Sources/AuthHubTesting/AuthHubTesting.docc/TestingWithAuthHubTesting.md", line: 20)
 let transport = StubTransport()
 transport.on(.post, "/oauth/token") { _ in .json(200, ["access_token": "a", "expires_in": 3600]) }
@@ -40,7 +40,7 @@ let context = ProviderContext(transport: transport, clock: clock)
 
 // Sources/AuthHubTesting/AuthHubTesting.docc/TestingWithAuthHubTesting.md, line 41
 extension DocExampleContext {
-    func authHubTesting_docc_TestingWithAuthHubTesting_line41() async throws {
+    func authHubTesting_AuthHubTesting_docc_TestingWithAuthHubTesting_line41() async throws {
 #sourceLocation(file: "Sources/AuthHubTesting/AuthHubTesting.docc/TestingWithAuthHubTesting.md", line: 42)
 let failures = await SessionStoreConformance { try MyStore(url: freshDatabase()) }.run()
 #expect(failures.isEmpty, "\(failures)")
@@ -51,7 +51,7 @@ let failures = await SessionStoreConformance { try MyStore(url: freshDatabase())
 
 // Sources/AuthHubTesting/AuthHubTesting.docc/TestingWithAuthHubTesting.md, line 68
 @Suite(.disabled("documentation example: compiled, never run"))
-struct AuthHubTesting_docc_TestingWithAuthHubTesting_line68 {
+struct AuthHubTesting_AuthHubTesting_docc_TestingWithAuthHubTesting_line68 {
 #sourceLocation(file: "Sources/AuthHubTesting/AuthHubTesting.docc/TestingWithAuthHubTesting.md", line: 69)
 @Test(arguments: HTTPTransportConformance.checkNames)
 func conforms(_ check: String) async {

@@ -63,14 +63,14 @@ catch let error as AuthError { print(error.message, error.providerCode ?? "") }
 extension DocExampleContext {
     func rEADME_line104() async throws {
 #sourceLocation(file: "README.md", line: 105)
-try await hub.signInWithBrowser(provider: "auth0", options: .init(organization: "acme", prompt: "login", maxAge: 3600)) { url in open(url) }
+let session = try await hub.signInWithBrowser(provider: "auth0", options: .init(organization: "acme", prompt: "login", maxAge: 3600)) { url in open(url) }
 let out = try await hub.signOut(provider: "auth0", browser: BrowserSignOut(federated: true))  // out.browserSignOutURL ends the SSO session
 try await hub.confirmPasswordReset(provider: "firebase", code: Secret(codeFromEmail), newPassword: Secret(newPassword))
 try await hub.sendEmailVerification(provider: "openfort"); try await hub.confirmEmailVerification(provider: "openfort", code: Secret(token))
 try await hub.signUpWithPasskey(email: "ada@example.com", provider: "turnkey")
 try await hub.deleteAccount(provider: "firebase")
 #sourceLocation()
-        _ = out
+        _ = (session, out)
     }
 }
 
@@ -87,7 +87,7 @@ let session = try await auth0.webAuth.signIn(open: { url in openBrowser(url) })
 do { try await hub.signIn(.password(identifier: email, password: Secret(pw)), provider: "auth0") }
 catch let error as AuthError where error.code == .mfaRequired {
     guard let requirement = error.mfa else { throw error }
-    let session = try await auth0.signIn(mfa: requirement, .otp(Secret(code)))
+    try await hub.signIn(.mfa(requirement: requirement, response: .otp(Secret(code))), provider: "auth0")  // stored; auth0.signIn(mfa:_:) returns it unstored
 }
 
 // Auth0.swift's CredentialsManager semantics on AuthHub's session layer.
@@ -108,17 +108,18 @@ let flow = FactorFlow(Auth0EnrollmentFactor.totp(myAccount), reauthenticate: { e
     try await signInAgain(error)          // mfaRequired / insufficientScope: step up, then the step repeats
 })
 for await state in await flow.states() { render(state) }   // idle → loading → challenge → confirming → completed | failed
-guard case .challenge(let challenge) = await flow.start(), case .qrCode(let uri, let key) = challenge.prompt else { return }
+guard case .challenge(let challenge) = await flow.start() else { return }
+render(challenge.prompt)                                   // .qrCode(uri:manualInputCode:): a QR code, and its key to type
 let state = await flow.confirm(.code(Secret(typedCode)))    // a wrong code: .failed(invalidMFACode); retry() goes back
 #sourceLocation()
         _ = (myAccount, flow, state)
     }
 }
 
-// README.md, line 333
+// README.md, line 334
 extension DocExampleContext {
-    func rEADME_line333() async throws {
-#sourceLocation(file: "README.md", line: 334)
+    func rEADME_line334() async throws {
+#sourceLocation(file: "README.md", line: 335)
 let firebase = try hub.provider("firebase", as: FirebaseProvider.self)
 let auth = try FirebaseAuth(hub: hub, provider: "firebase")        // like Firebase's Auth object, on the hub's session
 for await state in await auth.authStateChanges() { print(state) }     // initial, signedIn, tokenRefreshed, signedOut
@@ -131,10 +132,10 @@ try await firebase.confirmPasswordReset(code: Secret(code), newPassword: Secret(
     }
 }
 
-// README.md, line 351
+// README.md, line 352
 extension DocExampleContext {
-    func rEADME_line351(redirectedTo: String) async throws {
-#sourceLocation(file: "README.md", line: 352)
+    func rEADME_line352(redirectedTo: String) async throws {
+#sourceLocation(file: "README.md", line: 353)
 let openfort = try hub.provider("openfort", as: OpenfortProvider.self)
 let auth = try OpenfortAuth(hub: hub, provider: "openfort")           // the hub's session: hub.events() sees it all
 try await auth.signInAsGuest()                                         // a guest, upgraded in place by sign-up
@@ -147,10 +148,10 @@ let me = try await auth.currentUser()                                  // /iam/v
     }
 }
 
-// README.md, line 368
+// README.md, line 369
 extension DocExampleContext {
-    func rEADME_line368() async throws {
-#sourceLocation(file: "README.md", line: 369)
+    func rEADME_line369() async throws {
+#sourceLocation(file: "README.md", line: 370)
 // The app's passkey authenticator goes into the context (on Linux, the software one).
 let passkeys = try SoftwarePasskeyAuthenticator(store: try FilePasskeyCredentialStore(directory: stateDir))
 let hub = try AuthHub.load(registry: .builtIn, context: ProviderContext(passkeyAuthenticator: passkeys))
@@ -164,10 +165,10 @@ let wallet = try await turnkey.api.query("get_wallets", body: ["organizationId":
     }
 }
 
-// README.md, line 406
+// README.md, line 407
 extension DocExampleContext {
-    func rEADME_line406(scannedURI: String, typed: String, lastUsedStep: UInt64?, key: String, optionsFromServer: JSONValue, loginOptions: JSONValue, issuedChallenge: [UInt8], loginChallenge: [UInt8]) async throws {
-#sourceLocation(file: "README.md", line: 407)
+    func rEADME_line407(scannedURI: String, typed: String, lastUsedStep: UInt64?, key: String, optionsFromServer: JSONValue, loginOptions: JSONValue, issuedChallenge: [UInt8], loginChallenge: [UInt8]) async throws {
+#sourceLocation(file: "README.md", line: 408)
 
 
 // TOTP (RFC 6238) and otpauth:// URIs, as authenticator apps read them.
@@ -199,10 +200,10 @@ let updated = try rp.verifyAssertion(assertion, challenge: loginChallenge, crede
     }
 }
 
-// README.md, line 492
+// README.md, line 493
 extension DocExampleContext {
-    func rEADME_line492() async throws {
-#sourceLocation(file: "README.md", line: 493)
+    func rEADME_line493() async throws {
+#sourceLocation(file: "README.md", line: 494)
 
 
 struct AcmePlugin: ProviderPlugin {
@@ -253,10 +254,10 @@ let hub = try AuthHub.load(registry: ProviderRegistry.builtIn.registering(AcmePl
     }
 }
 
-// README.md, line 566
+// README.md, line 567
 extension DocExampleContext {
-    func rEADME_line566() async throws {
-#sourceLocation(file: "README.md", line: 567)
+    func rEADME_line567() async throws {
+#sourceLocation(file: "README.md", line: 568)
 let web = try AuthHubWeb(hub: hub, configuration: WebSignInConfiguration(publicBaseURL: URL(string: "https://app.example.com")!))
 let router = Router(context: AuthHubRequestContext.self)
 router.add(middleware: web.sessionMiddleware())

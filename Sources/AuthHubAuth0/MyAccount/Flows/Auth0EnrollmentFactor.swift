@@ -13,7 +13,7 @@ import Foundation
 /// ```swift
 /// let flow = FactorFlow(Auth0EnrollmentFactor.totp(api), reauthenticate: { _ in try await signInAgain() })
 /// guard case .challenge(let challenge) = await flow.start() else { return }
-/// // show challenge.prompt (QR code), read the code
+/// render(challenge.prompt)   // a QR code; the user types the code the authenticator app then shows
 /// let state = await flow.confirm(.code(Secret(code)))
 /// ```
 public struct Auth0EnrollmentFactor: Factor {
