@@ -247,6 +247,24 @@ let package = Package(
             ]
         ),
         .testTarget(name: "AuthHubCLITests", dependencies: ["authhub", "AuthHub", "AuthHubEmulator", "AuthHubFactors", "AuthHubAuth0", "AuthHubOIDC", "AuthHubFirebase", "AuthHubTesting"]),
+        // Every Swift example of README.md, the DocC articles and the doc comments, compiled (never run):
+        // Generated/ is written by scripts/doc-examples; DocExampleContext.swift holds the names examples
+        // may use without declaring them.
+        .testTarget(
+            name: "AuthHubDocExamplesTests",
+            dependencies: [
+                "AuthHub", "AuthHubProviders", "AuthHubOIDC", "AuthHubAuth0", "AuthHubFirebase", "AuthHubOpenfort", "AuthHubTurnkey",
+                "AuthHubFactors", "AuthHubEmulator", "AuthHubTesting", "AuthHubHummingbird", "AuthHubPostgres", "AuthHubAsyncHTTPClient",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+            ]
+        ),
         .testTarget(
             name: "AuthHubOIDCTests",
             dependencies: [

@@ -1,8 +1,9 @@
 /// Names one value a module keeps in ``EmulatorState``, with the value it starts from.
 ///
 /// A module declares its keys as static constants, e.g.
+/// <!-- example: members -->
 /// ```swift
-/// struct Auth0Users: Sendable { var byEmail: [String: User] = [:] }
+/// struct Auth0Users: Sendable { var idsByEmail: [String: String] = [:] }
 /// static let users = EmulatorStateKey(module: "auth0", name: "users", initial: Auth0Users())
 /// ```
 /// Keys with the same module and name address the same slot, so a key must always be declared

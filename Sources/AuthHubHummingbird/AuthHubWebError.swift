@@ -69,6 +69,7 @@ extension AuthHubWeb {
     /// The response for an error from the hub, AuthHub's way (see ``AuthHubWebError``): a session that
     /// is over answers 401 and clears the cookie; an unreachable provider 503, keeping both.
     ///
+    /// <!-- example: context web: AuthHubWeb, identity: AuthHubIdentity, account: String -->
     /// ```swift
     /// do { _ = try await hub.refresh(provider: identity.provider, account: account) }
     /// catch { throw web.httpError(error) }

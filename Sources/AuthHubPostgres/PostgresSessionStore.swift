@@ -6,10 +6,11 @@ import PostgresNIO
 /// A ``SessionStore`` that keeps sessions in a PostgreSQL table, so that every replica of a
 /// service shares them: one row per session key, written by compare-and-swap on its version.
 ///
+/// <!-- example: context environment: EnvironmentConfiguration -->
 /// ```swift
 /// let store = try PostgresSessionStore(url: Secret(databaseURL), encryptionKey: Secret(storeKey))
-/// let hub = try AuthHub.load(registry: .builtIn, …)   // or: AuthHub(environment:registry:store: store)
-/// …
+/// let hub = try AuthHub(environment: environment, registry: .builtIn, store: store)
+/// // … the app runs; when it stops:
 /// await store.shutdown()
 /// ```
 ///

@@ -2,6 +2,7 @@ import Foundation
 
 /// Reads, validates and resolves providers.json.
 ///
+/// <!-- example: context data: Data -->
 /// ```swift
 /// let loader = ConfigLoader(registry: .builtIn)
 /// let environment = try loader.load(contentsOf: "providers.json")        // $AUTHHUB_ENV or the default

@@ -11,9 +11,9 @@ import Foundation
 /// An error is immutable once made. Match it by code in a `catch` clause or a `switch`:
 ///
 /// ```swift
-/// do { try await hub.signIn(.password(email: email, password: password)) }
-/// catch AuthErrorCode.invalidCredentials { … }
-/// catch AuthErrorCode.mfaRequired { … }
+/// do { try await hub.signIn(.password(identifier: email, password: Secret(password))) }
+/// catch AuthErrorCode.invalidCredentials { /* wrong email or password */ }
+/// catch AuthErrorCode.mfaRequired { /* ask for a second factor: `.mfa(requirement:response:)` */ }
 /// ```
 public struct AuthError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
     /// The canonical code.

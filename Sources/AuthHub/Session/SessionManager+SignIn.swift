@@ -20,9 +20,10 @@ extension SessionManager {
     /// it is a guest's —, stores the result (publishing `signedIn`), and revokes the session it
     /// replaced in the background. Counted and traced as `authhub.sign_in` with `method`.
     ///
+    /// <!-- example: context manager: SessionManager, provider: any AuthProvider -->
     /// ```swift
     /// let session = try await manager.signIn(method: "password") { _ in
-    ///     try await provider.signIn(.password(identifier: email, password: password))
+    ///     try await provider.signIn(.password(identifier: email, password: Secret(password)))
     /// }
     /// ```
     /// - Parameters:

@@ -9,10 +9,11 @@ import Foundation
 /// save, WebAuthn creation options (passkey) or a password policy. Inputs are checked before any
 /// request: email addresses and phone numbers on ``start()``, codes and passwords on ``confirm(_:response:)``.
 ///
+/// <!-- example: context api: Auth0MyAccountAPI -->
 /// ```swift
 /// let flow = FactorFlow(Auth0EnrollmentFactor.totp(api), reauthenticate: { _ in try await signInAgain() })
-/// guard case .challenge(let challenge) = await flow.start() else { … }
-/// // show challenge.prompt (QR code), read the code
+/// guard case .challenge(let challenge) = await flow.start() else { return }
+/// render(challenge.prompt)   // a QR code; the user types the code the authenticator app then shows
 /// let state = await flow.confirm(.code(Secret(code)))
 /// ```
 public struct Auth0EnrollmentFactor: Factor {
