@@ -50,18 +50,6 @@ let session = try await hub.session()                      // renewed when neede
     }
 }
 
-// Sources/AuthHub/AuthHub.swift, line 300
-extension DocExampleContext {
-    func authHub_AuthHub_line300() async throws {
-#sourceLocation(file: "Sources/AuthHub/AuthHub.swift", line: 301)
-let flow = try hub.deviceSignIn(provider: "auth0")
-let code = try await flow.start()               // show code.userCode at code.verificationURI
-let session = try await flow.waitForApproval()  // stored
-#sourceLocation()
-        _ = (flow, code, session)
-    }
-}
-
 // Sources/AuthHub/Config/ConfigLoader.swift, line 6
 extension DocExampleContext {
     func authHub_Config_ConfigLoader_line6(data: Data) async throws {
@@ -96,6 +84,18 @@ let hub = try AuthHub.load(registry: ProviderRegistry.builtIn.registering(transp
     }
 }
 
+// Sources/AuthHub/Provider/AuthHub+DeviceSignIn.swift, line 8
+extension DocExampleContext {
+    func authHub_Provider_AuthHub_DeviceSignIn_line8() async throws {
+#sourceLocation(file: "Sources/AuthHub/Provider/AuthHub+DeviceSignIn.swift", line: 9)
+let flow = try hub.deviceSignIn(provider: "auth0")
+let code = try await flow.start()               // show code.userCode at code.verificationURI
+let session = try await flow.waitForApproval()  // stored
+#sourceLocation()
+        _ = (flow, code, session)
+    }
+}
+
 // Sources/AuthHub/Provider/DeviceSignInFlow.swift, line 6
 extension DocExampleContext {
     func authHub_Provider_DeviceSignInFlow_line6() async throws {
@@ -120,10 +120,10 @@ let session = try await manager.signIn(method: "password") { _ in
     }
 }
 
-// Sources/AuthHub/Storage/SessionStoreFactory.swift, line 10
+// Sources/AuthHub/Storage/SessionStoreFactory.swift, line 12
 extension DocExampleContext {
-    func authHub_Storage_SessionStoreFactory_line10() async throws {
-#sourceLocation(file: "Sources/AuthHub/Storage/SessionStoreFactory.swift", line: 11)
+    func authHub_Storage_SessionStoreFactory_line12() async throws {
+#sourceLocation(file: "Sources/AuthHub/Storage/SessionStoreFactory.swift", line: 13)
 
 let hub = try AuthHub.load(registry: ProviderRegistry.builtIn.registering(storeFactory: PostgresSessionStoreFactory()))
 #sourceLocation()

@@ -39,10 +39,10 @@ await store.shutdown()
     }
 }
 
-// Sources/AuthHubPostgres/PostgresSessionStoreFactory.swift, line 9
+// Sources/AuthHubPostgres/PostgresSessionStoreFactory.swift, line 10
 extension DocExampleContext {
-    func authHubPostgres_PostgresSessionStoreFactory_line9() async throws {
-#sourceLocation(file: "Sources/AuthHubPostgres/PostgresSessionStoreFactory.swift", line: 10)
+    func authHubPostgres_PostgresSessionStoreFactory_line10() async throws {
+#sourceLocation(file: "Sources/AuthHubPostgres/PostgresSessionStoreFactory.swift", line: 11)
 let registry = ProviderRegistry.builtIn.registering(storeFactory: PostgresSessionStoreFactory())
 let hub = try AuthHub.load(registry: registry)
 #sourceLocation()

@@ -74,10 +74,10 @@ try await hub.deleteAccount(provider: "firebase")
     }
 }
 
-// README.md, line 176
+// README.md, line 178
 extension DocExampleContext {
-    func rEADME_line176() async throws {
-#sourceLocation(file: "README.md", line: 177)
+    func rEADME_line178() async throws {
+#sourceLocation(file: "README.md", line: 179)
 let auth0 = try hub.provider("auth0", as: Auth0Provider.self)
 
 // Web Auth (Universal Login) with PKCE; the loopback flow suits CLIs and desktop apps.
@@ -99,10 +99,10 @@ let api = try await credentials.apiCredentials(forAudience: "https://tenant.auth
     }
 }
 
-// README.md, line 201
+// README.md, line 203
 extension DocExampleContext {
-    func rEADME_line201(auth0: Auth0Provider, credentials: Auth0CredentialsManager) async throws {
-#sourceLocation(file: "README.md", line: 202)
+    func rEADME_line203(auth0: Auth0Provider, credentials: Auth0CredentialsManager) async throws {
+#sourceLocation(file: "README.md", line: 204)
 let myAccount = Auth0MyAccountAPI(provider: auth0, credentials: credentials)   // tokens per scope, automatically
 let flow = FactorFlow(Auth0EnrollmentFactor.totp(myAccount), reauthenticate: { error in
     try await signInAgain(error)          // mfaRequired / insufficientScope: step up, then the step repeats
@@ -116,10 +116,10 @@ let state = await flow.confirm(.code(Secret(typedCode)))    // a wrong code: .fa
     }
 }
 
-// README.md, line 334
+// README.md, line 336
 extension DocExampleContext {
-    func rEADME_line334() async throws {
-#sourceLocation(file: "README.md", line: 335)
+    func rEADME_line336() async throws {
+#sourceLocation(file: "README.md", line: 337)
 let firebase = try hub.provider("firebase", as: FirebaseProvider.self)
 let auth = try FirebaseAuth(hub: hub, provider: "firebase")        // like Firebase's Auth object, on the hub's session
 for await state in await auth.authStateChanges() { print(state) }     // initial, signedIn, tokenRefreshed, signedOut
@@ -132,10 +132,10 @@ try await firebase.confirmPasswordReset(code: Secret(code), newPassword: Secret(
     }
 }
 
-// README.md, line 352
+// README.md, line 354
 extension DocExampleContext {
-    func rEADME_line352(redirectedTo: String) async throws {
-#sourceLocation(file: "README.md", line: 353)
+    func rEADME_line354(redirectedTo: String) async throws {
+#sourceLocation(file: "README.md", line: 355)
 let openfort = try hub.provider("openfort", as: OpenfortProvider.self)
 let auth = try OpenfortAuth(hub: hub, provider: "openfort")           // the hub's session: hub.events() sees it all
 try await auth.signInAsGuest()                                         // a guest, upgraded in place by sign-up
@@ -148,10 +148,10 @@ let me = try await auth.currentUser()                                  // /iam/v
     }
 }
 
-// README.md, line 369
+// README.md, line 371
 extension DocExampleContext {
-    func rEADME_line369() async throws {
-#sourceLocation(file: "README.md", line: 370)
+    func rEADME_line371() async throws {
+#sourceLocation(file: "README.md", line: 372)
 // The app's passkey authenticator goes into the context (on Linux, the software one).
 let passkeys = try SoftwarePasskeyAuthenticator(store: try FilePasskeyCredentialStore(directory: stateDir))
 let hub = try AuthHub.load(registry: .builtIn, context: ProviderContext(passkeyAuthenticator: passkeys))
@@ -165,10 +165,10 @@ let wallet = try await turnkey.api.query("get_wallets", body: ["organizationId":
     }
 }
 
-// README.md, line 407
+// README.md, line 409
 extension DocExampleContext {
-    func rEADME_line407(scannedURI: String, typed: String, lastUsedStep: UInt64?, key: String, optionsFromServer: JSONValue, loginOptions: JSONValue, issuedChallenge: [UInt8], loginChallenge: [UInt8]) async throws {
-#sourceLocation(file: "README.md", line: 408)
+    func rEADME_line409(scannedURI: String, typed: String, lastUsedStep: UInt64?, key: String, optionsFromServer: JSONValue, loginOptions: JSONValue, issuedChallenge: [UInt8], loginChallenge: [UInt8]) async throws {
+#sourceLocation(file: "README.md", line: 410)
 
 
 // TOTP (RFC 6238) and otpauth:// URIs, as authenticator apps read them.
@@ -200,10 +200,10 @@ let updated = try rp.verifyAssertion(assertion, challenge: loginChallenge, crede
     }
 }
 
-// README.md, line 493
+// README.md, line 495
 extension DocExampleContext {
-    func rEADME_line493() async throws {
-#sourceLocation(file: "README.md", line: 494)
+    func rEADME_line495() async throws {
+#sourceLocation(file: "README.md", line: 496)
 
 
 struct AcmePlugin: ProviderPlugin {
@@ -254,10 +254,10 @@ let hub = try AuthHub.load(registry: ProviderRegistry.builtIn.registering(AcmePl
     }
 }
 
-// README.md, line 567
+// README.md, line 569
 extension DocExampleContext {
-    func rEADME_line567() async throws {
-#sourceLocation(file: "README.md", line: 568)
+    func rEADME_line569() async throws {
+#sourceLocation(file: "README.md", line: 570)
 let web = try AuthHubWeb(hub: hub, configuration: WebSignInConfiguration(publicBaseURL: URL(string: "https://app.example.com")!))
 let router = Router(context: AuthHubRequestContext.self)
 router.add(middleware: web.sessionMiddleware())
