@@ -112,7 +112,9 @@ public struct HTTPTransportConformance: Sendable {
     // MARK: Connection failures
 
     @Sendable private static func refusedConnectionIsConnection(_ make: Maker) async throws -> [String] {
-        let port = try closedPort()
+        let refusing = try RefusingPort()
+        defer { withExtendedLifetime(refusing) {} }
+        let port = refusing.port
         let url = try absolute("http://127.0.0.1:\(port)/health")
         let started = ContinuousClock.now
         let outcome = await attempt { try await make(Settings(defaultTimeout: .seconds(30))).send(.get, url) }
@@ -553,7 +555,9 @@ public struct HTTPTransportConformance: Sendable {
         defer { loop.stop() }
         let huge = try ScriptedUpstream { _ in .endless(declaredLength: 10 << 30, limit: 1 << 20) }
         defer { huge.stop() }
-        let port = try closedPort()
+        let refusing = try RefusingPort()
+        defer { withExtendedLifetime(refusing) {} }
+        let port = refusing.port
         let transport = try make()
         var f: [String] = []
         let targets = [
@@ -610,11 +614,17 @@ public struct HTTPTransportConformance: Sendable {
         return url
     }
 
-    /// A loopback port nothing listens on: bound (so no one else has it), then closed.
-    static func closedPort() throws -> UInt16 {
-        let (fd, port) = try ScriptedUpstream.loopbackSocket(listening: nil)
-        close(fd)
-        return port
+    /// A loopback port that refuses connections for as long as the value lives: bound but never
+    /// listening, so the kernel answers a connection with a reset and no other server started
+    /// meanwhile (a full test run starts dozens) can take the port, as it could once a bound port was
+    /// closed again (a "refused" check once got an HTTP 200 from whoever took it).
+    final class RefusingPort {
+        let port: UInt16
+        private let descriptor: Int32
+
+        init() throws { (descriptor, port) = try ScriptedUpstream.loopbackSocket(listening: nil) }
+
+        deinit { close(descriptor) }
     }
 }
 
