@@ -10,6 +10,7 @@ extension AuthHub {
     ///   - open: shows the sign-in URL (opens a browser, or prints it); it must return at once.
     /// - Throws: ``AuthErrorCode/unsupported`` for a provider without browser sign-in or an option
     ///   it cannot honour; every error of the flow.
+    @discardableResult
     public func signInWithBrowser(provider id: String? = nil, account: String = SessionKey.defaultAccount,
                                   options: BrowserSignInOptions = BrowserSignInOptions(), timeout: Duration = .seconds(300),
                                   open: @Sendable (URL) async throws -> Void) async throws -> Session {
