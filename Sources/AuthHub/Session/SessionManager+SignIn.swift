@@ -130,7 +130,9 @@ extension SessionManager {
     nonisolated func revokeInBackground(_ session: Session, timeout: Duration) {
         let provider = self.provider, telemetry = self.telemetry, logger = self.logger, id = key.provider
         revocations.start {
-            var outcome = "success"
+            // A provider without the `revoke` capability has nothing to revoke remotely (its
+            // sign-out is local): counted as `notRevocable`, not as a revocation that happened.
+            var outcome = provider.capabilities.contains(.revoke) ? "success" : "notRevocable"
             do {
                 try await BackgroundRevocations.bounded(timeout, provider: id) { try await provider.signOut(session) }
             } catch {
