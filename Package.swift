@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "AuthHubProviders", targets: ["AuthHubProviders"]),
         .library(name: "AuthHubEmulator", targets: ["AuthHubEmulator"]),
         .library(name: "AuthHubTesting", targets: ["AuthHubTesting"]),
+        .library(name: "AuthHubWebCore", targets: ["AuthHubWebCore"]),
         .library(name: "AuthHubHummingbird", targets: ["AuthHubHummingbird"]),
         .library(name: "AuthHubPostgres", targets: ["AuthHubPostgres"]),
         .library(name: "AuthHubAsyncHTTPClient", targets: ["AuthHubAsyncHTTPClient"]),
@@ -86,11 +87,19 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // The framework-neutral web core (swift-http-types in and out); the adapters below are glue.
         .target(
-            name: "AuthHubHummingbird",
+            name: "AuthHubWebCore",
             dependencies: [
                 "AuthHub", "AuthHubOIDC",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+        .target(
+            name: "AuthHubHummingbird",
+            dependencies: [
+                "AuthHub", "AuthHubOIDC", "AuthHubWebCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
             ]
@@ -204,7 +213,7 @@ let package = Package(
         .testTarget(
             name: "AuthHubHummingbirdTests",
             dependencies: [
-                "AuthHubHummingbird", "AuthHub", "AuthHubAuth0", "AuthHubOIDC", "AuthHubFirebase", "AuthHubEmulator", "AuthHubTesting",
+                "AuthHubHummingbird", "AuthHubWebCore", "AuthHub", "AuthHubAuth0", "AuthHubOIDC", "AuthHubFirebase", "AuthHubEmulator", "AuthHubTesting",
                 "AuthHubProviders", "AuthHubWebExample", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),

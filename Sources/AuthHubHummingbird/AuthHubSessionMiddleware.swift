@@ -1,9 +1,11 @@
 import AuthHub
+import AuthHubWebCore
 import Foundation
 import Hummingbird
 import HummingbirdAuth
 
-/// Resolves the browser-session cookie to an ``AuthHubIdentity`` on the request context.
+/// Resolves the browser-session cookie to an ``AuthHubIdentity`` on the request context (the web
+/// core's ``AuthHubWeb/resolveSession(_:)``).
 ///
 /// - A valid session: `context.identity` is set, with an access token valid for at least a minute
 ///   (renewed first through the hub's `SessionManager` when needed: single-flight, across
@@ -20,39 +22,28 @@ public struct AuthHubSessionMiddleware<Context: AuthRequestContext>: RouterMiddl
     public init(_ web: AuthHubWeb) { self.web = web }
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let name = web.configuration.sessionCookieName
-        let resolution: AuthHubWeb.Resolution
-        do {
-            resolution = try await web.resolve(cookie: request.cookies[name]?.value)
-        } catch let error as AuthError where [.network, .timeout, .providerUnavailable, .rateLimited].contains(error.code) {
-            throw HTTPError(.serviceUnavailable, message: "The sign-in service did not answer. Please try again.")
-        }
+        let resolution = await web.resolveSession(request.head)
         var context = context
         switch resolution {
-        case .none:
+        case .anonymous:
             return try await next(request, context)
-        case .over:
-            // Cleared on error replies too (a guarded route answers 401 by throwing).
+        case .failed(let response):
+            return Response(response)
+        case .signedIn, .ended:
+            context.identity = resolution.identity
             var response: Response
             do {
                 response = try await next(request, context)
             } catch let error as any HTTPResponseError {
+                // A cleared cookie goes on error replies too (a guarded route answers 401 by throwing).
+                guard case .ended = resolution else { throw error }
                 response = try error.response(from: request, context: context)
             }
-            if !Self.sets(name, response) { response.setCookie(web.clearing(name)) }
-            return response
-        case .signedIn(let id, let identity):
-            context.identity = identity
-            var response = try await next(request, context)
-            if !Self.sets(name, response) { response.setCookie(web.sessionCookie(id)) }
+            resolution.finish(setCookieValues: response.headers[values: .setCookie]) {
+                response.headers.append(HTTPField(name: .setCookie, value: $0))
+            }
             return response
         }
-    }
-
-    /// Whether the route itself set or cleared the cookie (sign-in, sign-out): its `Set-Cookie`
-    /// stands, since a browser keeps the last one of a name and the middleware's would undo it.
-    static func sets(_ name: String, _ response: Response) -> Bool {
-        response.headers[values: .setCookie].contains { $0.hasPrefix(name + "=") }
     }
 }
 

@@ -13,10 +13,10 @@ import Testing
             "Bearer\u{00A0}\(token)", "Bearer \u{2003}\(token)",
         ]
         for header in headers {
-            #expect(AuthHubBearerMiddleware<AuthHubRequestContext>.bearerCredentials(header)
-                        == AuthHubBearerMiddleware<AuthHubRequestContext>.bearerCredentialsOfAnyShape(header), "\(header)")
+            #expect(BearerAuthenticator.bearerCredentials(header)
+                        == BearerAuthenticator.bearerCredentialsOfAnyShape(header), "\(header)")
         }
-        #expect(AuthHubBearerMiddleware<AuthHubRequestContext>.bearerCredentials("bEaReR  \(token) ") == token)
-        #expect(AuthHubBearerMiddleware<AuthHubRequestContext>.bearerCredentials("Bearer ") == nil)
+        #expect(BearerAuthenticator.bearerCredentials("bEaReR  \(token) ") == token)
+        #expect(BearerAuthenticator.bearerCredentials("Bearer ") == nil)
     }
 }

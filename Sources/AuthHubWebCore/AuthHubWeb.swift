@@ -2,12 +2,14 @@ import AuthHub
 import AuthHubOIDC
 import Crypto
 import Foundation
-import Hummingbird
-import HummingbirdAuth
+import HTTPTypes
 
-/// Browser sign-in for a Hummingbird app on top of an `AuthHub`: the sign-in, callback and
-/// sign-out routes (``routes(context:)``) and the middleware that turns the session cookie into an
-/// identity with a valid access token (``sessionMiddleware(context:)``).
+/// Browser sign-in on top of an `AuthHub`, for any web framework: the sign-in, callback and
+/// sign-out handlers (``login(_:)``, ``callback(_:)``, ``logout(_:)``) and the session logic that
+/// turns the session cookie into an identity with a valid access token (``resolveSession(_:)``).
+/// It speaks swift-http-types (``WebRequest`` in, ``WebResponse`` out); the Hummingbird and Vapor
+/// adapters (`AuthHubHummingbird`, `AuthHubVapor`) are glue around it, held to one behaviour by
+/// AuthHubTesting's `WebAdapterConformance`.
 ///
 /// - **Sign-in.** `GET <prefix>/login?provider=ID&returnTo=/path` starts a redirect sign-in
 ///   (`RedirectSignInProvider`: PKCE, `state`, `nonce`) and sends the browser to the
@@ -35,7 +37,12 @@ public final class AuthHubWeb: Sendable {
     let pending = PendingWebSignIns()
     private let csrfKey: SymmetricKey
     /// When each browser session was last seen by this replica (idle timeout).
-    private let lastSeen = Mutex<[String: Date]>([:])
+    private let lastSeen = Mutex(LastSeen())
+
+    struct LastSeen: Sendable {
+        var seen: [String: Date] = [:]
+        var sweepAt = 50_000
+    }
 
     /// Creates the web integration.
     /// - Throws: ``AuthErrorCode/invalidConfiguration`` for settings ``WebSignInConfiguration`` refuses.
@@ -54,18 +61,18 @@ public final class AuthHubWeb: Sendable {
 
     // MARK: - Cookies
 
-    func sessionCookie(_ id: WebSessionID) -> Cookie {
+    func sessionCookie(_ id: WebSessionID) -> WebCookie {
         let remaining = configuration.absoluteTimeout.seconds - now.timeIntervalSince(id.createdAt)
         let maxAge = Int(max(0, min(configuration.idleTimeout.seconds, remaining)).rounded(.down))
         return cookie(configuration.sessionCookieName, id.value, maxAge: maxAge)
     }
 
-    func cookie(_ name: String, _ value: String, maxAge: Int) -> Cookie {
-        Cookie(name: name, value: value, maxAge: maxAge, path: "/", secure: !configuration.isDevelopment, httpOnly: true,
-               sameSite: .lax)
+    func cookie(_ name: String, _ value: String, maxAge: Int) -> WebCookie {
+        WebCookie(name: name, value: value, maxAge: maxAge, path: "/", secure: !configuration.isDevelopment, httpOnly: true, sameSite: .lax)
     }
 
-    func clearing(_ name: String) -> Cookie { cookie(name, "", maxAge: 0) }
+    /// The cookie that clears cookie `name` (empty, `Max-Age=0`, the same attributes).
+    public func clearing(_ name: String) -> WebCookie { cookie(name, "", maxAge: 0) }
 
     // MARK: - CSRF
 
@@ -81,9 +88,9 @@ public final class AuthHubWeb: Sendable {
 
     /// Whether a state-changing request comes from the app's own pages: its `Origin` (or, when a
     /// browser sends none, its `Referer`'s origin) is ``WebSignInConfiguration/origin``.
-    func isSameOrigin(_ request: Request) -> Bool {
-        if let origin = request.headers[.origin] { return origin == configuration.origin }
-        guard let referer = request.headers[.referer], let url = URL(string: referer) else { return false }
+    public func isSameOrigin(_ request: HTTPRequest) -> Bool {
+        if let origin = request.headerFields[.origin] { return origin == configuration.origin }
+        guard let referer = request.headerFields[.referer], let url = URL(string: referer) else { return false }
         var origin = "\(url.scheme ?? "")://\(url.host ?? "")"
         if let port = url.port { origin += ":\(port)" }
         return origin == configuration.origin
@@ -93,72 +100,82 @@ public final class AuthHubWeb: Sendable {
     /// served: it comes from the app's origin and carries the session's CSRF token (form field
     /// `csrf`, up to 4 KiB of form body, or header `X-CSRF-Token`).
     /// - Parameter value: the session cookie's value (``AuthHubIdentity/Source/session(id:)``).
-    public func isValidStateChange(_ request: Request, sessionCookie value: String) async throws -> Bool {
-        guard isSameOrigin(request), let id = WebSessionID(cookie: value) else { return false }
-        let fields = try await Self.formFields(request)
-        return isValidCSRFToken(request.headers[HTTPField.Name.constant("X-CSRF-Token")] ?? fields["csrf"], for: id)
+    public func isValidStateChange(_ request: WebRequest, sessionCookie value: String) async throws -> Bool {
+        guard isSameOrigin(request.head), let id = WebSessionID(cookie: value) else { return false }
+        var token = request.headerFields[WebRequest.csrfHeader]
+        if token == nil { token = try await request.formFields()["csrf"] }
+        return isValidCSRFToken(token, for: id)
     }
 
     /// The hub account a browser session is stored under, for calls such as `hub.refresh(provider:account:)`.
     public func account(ofSessionCookie value: String) -> String? { WebSessionID(cookie: value)?.account }
 
-    /// The fields of a form body (`application/x-www-form-urlencoded`, at most 4 KiB); empty for
-    /// another content type.
-    static func formFields(_ request: Request) async throws -> [String: String] {
-        guard request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true else { return [:] }
-        var request = request
-        let body = try await request.collectBody(upTo: 4096)
-        return Dictionary(FormEncoding.decode(String(buffer: body)), uniquingKeysWith: { _, last in last })
-    }
-
     // MARK: - Sessions
 
-    /// The session a cookie names, with its identity, renewed when needed.
-    enum Resolution {
-        case none
-        case signedIn(WebSessionID, AuthHubIdentity)
-        /// The cookie names no usable session: clear it.
-        case over
+    /// The browser session of a request: its cookie read, checked and resolved (see
+    /// ``resolveSession(cookie:)``).
+    public func resolveSession(_ request: HTTPRequest) async -> WebSessionResolution {
+        await resolveSession(cookie: WebCookie.value(named: configuration.sessionCookieName, in: request.headerFields[values: .cookie]))
     }
 
-    func resolve(cookie value: String?) async throws -> Resolution {
-        guard let value else { return .none }
-        guard let id = WebSessionID(cookie: value), hub.providerIDs.contains(id.provider) else { return .over }
+    /// The session a session cookie's value names, with its identity, renewed when needed:
+    /// - no cookie: ``WebSessionResolution/anonymous``;
+    /// - a valid session: ``WebSessionResolution/signedIn(_:cookie:)`` with an access token valid for
+    ///   at least a minute (renewed first through the hub's `SessionManager` when needed:
+    ///   single-flight, across processes with a shared store) and the cookie again with a renewed
+    ///   `Max-Age` (sliding idle timeout);
+    /// - a cookie that names no usable session (malformed, tampered, idle or absolute timeout, signed
+    ///   out elsewhere, refresh token dead): ``WebSessionResolution/ended(clear:)``; a timed-out
+    ///   session is removed from the store (revoked at the provider when it can be);
+    /// - the provider unreachable while the session needs renewing: ``WebSessionResolution/failed(_:)``
+    ///   with a 503 (``errorResponse(for:)``); the session and the cookie are kept.
+    public func resolveSession(cookie value: String?) async -> WebSessionResolution {
+        guard let value else { return .anonymous }
+        let clear = clearing(configuration.sessionCookieName)
+        guard let id = WebSessionID(cookie: value), hub.providerIDs.contains(id.provider) else { return .ended(clear: clear) }
         let age = now.timeIntervalSince(id.createdAt)
-        guard age >= -60, age <= configuration.absoluteTimeout.seconds else { return await end(id) }
-        let idle = lastSeen.withLock { $0[id.account] }.map { now.timeIntervalSince($0) > configuration.idleTimeout.seconds } ?? false
-        guard !idle else { return await end(id) }
+        let idle = lastSeen.withLock { $0.seen[id.account] }.map { now.timeIntervalSince($0) > configuration.idleTimeout.seconds } ?? false
+        guard age >= -60, age <= configuration.absoluteTimeout.seconds, !idle else {
+            await end(id)
+            return .ended(clear: clear)
+        }
         let session: Session
         do {
             session = try await hub.session(provider: id.provider, account: id.account, minTTL: 60)
         } catch let error as AuthError where [.noSession, .refreshTokenInvalid, .sessionExpired].contains(error.code) {
             forget(id)
-            return .over
+            return .ended(clear: clear)
+        } catch {
+            return .failed(errorResponse(for: error))
         }
         touch(id)
         let identity = AuthHubIdentity(provider: id.provider, subject: session.userID ?? session.claims["sub"]?.stringValue,
                                        claims: session.claims, source: .session(id: id.value), accessToken: session.accessToken,
                                        expiresAt: session.expiresAt, csrfToken: csrfToken(for: id))
-        return .signedIn(id, identity)
+        return .signedIn(identity, cookie: sessionCookie(id))
     }
 
     /// Ends a session that timed out: removed from the store (revoked at the provider when it can be).
-    private func end(_ id: WebSessionID) async -> Resolution {
+    private func end(_ id: WebSessionID) async {
         _ = try? await hub.signOut(provider: id.provider, account: id.account)
         forget(id)
-        return .over
     }
 
     private func touch(_ id: WebSessionID) {
         let now = self.now, idle = configuration.idleTimeout.seconds
         lastSeen.withLock { table in
-            table[id.account] = now
-            // Bounded: entries idle past the timeout go once the table is large.
-            if table.count > 50_000 { table = table.filter { now.timeIntervalSince($0.value) <= idle } }
+            table.seen[id.account] = now
+            // Bounded: entries idle past the timeout go once the table has grown past its sweep
+            // mark, which then doubles what is left (at least 50,000), so a sweep costs O(1) per
+            // request amortised even when every entry is live.
+            if table.seen.count > table.sweepAt {
+                table.seen = table.seen.filter { now.timeIntervalSince($0.value) <= idle }
+                table.sweepAt = max(50_000, table.seen.count * 2)
+            }
         }
     }
 
-    func forget(_ id: WebSessionID) { lastSeen.withLock { $0[id.account] = nil } }
+    func forget(_ id: WebSessionID) { lastSeen.withLock { $0.seen[id.account] = nil } }
 
     /// Stores a new session under a fresh id and returns the id.
     func startSession(_ session: Session, provider: String) async throws -> WebSessionID {

@@ -1,10 +1,10 @@
 import AuthHub
 import Foundation
 
-/// Who a request is from, as AuthHub's middlewares put it on the request context
-/// (`context.identity`, hummingbird-auth's `AuthRequestContext` convention).
+/// Who a request is from, as AuthHub's middlewares put it on the request (Hummingbird:
+/// `context.identity`, hummingbird-auth's `AuthRequestContext` convention; Vapor: `req.auth`).
 ///
-/// A session identity comes from the browser-session cookie (``AuthHubSessionMiddleware``): the
+/// A session identity comes from the browser-session cookie (``AuthHubWeb/resolveSession(_:)``): the
 /// tokens stay in the hub's session store, and ``accessToken`` is valid for at least a minute
 /// (renewed first when needed).
 public struct AuthHubIdentity: Sendable {

@@ -1,9 +1,7 @@
-import AuthHub
-import Foundation
-import Hummingbird
+import HTTPTypes
 
 /// The response headers that keep a page from being framed, sniffed or leaking its URL: sent by
-/// AuthHub's own routes and by ``AuthHubSecurityHeadersMiddleware`` on an app's pages.
+/// AuthHub's own routes and errors, and by the adapters' security-headers middleware on an app's pages.
 ///
 /// Defaults, each overridable (nil leaves the header out):
 /// - `X-Frame-Options: DENY` and `Content-Security-Policy: frame-ancestors 'none'`: no other site can
@@ -41,23 +39,5 @@ public struct SecurityHeaders: Sendable, Hashable {
         for (name, value) in values where headers[name] == nil {
             if let value { headers[name] = value }
         }
-    }
-}
-
-/// Adds ``SecurityHeaders`` to every response (error responses included) that does not set them itself.
-public struct AuthHubSecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
-    public let headers: SecurityHeaders
-
-    public init(_ headers: SecurityHeaders = .standard) { self.headers = headers }
-
-    public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        var response: Response
-        do {
-            response = try await next(request, context)
-        } catch let error as any HTTPResponseError {
-            response = try error.response(from: request, context: context)
-        }
-        headers.apply(to: &response.headers)
-        return response
     }
 }

@@ -1,0 +1,140 @@
+import AuthHub
+import AuthHubOIDC
+import Foundation
+import HTTPTypes
+
+extension AuthHubWeb {
+    /// `GET <prefix>/login?provider=ID&returnTo=/path`: starts a redirect sign-in (PKCE, `state`,
+    /// `nonce`, kept on the server) and sends the browser to the provider with a pre-session cookie
+    /// binding the sign-in to it. An unknown provider answers 404, a `returnTo` that is not a local
+    /// path 400 (no open redirect).
+    public func login(_ request: WebRequest) async -> WebResponse {
+        do {
+            return secured(try await signInRedirect(request))
+        } catch {
+            return errorResponse(for: error)
+        }
+    }
+
+    /// `GET <prefix>/callback`: finishes the sign-in the pre-session cookie names (once; refused
+    /// after ``WebSignInConfiguration/preSessionLifetime``), stores the session under a fresh id, sets
+    /// the session cookie and redirects to the return path. A declined sign-in answers 403, an
+    /// unreachable provider 503, anything else 400; none of them sets a session cookie.
+    public func callback(_ request: WebRequest) async -> WebResponse {
+        do {
+            return secured(try await finishSignIn(request))
+        } catch {
+            return errorResponse(for: error)
+        }
+    }
+
+    /// `POST <prefix>/logout`: from this site's origin with the session's CSRF token only (else 403,
+    /// the session kept); revokes and removes the session, clears the cookie and redirects (303) to
+    /// ``WebSignInConfiguration/signedOutPath`` — or, with `browser=1` / `federated=1`, to the
+    /// provider's own sign-out.
+    public func logout(_ request: WebRequest) async -> WebResponse {
+        do {
+            return secured(try await signOut(request))
+        } catch {
+            return errorResponse(for: error)
+        }
+    }
+
+    /// `response` with the configuration's ``SecurityHeaders``.
+    func secured(_ response: WebResponse) -> WebResponse {
+        var response = response
+        configuration.securityHeaders.apply(to: &response.headerFields)
+        return response
+    }
+
+    private func signInRedirect(_ request: WebRequest) async throws -> WebResponse {
+        let query = request.queryParameters
+        guard let provider = redirectProvider(query["provider"]) else {
+            return .page(.notFound, "No provider of that name signs in through the browser.")
+        }
+        var returnPath = configuration.defaultReturnPath
+        if let asked = query["returnTo"] {
+            guard let path = ReturnPath.validated(asked) else { return .page(.badRequest, "The return address must be a page of this site.") }
+            returnPath = path
+        }
+        let transaction = try await provider.beginRedirectSignIn(redirectURI: configuration.callbackURL, options: BrowserSignInOptions())
+        let preID = Base64URL.encode(hub.context.random.bytes(32))
+        await pending.put(PendingWebSignIns.Entry(provider: provider.id, transaction: transaction, returnPath: returnPath, createdAt: now),
+                          id: preID, lifetime: configuration.preSessionLifetime)
+        var response = WebResponse.redirect(transaction.url.absoluteString)
+        response.setCookie(cookie(configuration.preSessionCookieName, preID, maxAge: Int(configuration.preSessionLifetime.seconds.rounded(.down))))
+        return response
+    }
+
+    private func finishSignIn(_ request: WebRequest) async throws -> WebResponse {
+        var refused = WebResponse.page(.badRequest, "This sign-in expired or was already used. Please sign in again.")
+        refused.setCookie(clearing(configuration.preSessionCookieName))
+        guard let preID = request.cookie(configuration.preSessionCookieName), preID.utf8.count <= 128,
+              let entry = await pending.take(preID) else { return refused }
+        guard now.timeIntervalSince(entry.createdAt) <= configuration.preSessionLifetime.seconds,
+              let provider = redirectProvider(entry.provider) else { return refused }
+        var callbackURL = configuration.callbackURL
+        if let query = request.query { callbackURL += "?" + query }
+        guard let url = URL(string: callbackURL) else { return refused }
+        let session: Session
+        do {
+            session = try await provider.finishRedirectSignIn(callbackURL: url, transaction: entry.transaction)
+        } catch let error as AuthError {
+            hub.context.logger.notice("web sign-in refused", metadata: ["provider": "\(entry.provider)", "error": "\(error.code)"])
+            switch error.code {
+            case .accessDenied, .userCancelled: refused = .page(.forbidden, "The sign-in was declined.")
+            case let code where code.isTransientByDefault: refused = .page(.serviceUnavailable, "The sign-in service did not answer. Please try again.")
+            default: refused = .page(.badRequest, "The sign-in could not be completed. Please sign in again.")
+            }
+            refused.setCookie(clearing(configuration.preSessionCookieName))
+            return refused
+        }
+        let id = try await startSession(session, provider: entry.provider)
+        // Signing in while signed in replaces the browser's session (the hub's one rule): the old one
+        // is removed from the store at once and revoked at its provider in the background
+        // (`SessionManager.retire`), so the redirect does not wait for the provider.
+        if let old = request.cookie(configuration.sessionCookieName).flatMap(WebSessionID.init(cookie:)), old != id,
+           hub.providerIDs.contains(old.provider) {
+            try? await hub.manager(provider: old.provider, account: old.account).retire(timeout: hub.signInPolicy.revocationTimeout)
+            forget(old)
+        }
+        var response = WebResponse.redirect(entry.returnPath)
+        response.setCookie(clearing(configuration.preSessionCookieName))
+        response.setCookie(sessionCookie(id))
+        return response
+    }
+
+    private func signOut(_ request: WebRequest) async throws -> WebResponse {
+        guard isSameOrigin(request.head) else { return .page(.forbidden, "Sign-out must come from this site.") }
+        guard let value = request.cookie(configuration.sessionCookieName), let id = WebSessionID(cookie: value) else {
+            var response = WebResponse.redirect(configuration.signedOutPath, status: .seeOther)
+            response.setCookie(clearing(configuration.sessionCookieName))
+            return response
+        }
+        let fields: [String: String]
+        do {
+            fields = try await request.formFields()
+        } catch {
+            return .page(.forbidden, "The sign-out form expired. Please try again.")
+        }
+        let query = request.queryParameters
+        let token = request.headerFields[WebRequest.csrfHeader] ?? fields["csrf"]
+        guard isValidCSRFToken(token, for: id) else { return .page(.forbidden, "The sign-out form expired. Please try again.") }
+        let federated = fields["federated"] == "1" || query["federated"] == "1"
+        // `browser=1`: end the provider's browser session only (Auth0's default, non-federated
+        // /v2/logout; OpenID RP-Initiated Logout); `federated=1` also the upstream provider's.
+        let endsBrowserSession = federated || fields["browser"] == "1" || query["browser"] == "1"
+        var location = configuration.signedOutPath
+        if endsBrowserSession, let returnTo = URL(string: configuration.origin + configuration.signedOutPath) {
+            let result = try await hub.signOut(provider: id.provider, account: id.account,
+                                               browser: BrowserSignOut(returnTo: returnTo, federated: federated))
+            location = result.browserSignOutURL?.absoluteString ?? location
+        } else {
+            _ = try await hub.signOut(provider: id.provider, account: id.account)
+        }
+        forget(id)
+        var response = WebResponse.redirect(location, status: .seeOther)
+        response.setCookie(clearing(configuration.sessionCookieName))
+        return response
+    }
+}
