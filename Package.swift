@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "AuthHubTesting", targets: ["AuthHubTesting"]),
         .library(name: "AuthHubWebCore", targets: ["AuthHubWebCore"]),
         .library(name: "AuthHubHummingbird", targets: ["AuthHubHummingbird"]),
+        .library(name: "AuthHubVapor", targets: ["AuthHubVapor"]),
         .library(name: "AuthHubPostgres", targets: ["AuthHubPostgres"]),
         .library(name: "AuthHubAsyncHTTPClient", targets: ["AuthHubAsyncHTTPClient"]),
         .executable(name: "authhub", targets: ["authhub"]),
@@ -38,6 +39,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-distributed-tracing.git", from: "1.1.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.24.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.30.0"),
+        .package(url: "https://github.com/vapor/vapor.git", from: "4.110.0"),
     ],
     targets: [
         .target(
@@ -102,6 +104,15 @@ let package = Package(
                 "AuthHub", "AuthHubOIDC", "AuthHubWebCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
+            ]
+        ),
+        // The Vapor adapter: a product of its own, so that no other product builds Vapor.
+        .target(
+            name: "AuthHubVapor",
+            dependencies: [
+                "AuthHub", "AuthHubOIDC", "AuthHubWebCore", "AuthHubAsyncHTTPClient",
+                .product(name: "Vapor", package: "vapor"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
         // The example web app (Examples/WebApp): a library the demo drives, and its executable.

@@ -32,6 +32,9 @@ public final class AuthHub: Sendable {
     private let broadcaster = EventBroadcaster()
     /// Follows the store's change feed (``ObservableSessionStore``) while the hub lives.
     private let changeFollower = Mutex<Task<Void, Never>?>(nil)
+    /// What the hub made from its configuration and releases in ``shutdown()``: the session store and
+    /// the transport, when they hold resources (a connection pool, a change feed, an HTTP client).
+    private let ownedResources: [any Shutdownable]
 
     /// Builds every provider of an environment.
     /// - Parameters:
@@ -53,8 +56,10 @@ public final class AuthHub: Sendable {
         self.environment = environment
         self.signInPolicy = signInPolicy
         var context = context
+        var ownedResources: [any Shutdownable] = []
         if context.explicitTransport == nil {
             context.transport = try registry.makeTransport(named: environment.transport, logger: context.logger)
+            if let owned = context.transport as? any Shutdownable { ownedResources.append(owned) }
             context.logger.debug("transport from providers.json",
                                  metadata: ["transport": .string(environment.transport ?? TransportName.urlSession)])
         }
@@ -78,6 +83,8 @@ public final class AuthHub: Sendable {
         let resolvedStore = try store ?? AuthHub.makeStore(environment.sessionStore, registry: registry, baseDirectory: baseDirectory,
                                                            logger: context.logger)
         self.store = resolvedStore
+        if store == nil, let owned = resolvedStore as? any Shutdownable { ownedResources.append(owned) }
+        self.ownedResources = ownedResources
         self.refreshLock = resolvedStore.makeRefreshLock()
         if let observable = resolvedStore as? any ObservableSessionStore {
             let changes = observable.changes()
@@ -212,6 +219,26 @@ public final class AuthHub: Sendable {
     public func finishBackgroundWork() async throws {
         for manager in managers.withLock({ $0.managers }) { await manager.backgroundRevocationsFinished() }
         try await storeUnsavedSessions()
+    }
+
+    /// Ends the hub before the program or server stops: ``finishBackgroundWork()``, then stops
+    /// following the store's change feed and shuts down what the hub made from its configuration and
+    /// holds resources (``Shutdownable``: the PostgreSQL store's connections and change feed, a
+    /// transport's own HTTP client). A store or transport the app passed in is the app's to shut down.
+    /// The hub must not be used afterwards. The web adapters call it from their frameworks'
+    /// lifecycles (Vapor's shutdown, a Hummingbird service's graceful shutdown).
+    /// - Throws: the first error of ``finishBackgroundWork()`` or of a shutdown; every step runs.
+    public func shutdown() async throws {
+        var first: (any Error)?
+        do { try await finishBackgroundWork() } catch { first = error }
+        changeFollower.withLock { task in
+            task?.cancel()
+            task = nil
+        }
+        for resource in ownedResources {
+            do { try await resource.shutdown() } catch { first = first ?? error }
+        }
+        if let first { throw first }
     }
 
     /// How many managers the hub holds now (for tests).

@@ -36,7 +36,7 @@ import NIOSSL
 ///   retries, so that a refused connection fails at once). The app shuts it down, as it does today.
 /// - ``init(owningClientOn:configuration:defaultTimeout:followRedirects:maxResponseBytes:)`` creates
 ///   a client of the transport's own on a given event loop group; shut it down with ``shutdown()``.
-public struct AsyncHTTPClientTransport: HTTPTransport {
+public struct AsyncHTTPClientTransport: HTTPTransport, Shutdownable {
     /// The reply-body cap of a transport that sets none: 4 MiB, as `URLSessionTransport`'s.
     public static let defaultMaxResponseBytes = URLSessionTransport.defaultMaxResponseBytes
 

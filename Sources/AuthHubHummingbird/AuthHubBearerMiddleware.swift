@@ -6,7 +6,7 @@ import Hummingbird
 import HummingbirdAuth
 
 /// Authenticates API requests by their `Authorization: Bearer` JWT (RFC 6750): the web core's
-/// ``BearerAuthenticator`` as a Hummingbird middleware, putting the identity on `context.identity`.
+/// ``BearerTokenAuthenticator`` as a Hummingbird middleware, putting the identity on `context.identity`.
 ///
 /// - No `Authorization` header: the request goes on without an identity (guard routes with
 ///   `IsAuthenticatedMiddleware`, which answers 401). A browser-session identity that
@@ -17,10 +17,10 @@ import HummingbirdAuth
 ///   RFC 6750 challenge; a valid token lacking ``requiredScopes``: 403 `insufficient_scope`; the
 ///   issuer's keys out of reach: 503.
 ///
-/// See ``BearerAuthenticator`` for the verification and the verified-token cache.
+/// See ``BearerTokenAuthenticator`` for the verification and the verified-token cache.
 public struct AuthHubBearerMiddleware<Context: AuthRequestContext>: RouterMiddleware where Context.Identity == AuthHubIdentity {
     /// The framework-neutral authenticator this middleware runs.
-    public let authenticator: BearerAuthenticator
+    public let authenticator: BearerTokenAuthenticator
 
     /// Scopes every request through this middleware needs.
     public var requiredScopes: Set<String> { authenticator.requiredScopes }
@@ -32,23 +32,23 @@ public struct AuthHubBearerMiddleware<Context: AuthRequestContext>: RouterMiddle
     package var verifiedTokens: VerifiedTokenCache? { authenticator.verifiedTokens }
 
     /// How many verified access tokens a middleware keeps by default.
-    public static var defaultVerifiedTokenCapacity: Int { BearerAuthenticator.defaultVerifiedTokenCapacity }
+    public static var defaultVerifiedTokenCapacity: Int { BearerTokenAuthenticator.defaultVerifiedTokenCapacity }
 
     /// A middleware running `authenticator`.
-    public init(_ authenticator: BearerAuthenticator) { self.authenticator = authenticator }
+    public init(_ authenticator: BearerTokenAuthenticator) { self.authenticator = authenticator }
 
-    /// See ``BearerAuthenticator/init(verifiers:requiredScopes:realm:verifiedTokenCapacity:acceptsSessionCookie:)``.
+    /// See ``BearerTokenAuthenticator/init(verifiers:requiredScopes:realm:verifiedTokenCapacity:acceptsSessionCookie:)``.
     public init(verifiers: [String: any BearerTokenVerifier], requiredScopes: Set<String> = [], realm: String = "api",
                 verifiedTokenCapacity: Int = Self.defaultVerifiedTokenCapacity, acceptsSessionCookie: Bool = false) {
-        self.init(BearerAuthenticator(verifiers: verifiers, requiredScopes: requiredScopes, realm: realm,
+        self.init(BearerTokenAuthenticator(verifiers: verifiers, requiredScopes: requiredScopes, realm: realm,
                                       verifiedTokenCapacity: verifiedTokenCapacity, acceptsSessionCookie: acceptsSessionCookie))
     }
 
     /// A middleware for the API `audience` trusting every provider of the hub whose tokens an API can
-    /// verify (see ``BearerAuthenticator/init(hub:audience:requiredScopes:realm:verifiedTokenCapacity:acceptsSessionCookie:)``).
+    /// verify (see ``BearerTokenAuthenticator/init(hub:audience:requiredScopes:realm:verifiedTokenCapacity:acceptsSessionCookie:)``).
     public init(hub: AuthHub, audience: String, requiredScopes: Set<String> = [], realm: String = "api",
                 verifiedTokenCapacity: Int = Self.defaultVerifiedTokenCapacity, acceptsSessionCookie: Bool = false) async throws {
-        self.init(try await BearerAuthenticator(hub: hub, audience: audience, requiredScopes: requiredScopes, realm: realm,
+        self.init(try await BearerTokenAuthenticator(hub: hub, audience: audience, requiredScopes: requiredScopes, realm: realm,
                                                 verifiedTokenCapacity: verifiedTokenCapacity, acceptsSessionCookie: acceptsSessionCookie))
     }
 

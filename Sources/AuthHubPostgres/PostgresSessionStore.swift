@@ -50,7 +50,7 @@ import PostgresNIO
 ///   replica's cached sessions follow and its `events()` carries every replica's sign-ins, renewals
 ///   and sign-outs. Notifications are not durable: after a reconnection the feed yields
 ///   ``SessionStoreChange/resynchronize`` and the hub reads its sessions again.
-public final class PostgresSessionStore: ObservableSessionStore {
+public final class PostgresSessionStore: ObservableSessionStore, Shutdownable {
     /// The table's name.
     public var table: String { tableName.name }
 

@@ -13,10 +13,10 @@ import Testing
             "Bearer\u{00A0}\(token)", "Bearer \u{2003}\(token)",
         ]
         for header in headers {
-            #expect(BearerAuthenticator.bearerCredentials(header)
-                        == BearerAuthenticator.bearerCredentialsOfAnyShape(header), "\(header)")
+            #expect(BearerTokenAuthenticator.bearerCredentials(header)
+                        == BearerTokenAuthenticator.bearerCredentialsOfAnyShape(header), "\(header)")
         }
-        #expect(BearerAuthenticator.bearerCredentials("bEaReR  \(token) ") == token)
-        #expect(BearerAuthenticator.bearerCredentials("Bearer ") == nil)
+        #expect(BearerTokenAuthenticator.bearerCredentials("bEaReR  \(token) ") == token)
+        #expect(BearerTokenAuthenticator.bearerCredentials("Bearer ") == nil)
     }
 }

@@ -29,7 +29,7 @@ import HTTPTypes
 /// same token sent again skips the signature check and the decoding, but its `exp`, `nbf` and scopes
 /// are checked again, and so is the issuer's JWKS (a token whose key was fetched anew is verified
 /// again, so a withdrawn key stops its tokens at the same moment as without the cache).
-public struct BearerAuthenticator: Sendable {
+public struct BearerTokenAuthenticator: Sendable {
     /// What a request's `Authorization` header comes to.
     public enum Outcome: Sendable {
         /// No `Authorization` header.

@@ -1,0 +1,36 @@
+import AuthHub
+import Vapor
+
+/// The sign-in, callback and sign-out routes under the configuration's prefix (`/auth`):
+/// `GET login`, `GET callback` and `POST logout` (see ``AuthHubWeb/login(_:)``,
+/// ``AuthHubWeb/callback(_:)`` and ``AuthHubWeb/logout(_:)``).
+///
+/// <!-- example: context app: Application, web: AuthHubWeb -->
+/// ```swift
+/// try app.register(collection: AuthHubRoutes(web))
+/// ```
+public struct AuthHubRoutes: RouteCollection, Sendable {
+    public let web: AuthHubWeb
+
+    public init(_ web: AuthHubWeb) { self.web = web }
+
+    public func boot(routes: any RoutesBuilder) throws {
+        let prefix = web.configuration.routePrefix.split(separator: "/").map { PathComponent.constant(String($0)) }
+        let group = routes.grouped(prefix), web = self.web
+        group.get("login") { request async -> Response in Response(await web.login(WebRequest(request))) }
+        group.get("callback") { request async -> Response in Response(await web.callback(WebRequest(request))) }
+        group.on(.POST, "logout", body: .stream) { request async -> Response in
+            Response(await web.logout(WebRequest(request)))
+        }
+    }
+}
+
+extension AuthHubWeb {
+    /// Whether a state-changing request of a signed-in browser (a form of the app's own) may be
+    /// served: it comes from the app's origin and carries the session's CSRF token (form field
+    /// `csrf`, up to 4 KiB of form body, or header `X-CSRF-Token`).
+    /// - Parameter value: the session cookie's value (``AuthHubIdentity/Source/session(id:)``).
+    public func isValidStateChange(_ request: Request, sessionCookie value: String) async throws -> Bool {
+        try await isValidStateChange(WebRequest(request), sessionCookie: value)
+    }
+}

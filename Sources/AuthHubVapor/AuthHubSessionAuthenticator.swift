@@ -1,0 +1,83 @@
+import AuthHub
+import Vapor
+
+/// Resolves the browser-session cookie to an ``AuthHubIdentity`` logged in on `req.auth` (the web
+/// core's ``AuthHubWeb/resolveSession(cookie:)``): Vapor's session authenticator for AuthHub.
+///
+/// - A valid session: `req.auth.get(AuthHubIdentity.self)` is the user, with an access token valid
+///   for at least a minute (renewed first through the hub's `SessionManager` when needed), and the
+///   cookie's `Max-Age` is renewed (sliding idle timeout).
+/// - No cookie: the request goes on without an identity (guard routes with
+///   ``AuthHubGuardMiddleware`` or `AuthHubIdentity.guardMiddleware()`).
+/// - A cookie that names no usable session: the request goes on without an identity and the
+///   cookie is cleared (error responses included).
+/// - The provider unreachable while the session needs renewing: 503; the session and the cookie
+///   are kept.
+///
+/// A route's ``AuthHubVaporError`` (`throw req.authHubError(error)`) is answered here with the web
+/// core's exact response.
+public struct AuthHubSessionAuthenticator: AsyncMiddleware, Authenticator {
+    public let web: AuthHubWeb
+
+    public init(_ web: AuthHubWeb) { self.web = web }
+
+    public func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+        let value = WebCookie.value(named: web.configuration.sessionCookieName, in: request.headers[.cookie])
+        let resolution = await web.resolveSession(cookie: value)
+        if case .failed(let response) = resolution { return Response(response) }
+        if let identity = resolution.identity { request.auth.login(identity) }
+        let response: Response
+        do {
+            response = try await next.respond(to: request)
+        } catch let error as AuthHubVaporError {
+            response = Response(error.webResponse)
+        } catch {
+            // A cleared cookie goes on error replies too (a guarded route answers 401 by throwing):
+            // the error is rendered as the application's ErrorMiddleware would.
+            guard case .ended = resolution else { throw error }
+            response = try await ErrorMiddleware.default(environment: request.application.environment)
+                .respond(to: request, chainingTo: Rethrowing(error: error)).get()
+        }
+        resolution.finish(setCookieValues: response.headers[.setCookie]) { response.headers.add(name: .setCookie, value: $0) }
+        return response
+    }
+
+    /// A responder that throws the error it holds (for `ErrorMiddleware` to render it).
+    private struct Rethrowing: Responder {
+        let error: any Error
+        func respond(to request: Request) -> EventLoopFuture<Response> { request.eventLoop.makeFailedFuture(error) }
+    }
+}
+
+/// Answers 401 when no ``AuthHubIdentity`` is logged in on `req.auth` — put it after
+/// ``AuthHubSessionAuthenticator`` and/or ``AuthHubBearerAuthenticator``.
+public struct AuthHubGuardMiddleware: AsyncMiddleware {
+    public init() {}
+
+    public func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+        guard request.auth.has(AuthHubIdentity.self) else {
+            return Response(WebResponse.page(.unauthorized, "Please sign in."))
+        }
+        return try await next.respond(to: request)
+    }
+}
+
+/// Adds ``SecurityHeaders`` to every response (error responses included) that does not set them
+/// itself; put it before Vapor's `ErrorMiddleware` in `app.middleware` to cover the error pages too.
+public struct AuthHubSecurityHeadersMiddleware: AsyncMiddleware {
+    public let headers: SecurityHeaders
+
+    public init(_ headers: SecurityHeaders = .standard) { self.headers = headers }
+
+    public func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+        let response = try await next.respond(to: request)
+        let values: [(String, String?)] = [
+            ("X-Frame-Options", headers.frameOptions), ("Content-Security-Policy", headers.contentSecurityPolicy),
+            ("X-Content-Type-Options", headers.contentTypeOptions), ("Referrer-Policy", headers.referrerPolicy),
+        ]
+        for (name, value) in values where !response.headers.contains(name: name) {
+            if let value { response.headers.replaceOrAdd(name: name, value: value) }
+        }
+        return response
+    }
+}
