@@ -133,7 +133,8 @@ let package = Package(
         .target(
             name: "AuthHubTesting",
             dependencies: [
-                "AuthHub", "AuthHubFactors", .product(name: "Logging", package: "swift-log"),
+                "AuthHub", "AuthHubFactors", "AuthHubWebCore", .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
@@ -221,10 +222,25 @@ let package = Package(
             name: "AuthHubFirebaseTests",
             dependencies: ["AuthHubFirebase", "AuthHub", "AuthHubFactors", "AuthHubTesting", .product(name: "JWTKit", package: "jwt-kit")]
         ),
+        // The emulator-backed identity provider both web adapters' conformance tests use.
+        .target(
+            name: "AuthHubWebTestSupport",
+            dependencies: ["AuthHub", "AuthHubAuth0", "AuthHubEmulator", "AuthHubTesting", .product(name: "HTTPTypes", package: "swift-http-types")],
+            path: "Tests/AuthHubWebTestSupport"
+        ),
+        .testTarget(
+            name: "AuthHubVaporTests",
+            dependencies: [
+                "AuthHubVapor", "AuthHubWebCore", "AuthHub", "AuthHubTesting", "AuthHubWebTestSupport",
+                .product(name: "Vapor", package: "vapor"),
+                .product(name: "VaporTesting", package: "vapor"),
+            ]
+        ),
         .testTarget(
             name: "AuthHubHummingbirdTests",
             dependencies: [
                 "AuthHubHummingbird", "AuthHubWebCore", "AuthHub", "AuthHubAuth0", "AuthHubOIDC", "AuthHubFirebase", "AuthHubEmulator", "AuthHubTesting",
+                "AuthHubWebTestSupport",
                 "AuthHubProviders", "AuthHubWebExample", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),

@@ -30,13 +30,23 @@ extension Application {
     ///   or when a hub is installed already.
     @discardableResult
     public func useAuthHub(_ hub: AuthHub, web configuration: WebSignInConfiguration? = nil) throws -> AuthHubWeb? {
+        let web = try configuration.map { try AuthHubWeb(hub: hub, configuration: $0) }
+        try install(AuthHubStorage(hub: hub, web: web))
+        return web
+    }
+
+    /// Installs a web integration made already, and its hub (see ``useAuthHub(_:web:)``).
+    /// - Throws: ``AuthErrorCode/invalidConfiguration`` when a hub is installed already.
+    public func useAuthHub(_ web: AuthHubWeb) throws {
+        try install(AuthHubStorage(hub: web.hub, web: web))
+    }
+
+    private func install(_ stored: AuthHubStorage) throws {
         guard storage[AuthHubStorage.Key.self] == nil else {
             throw AuthError(.invalidConfiguration, message: "An AuthHub is installed in this application already.")
         }
-        let web = try configuration.map { try AuthHubWeb(hub: hub, configuration: $0) }
-        storage[AuthHubStorage.Key.self] = AuthHubStorage(hub: hub, web: web)
-        lifecycle.use(AuthHubLifecycle(hub: hub))
-        return web
+        storage[AuthHubStorage.Key.self] = stored
+        lifecycle.use(AuthHubLifecycle(hub: stored.hub))
     }
 
     /// Loads providers.json into a hub whose providers talk through Vapor's own HTTP client

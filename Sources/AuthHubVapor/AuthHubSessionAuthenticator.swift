@@ -30,7 +30,11 @@ public struct AuthHubSessionAuthenticator: AsyncMiddleware, Authenticator {
         do {
             response = try await next.respond(to: request)
         } catch let error as AuthHubVaporError {
-            response = Response(error.webResponse)
+            // The error's own response stands as the web core made it (a 401 clears the cookie; a
+            // 503 keeps it untouched), but for a session that was over, whose cookie goes.
+            let response = Response(error.webResponse)
+            if case .ended = resolution { resolution.finish(setCookieValues: response.headers[.setCookie]) { response.headers.add(name: .setCookie, value: $0) } }
+            return response
         } catch {
             // A cleared cookie goes on error replies too (a guarded route answers 401 by throwing):
             // the error is rendered as the application's ErrorMiddleware would.

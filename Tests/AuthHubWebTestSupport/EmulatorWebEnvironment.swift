@@ -1,0 +1,62 @@
+import AuthHub
+import AuthHubAuth0
+import AuthHubEmulator
+import AuthHubTesting
+import Foundation
+import HTTPTypes
+
+/// The identity provider of the web adapter conformance suite in AuthHub's own tests: the
+/// emulator's Auth0 tenant on loopback (a redirect provider with refresh tokens, revocation and JWT
+/// access tokens), a seeded user, and a hub over a memory store — all on one manual fake clock.
+public enum EmulatorWebEnvironment {
+    public static let email = "web@example.com"
+    public static let password = "correct horse battery staple"
+    public static let audience = "https://api.example.com"
+    static let emulatorUser = HTTPField.Name("X-AuthHub-Emulator-User")!
+
+    /// A fresh environment: emulator, user, hub.
+    @Sendable public static func make() async throws -> WebConformanceEnvironment {
+        let clock = FakeClock(now: Date(), mode: .manual)
+        let emulator = try await Emulator.start(EmulatorConfiguration(clock: clock))
+        let wire = URLSessionTransport(defaultTimeout: .seconds(10), followRedirects: false)
+        let config = """
+        {"defaultEnvironment": "dev", "environments": {"dev": {"defaultProvider": "auth0", "sessionStore": {"type": "memory"},
+          "providers": [{"id": "auth0", "type": "auth0", "domain": "\(emulator.url("/auth0").absoluteString)", "clientId": "authhub-web"}]}}}
+        """
+        let registry = ProviderRegistry([Auth0Plugin()])
+        let hub: AuthHub
+        do {
+            let environment = try ConfigLoader(registry: registry, environmentVariables: [:]).load(data: Data(config.utf8))
+            hub = try AuthHub(environment: environment, registry: registry,
+                              context: ProviderContext(transport: URLSessionTransport(defaultTimeout: .seconds(10)), clock: clock))
+            let seeded = try await wire.send(.post, emulator.url("/auth0/__emulator/users"), headerFields: [.contentType: "application/json"],
+                                             body: Data(#"{"email":"\#(email)","password":"\#(password)"}"#.utf8))
+            guard seeded.status == 201 else { throw AuthError(.unknown, message: "seeding the emulator's user answered \(seeded.status)") }
+        } catch {
+            await emulator.stop()
+            throw error
+        }
+        return WebConformanceEnvironment(
+            hub: hub, clock: clock, providerID: "auth0", userEmail: email, apiAudience: audience,
+            approve: { authorize in
+                let reply = try await wire.send(.get, authorize, headerFields: [emulatorUser: email])
+                guard reply.status == 302, let location = reply.headerFields[.location], let url = URL(string: location) else {
+                    throw AuthError(.unknown, message: "the emulator's authorize endpoint answered \(reply.status)")
+                }
+                return url
+            },
+            revokeRefreshToken: { token in
+                let body = try JSONValue.object(["client_id": .string("authhub-web"), "token": .string(token.revealed())]).serialized()
+                let reply = try await wire.send(.post, emulator.url("/auth0/oauth/revoke"), headerFields: [.contentType: "application/json"],
+                                                body: Data(body))
+                guard reply.status == 200 else { throw AuthError(.unknown, message: "revocation answered \(reply.status)") }
+            },
+            stopProvider: { await emulator.stop() },
+            accessToken: {
+                let auth0 = try hub.provider("auth0", as: Auth0Provider.self)
+                return try await auth0.authentication.login(usernameOrEmail: email, password: Secret(password),
+                                                            realm: "Username-Password-Authentication", audience: audience).accessToken
+            },
+            tearDown: { await emulator.stop() })
+    }
+}
