@@ -115,11 +115,17 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
+        // The example web apps' pages, the same for both frameworks.
+        .target(
+            name: "AuthHubExamplePages",
+            dependencies: ["AuthHub", "AuthHubWebCore"],
+            path: "Examples/Shared/Sources/AuthHubExamplePages"
+        ),
         // The example web app (Examples/WebApp): a library the demo drives, and its executable.
         .target(
             name: "AuthHubWebExample",
             dependencies: [
-                "AuthHub", "AuthHubHummingbird",
+                "AuthHub", "AuthHubHummingbird", "AuthHubExamplePages",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
             ],
@@ -129,6 +135,18 @@ let package = Package(
             name: "authhub-webapp",
             dependencies: ["AuthHub", "AuthHubProviders", "AuthHubWebExample", .product(name: "Hummingbird", package: "hummingbird")],
             path: "Examples/WebApp/Sources/authhub-webapp"
+        ),
+        // The Vapor example web app (Examples/VaporApp): the same pages on AuthHubVapor; a library the
+        // demo drives, and its executable.
+        .target(
+            name: "AuthHubVaporExample",
+            dependencies: ["AuthHub", "AuthHubVapor", "AuthHubExamplePages", .product(name: "Vapor", package: "vapor")],
+            path: "Examples/VaporApp/Sources/AuthHubVaporExample"
+        ),
+        .executableTarget(
+            name: "authhub-vaporapp",
+            dependencies: ["AuthHub", "AuthHubProviders", "AuthHubVapor", "AuthHubVaporExample", .product(name: "Vapor", package: "vapor")],
+            path: "Examples/VaporApp/Sources/authhub-vaporapp"
         ),
         .target(
             name: "AuthHubTesting",
@@ -164,7 +182,8 @@ let package = Package(
             name: "authhub",
             dependencies: [
                 "AuthHub", "AuthHubProviders", "AuthHubEmulator", "AuthHubAuth0", "AuthHubOIDC", "AuthHubFactors", "AuthHubTurnkey",
-                "AuthHubFirebase", "AuthHubOpenfort", "AuthHubPostgres", "AuthHubWebExample", "AuthHubAsyncHTTPClient",
+                "AuthHubFirebase", "AuthHubOpenfort", "AuthHubPostgres", "AuthHubWebExample", "AuthHubVaporExample", "AuthHubAsyncHTTPClient",
+                .product(name: "Vapor", package: "vapor"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -231,7 +250,8 @@ let package = Package(
         .testTarget(
             name: "AuthHubVaporTests",
             dependencies: [
-                "AuthHubVapor", "AuthHubWebCore", "AuthHub", "AuthHubTesting", "AuthHubWebTestSupport",
+                "AuthHubVapor", "AuthHubWebCore", "AuthHub", "AuthHubTesting", "AuthHubWebTestSupport", "AuthHubVaporExample", "AuthHubAuth0",
+                "AuthHubAsyncHTTPClient",
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "VaporTesting", package: "vapor"),
             ]

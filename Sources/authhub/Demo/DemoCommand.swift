@@ -98,14 +98,18 @@ struct DemoCommand: AsyncParsableCommand {
                                       detail: DemoReport.reason(for: error)))
             return
         }
+        var notarizer: String?
         await report.record(provider: "all", flow: "load providers.json") {
-            let notarizer = try await emulator.turnkeyNotarizerPublicKey(transport: transport)
-            hub = try DemoConfiguration.hub(emulatorPort: emulator.port, transport: transport, turnkeyNotarizer: notarizer,
+            notarizer = try await emulator.turnkeyNotarizerPublicKey(transport: transport)
+            hub = try DemoConfiguration.hub(emulatorPort: emulator.port, transport: transport, turnkeyNotarizer: notarizer ?? "",
                                             passkeyAuthenticator: passkeys)
         }
-        guard let hub else { return }
+        guard let hub, let notarizer else { return }
         await DemoAuth0Flows.run(hub: hub, emulator: emulator, transport: transport, into: &report)
-        await DemoWebFlows.run(hub: hub, emulator: emulator, into: &report)
+        // The Vapor example gets a hub of its own (the application shuts it down with itself).
+        await DemoWebFlows.run(hub: hub, emulator: emulator, into: &report) {
+            try DemoConfiguration.hub(emulatorPort: emulator.port, transport: transport, turnkeyNotarizer: notarizer, passkeyAuthenticator: passkeys)
+        }
         await DemoFirebaseFlows.run(hub: hub, emulator: emulator, transport: transport, into: &report)
         await DemoOpenfortFlows.run(hub: hub, emulator: emulator, transport: transport, into: &report)
         await DemoTurnkeyFlows.run(hub: hub, emulator: emulator, authenticator: passkeys, transport: transport, into: &report)

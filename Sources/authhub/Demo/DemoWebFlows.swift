@@ -1,5 +1,6 @@
 import AuthHub
 import AuthHubEmulator
+import AuthHubVaporExample
 import AuthHubWebExample
 import Foundation
 import Hummingbird
@@ -7,20 +8,23 @@ import Logging
 import NIOCore
 import NIOPosix
 import ServiceLifecycle
+import Vapor
 
-/// The "web sign-in" row of `authhub demo`: the example web app (Examples/WebApp) runs in-process on
-/// a loopback port over the demo's hub, and the demo plays a browser with a cookie jar: the app's
-/// sign-in link, the emulator's real Universal Login form (no test hook), the callback, the profile
-/// page, and the sign-out form with its CSRF token.
+/// The "web sign-in" rows of `authhub demo`: each example web app — Hummingbird (Examples/WebApp) and
+/// Vapor (Examples/VaporApp), the same pages on the two adapters — runs in-process on a loopback port
+/// over the demo's hub, and the demo plays a browser with a cookie jar: the app's sign-in link, the
+/// emulator's real Universal Login form (no test hook), the callback, the profile page, and the
+/// sign-out form with its CSRF token.
 enum DemoWebFlows {
-    static func run(hub: AuthHub, emulator: RunningEmulator, into report: inout DemoReport) async {
-        await report.record(provider: "auth0", flow: "web sign-in (example app, login form, cookie session)") {
-            let email = "web+\(UUID().uuidString.prefix(8).lowercased())@example.com"
-            try await DemoAuth0Flows.seed(email, extra: [:], emulator: emulator, transport: URLSessionTransport(defaultTimeout: .seconds(10)))
+    /// - Parameter makeHub: a hub of the demo's configuration for the Vapor app, which shuts it down
+    ///   with itself.
+    static func run(hub: AuthHub, emulator: RunningEmulator, into report: inout DemoReport, makeHub: () throws -> AuthHub) async {
+        await report.record(provider: "auth0", flow: "web sign-in (Hummingbird example app, login form, cookie session)") {
+            let email = try await seedUser(emulator)
             let port = try await freeLoopbackPort()
             let base = try URL(string: "http://127.0.0.1:\(port)").orThrow("no base URL")
             let router = try await WebExampleApp.router(hub: hub, publicBaseURL: base, apiAudience: nil)
-            let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)))
+            let app = Hummingbird.Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)))
             // Stopped gracefully (not cancelled: a cancelled server logs its shutdown at level error).
             let group = ServiceGroup(configuration: .init(services: [app], logger: Logger(label: "authhub.demo.webapp")))
             let server = Task { try await group.run() }
@@ -34,6 +38,33 @@ enum DemoWebFlows {
             await group.triggerGracefulShutdown()
             _ = await server.result
         }
+        await report.record(provider: "auth0", flow: "web sign-in (Vapor example app, login form, cookie session)") {
+            let email = try await seedUser(emulator)
+            let appHub = try makeHub()
+            let app = try await Vapor.Application.make(.custom(name: "demo"))
+            app.logger.logLevel = .error
+            do {
+                // Routes first (Vapor builds its responder when the server starts), so the port is chosen first.
+                let port = try await freeLoopbackPort()
+                let base = try URL(string: "http://127.0.0.1:\(port)").orThrow("no base URL")
+                try await VaporExampleApp.configure(app, hub: appHub, publicBaseURL: base, apiAudience: nil)
+                try await app.server.start(address: .hostname("127.0.0.1", port: port))
+                try await signInAndOut(base: base, port: port, email: email)
+            } catch {
+                await app.server.shutdown()
+                try? await app.asyncShutdown()
+                throw error
+            }
+            await app.server.shutdown()
+            try await app.asyncShutdown()
+        }
+    }
+
+    /// A fresh Universal Login user of the emulator's tenant.
+    static func seedUser(_ emulator: RunningEmulator) async throws -> String {
+        let email = "web+\(UUID().uuidString.prefix(8).lowercased())@example.com"
+        try await DemoAuth0Flows.seed(email, extra: [:], emulator: emulator, transport: URLSessionTransport(defaultTimeout: .seconds(10)))
+        return email
     }
 
     /// A loopback port nobody listens on now (bound by SwiftNIO and closed), for the example app,

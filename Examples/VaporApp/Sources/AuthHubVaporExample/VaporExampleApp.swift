@@ -1,0 +1,50 @@
+import AuthHub
+import AuthHubExamplePages
+import AuthHubVapor
+import Foundation
+import Vapor
+
+/// The Vapor example web app of the repository: the same pages and the same JSON API route as the
+/// Hummingbird example (``ExamplePages``), on AuthHubVapor — the session authenticator logging the
+/// user in on `req.auth`, the sign-in routes as a `RouteCollection`, the bearer authenticator on the
+/// API, and the hub in the application's storage and lifecycle.
+public enum VaporExampleApp {
+    /// Configures `app` with the hub's browser sign-in and the example's routes.
+    /// - Parameters:
+    ///   - hub: the hub of providers.json's environment (installed in `app`: shut down with it).
+    ///   - publicBaseURL: where browsers reach the app (`http://127.0.0.1:PORT` in development).
+    ///   - apiAudience: the API identifier bearer tokens must be issued for; nil: no API route.
+    public static func configure(_ app: Application, hub: AuthHub, publicBaseURL: URL, apiAudience: String?) async throws {
+        guard let web = try app.useAuthHub(hub, web: WebSignInConfiguration(publicBaseURL: publicBaseURL)) else { return }
+        // No framing, no sniffing, no Referer carrying a code, on every page (Vapor's error pages too:
+        // the headers middleware sits outside the error middleware).
+        app.middleware = Middlewares()
+        app.middleware.use(AuthHubSecurityHeadersMiddleware())
+        app.middleware.use(ErrorMiddleware.default(environment: app.environment))
+        app.middleware.use(AuthHubSessionAuthenticator(web))
+        try app.register(collection: AuthHubRoutes(web))
+
+        app.get { request in Response(ExamplePages.home(hub: hub, identity: request.auth.get(AuthHubIdentity.self))) }
+        let signedIn = app.grouped(AuthHubGuardMiddleware())
+        signedIn.get("profile") { request in Response(ExamplePages.profile(try request.auth.require(AuthHubIdentity.self))) }
+        signedIn.get("profile.json") { request in Response(ExamplePages.profileJSON(try request.auth.require(AuthHubIdentity.self))) }
+        signedIn.post("profile", "refresh") { request -> Response in
+            let identity = try request.auth.require(AuthHubIdentity.self)
+            // AuthHub's errors the documented way: a session that is over answers 401 and clears the
+            // cookie, an unreachable provider 503 (session and cookie kept).
+            do {
+                return Response(try await ExamplePages.refresh(web: web, identity: identity) {
+                    try await web.isValidStateChange(request, sessionCookie: $0)
+                })
+            } catch {
+                throw request.authHubError(error)
+            }
+        }
+        if let apiAudience {
+            let bearer = try await AuthHubBearerAuthenticator(hub: hub, audience: apiAudience)
+            app.grouped(bearer, AuthHubGuardMiddleware()).get("api", "me") { request in
+                Response(ExamplePages.apiMe(try request.auth.require(AuthHubIdentity.self)))
+            }
+        }
+    }
+}

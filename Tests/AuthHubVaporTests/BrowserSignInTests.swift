@@ -1,0 +1,37 @@
+import AuthHub
+import AuthHubTesting
+import AuthHubVapor
+import AuthHubVaporExample
+import AuthHubWebTestSupport
+import Foundation
+import Testing
+import Vapor
+
+/// A real browser through the Vapor example web app (Examples/VaporApp): the same script, steps
+/// and pages as the Hummingbird example's test — a headless Chromium signs in through the
+/// emulator's login page (a wrong password first), checks the profile and the JSON route, and signs
+/// out. Skipped by a plain `swift test`; `.ci/browser` runs it.
+@Suite(.enabled(if: BrowserScript.isEnabled, "set by .ci/browser (Chromium, chromium-driver and Selenium)"))
+struct BrowserSignInTests {
+    @Test func signInWithAuth0InAHeadlessChromiumThroughTheVaporExample() async throws {
+        let (emulator, environment, registry) = try await BrowserScript.startEmulator()
+        defer { Task { await emulator.stop() } }
+        let hub = try AuthHub(environment: environment, registry: registry,
+                              context: ProviderContext(transport: URLSessionTransport(defaultTimeout: .seconds(10))))
+        let port = try ScriptedUpstream.freeLoopbackPort()
+        let base = try #require(URL(string: "http://127.0.0.1:\(port)"))
+        let app = try await Application.make(.testing)
+        app.logger.logLevel = .error
+        do {
+            try await VaporExampleApp.configure(app, hub: hub, publicBaseURL: base, apiAudience: nil)
+            try await app.server.start(address: .hostname("127.0.0.1", port: port))
+            let (status, text) = try BrowserScript.run(base: base, label: "vapor")
+            #expect(status == 0, "\(text)")
+            #expect(text.contains("browser: all steps passed"), "\(text)")
+        } catch {
+            Issue.record(error)
+        }
+        await app.server.shutdown()
+        try await app.asyncShutdown()
+    }
+}

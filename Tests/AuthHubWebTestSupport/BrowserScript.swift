@@ -1,0 +1,54 @@
+import AuthHub
+import AuthHubAuth0
+import AuthHubEmulator
+import AuthHubTesting
+import Foundation
+
+/// The browser stage's shared part (`.ci/browser`): a real headless Chromium driven by
+/// `Tests/Browser/browser_sign_in.py` (Selenium) through an example web app and the emulator's
+/// login page. `.ci/browser` sets `AUTHHUB_BROWSER_PYTHON`; a plain `swift test` skips the tests.
+public enum BrowserScript {
+    public static let email = "browser@example.com"
+    public static let password = "correct horse battery staple"
+
+    /// Whether the browser stage's tools are there (`AUTHHUB_BROWSER_PYTHON` set by `.ci/browser`).
+    public static var isEnabled: Bool { ProcessInfo.processInfo.environment["AUTHHUB_BROWSER_PYTHON"] != nil }
+
+    /// Starts the emulator with the browser user seeded, and providers.json's environment for it.
+    public static func startEmulator() async throws -> (RunningEmulator, EnvironmentConfiguration, ProviderRegistry) {
+        let emulator = try await Emulator.start()
+        let seeded = try await URLSessionTransport(defaultTimeout: .seconds(10)).send(
+            .post, emulator.url("/auth0/__emulator/users"), headerFields: [.contentType: "application/json"],
+            body: Data(#"{"email":"\#(email)","password":"\#(password)"}"#.utf8))
+        guard seeded.status == 201 else {
+            await emulator.stop()
+            throw AuthError(.unknown, message: "seeding the browser user answered \(seeded.status)")
+        }
+        let config = """
+        {"defaultEnvironment": "dev", "environments": {"dev": {"defaultProvider": "auth0", "sessionStore": {"type": "memory"},
+          "providers": [{"id": "auth0", "type": "auth0", "domain": "\(emulator.url("/auth0").absoluteString)", "clientId": "authhub-browser"}]}}}
+        """
+        let registry = ProviderRegistry([Auth0Plugin()])
+        return (emulator, try ConfigLoader(registry: registry, environmentVariables: [:]).load(data: Data(config.utf8)), registry)
+    }
+
+    /// Runs the script against the app at `base`: its exit status and everything it printed.
+    /// Screenshots of every step go to `AUTHHUB_BROWSER_ARTIFACTS/<label>`.
+    public static func run(base: URL, label: String) throws -> (status: Int32, output: String) {
+        let environment = ProcessInfo.processInfo.environment
+        guard let python = environment["AUTHHUB_BROWSER_PYTHON"] else { throw AuthError(.invalidConfiguration, message: "AUTHHUB_BROWSER_PYTHON is not set") }
+        let artifacts = (environment["AUTHHUB_BROWSER_ARTIFACTS"] ?? NSTemporaryDirectory() + "authhub-browser") + "/" + label
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Browser/browser_sign_in.py").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [script, base.absoluteString, email, password, artifacts]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let text = String(decoding: PipeReader.readAll(output.fileHandleForReading), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+}
