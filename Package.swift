@@ -311,6 +311,8 @@ let package = Package(
             dependencies: [
                 "AuthHub", "AuthHubProviders", "AuthHubOIDC", "AuthHubAuth0", "AuthHubFirebase", "AuthHubOpenfort", "AuthHubTurnkey",
                 "AuthHubFactors", "AuthHubEmulator", "AuthHubTesting", "AuthHubHummingbird", "AuthHubPostgres", "AuthHubAsyncHTTPClient",
+                "AuthHubVapor", "AuthHubWebCore",
+                .product(name: "Vapor", package: "vapor"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -26,10 +26,10 @@ import NIOPosix
 import Testing
 import Tracing
 
-// Sources/AuthHubHummingbird/AuthHubWebError.swift, line 73
+// Sources/AuthHubHummingbird/AuthHubWeb+Hummingbird.swift, line 34
 extension DocExampleContext {
-    func authHubHummingbird_AuthHubWebError_line73(web: AuthHubWeb, identity: AuthHubIdentity, account: String) async throws {
-#sourceLocation(file: "Sources/AuthHubHummingbird/AuthHubWebError.swift", line: 74)
+    func authHubHummingbird_AuthHubWeb_Hummingbird_line34(web: AuthHubWeb, identity: AuthHubIdentity, account: String) async throws {
+#sourceLocation(file: "Sources/AuthHubHummingbird/AuthHubWeb+Hummingbird.swift", line: 35)
 do { _ = try await hub.refresh(provider: identity.provider, account: account) }
 catch { throw web.httpError(error) }
 #sourceLocation()

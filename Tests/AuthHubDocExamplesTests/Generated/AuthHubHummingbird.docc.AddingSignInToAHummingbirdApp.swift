@@ -26,7 +26,7 @@ import NIOPosix
 import Testing
 import Tracing
 
-// Quoted from Examples/WebApp/Sources/AuthHubWebExample/WebExampleApp.swift (compiled there): Sources/AuthHubHummingbird/AuthHubHummingbird.docc/AddingSignInToAHummingbirdApp.md, line 61
+// Quoted from Examples/WebApp/Sources/AuthHubWebExample/WebExampleApp.swift (compiled there): Sources/AuthHubHummingbird/AuthHubHummingbird.docc/AddingSignInToAHummingbirdApp.md, line 62
 
 // Sources/AuthHubHummingbird/AuthHubHummingbird.docc/AddingSignInToAHummingbirdApp.md, line 12
 extension DocExampleContext {
@@ -61,10 +61,10 @@ try await app.runService()
     }
 }
 
-// Sources/AuthHubHummingbird/AuthHubHummingbird.docc/AddingSignInToAHummingbirdApp.md, line 178
+// Sources/AuthHubHummingbird/AuthHubHummingbird.docc/AddingSignInToAHummingbirdApp.md, line 166
 extension DocExampleContext {
-    func authHubHummingbird_AuthHubHummingbird_docc_AddingSignInToAHummingbirdApp_line178(router: Router<AuthHubRequestContext>) async throws {
-#sourceLocation(file: "Sources/AuthHubHummingbird/AuthHubHummingbird.docc/AddingSignInToAHummingbirdApp.md", line: 179)
+    func authHubHummingbird_AuthHubHummingbird_docc_AddingSignInToAHummingbirdApp_line166(router: Router<AuthHubRequestContext>) async throws {
+#sourceLocation(file: "Sources/AuthHubHummingbird/AuthHubHummingbird.docc/AddingSignInToAHummingbirdApp.md", line: 167)
 let bearer = try await AuthHubBearerMiddleware<AuthHubRequestContext>(
     hub: hub, audience: "https://api.example.com", requiredScopes: ["read:things"])
 router.group("api")

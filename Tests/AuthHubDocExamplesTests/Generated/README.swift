@@ -254,10 +254,10 @@ let hub = try AuthHub.load(registry: ProviderRegistry.builtIn.registering(AcmePl
     }
 }
 
-// README.md, line 569
+// README.md, line 575
 extension DocExampleContext {
-    func rEADME_line569() async throws {
-#sourceLocation(file: "README.md", line: 570)
+    func rEADME_line575() async throws {
+#sourceLocation(file: "README.md", line: 576)
 let web = try AuthHubWeb(hub: hub, configuration: WebSignInConfiguration(publicBaseURL: URL(string: "https://app.example.com")!))
 let router = Router(context: AuthHubRequestContext.self)
 router.add(middleware: web.sessionMiddleware())
