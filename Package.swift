@@ -241,6 +241,10 @@ let package = Package(
             name: "AuthHubFirebaseTests",
             dependencies: ["AuthHubFirebase", "AuthHub", "AuthHubFactors", "AuthHubTesting", .product(name: "JWTKit", package: "jwt-kit")]
         ),
+        .testTarget(
+            name: "AuthHubWebCoreTests",
+            dependencies: ["AuthHubWebCore", "AuthHub", "AuthHubAuth0", "AuthHubTesting", .product(name: "HTTPTypes", package: "swift-http-types")]
+        ),
         // The emulator-backed identity provider both web adapters' conformance tests use.
         .target(
             name: "AuthHubWebTestSupport",

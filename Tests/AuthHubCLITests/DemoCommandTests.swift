@@ -22,7 +22,8 @@ import Testing
                      "MFA with a TOTP code", "passkey sign-up, then login", "My Account: enroll TOTP (QR code), list, delete",
                      "My Account: enroll a passkey, sign in with it", "sign out (revoke)", "organization sign-in (org_id checked)",
                      "federated logout ends the browser session", "token (renewed when it expires within min-ttl)",
-                     "web sign-in (example app, login form, cookie session)", "device sign-in (code approved on another device)"] {
+                     "web sign-in (Hummingbird example app, login form, cookie session)",
+                     "web sign-in (Vapor example app, login form, cookie session)", "device sign-in (code approved on another device)"] {
             #expect(row("auth0", flow)?["result"] == "ok", "auth0 \(flow): \(String(describing: row("auth0", flow)))")
         }
         #expect(row("oidc", "browser sign-in (discovery, PKCE, ID token), refresh")?["result"] == "ok")

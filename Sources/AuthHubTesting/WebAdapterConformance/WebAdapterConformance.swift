@@ -13,7 +13,7 @@ import HTTPTypes
 /// (``RunningWebApp``); each check builds the web integration with its own timeouts, serves it,
 /// plays the browser and the attacker, and stops the app.
 ///
-/// <!-- example: context makeEmulatorEnvironment: @Sendable () async throws -> WebConformanceEnvironment, serveWithMyAdapter: @Sendable (WebConformanceApp) async throws -> RunningWebApp -->
+/// <!-- example: context makeEmulatorEnvironment: @escaping @Sendable () async throws -> WebConformanceEnvironment, serveWithMyAdapter: @escaping @Sendable (WebConformanceApp) async throws -> RunningWebApp -->
 /// ```swift
 /// let failures = await WebAdapterConformance(makeEnvironment: makeEmulatorEnvironment, serve: serveWithMyAdapter).run()
 /// #expect(failures.isEmpty, "\(failures)")

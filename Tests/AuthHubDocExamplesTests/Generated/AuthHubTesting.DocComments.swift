@@ -75,7 +75,7 @@ transport.on(.post, "/oauth/token") { _ in .json(200, ["access_token": "a", "exp
 
 // Sources/AuthHubTesting/WebAdapterConformance/WebAdapterConformance.swift, line 17
 extension DocExampleContext {
-    func authHubTesting_WebAdapterConformance_WebAdapterConformance_line17(makeEmulatorEnvironment: @Sendable () async throws -> WebConformanceEnvironment, serveWithMyAdapter: @Sendable (WebConformanceApp) async throws -> RunningWebApp) async throws {
+    func authHubTesting_WebAdapterConformance_WebAdapterConformance_line17(makeEmulatorEnvironment: @escaping @Sendable () async throws -> WebConformanceEnvironment, serveWithMyAdapter: @escaping @Sendable (WebConformanceApp) async throws -> RunningWebApp) async throws {
 #sourceLocation(file: "Sources/AuthHubTesting/WebAdapterConformance/WebAdapterConformance.swift", line: 18)
 let failures = await WebAdapterConformance(makeEnvironment: makeEmulatorEnvironment, serve: serveWithMyAdapter).run()
 #expect(failures.isEmpty, "\(failures)")
