@@ -133,7 +133,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "authhub-webapp",
-            dependencies: ["AuthHub", "AuthHubProviders", "AuthHubWebExample", .product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: ["AuthHub", "AuthHubProviders", "AuthHubPostgres", "AuthHubWebExample", .product(name: "Hummingbird", package: "hummingbird")],
             path: "Examples/WebApp/Sources/authhub-webapp"
         ),
         // The Vapor example web app (Examples/VaporApp): the same pages on AuthHubVapor; a library the
@@ -145,7 +145,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "authhub-vaporapp",
-            dependencies: ["AuthHub", "AuthHubProviders", "AuthHubVapor", "AuthHubVaporExample", .product(name: "Vapor", package: "vapor")],
+            dependencies: ["AuthHub", "AuthHubProviders", "AuthHubPostgres", "AuthHubVapor", "AuthHubVaporExample", .product(name: "Vapor", package: "vapor")],
             path: "Examples/VaporApp/Sources/authhub-vaporapp"
         ),
         .target(
@@ -182,7 +182,7 @@ let package = Package(
             name: "authhub",
             dependencies: [
                 "AuthHub", "AuthHubProviders", "AuthHubEmulator", "AuthHubAuth0", "AuthHubOIDC", "AuthHubFactors", "AuthHubTurnkey",
-                "AuthHubFirebase", "AuthHubOpenfort", "AuthHubPostgres", "AuthHubWebExample", "AuthHubVaporExample", "AuthHubAsyncHTTPClient",
+                "AuthHubFirebase", "AuthHubOpenfort", "AuthHubPostgres", "AuthHubWebExample", "AuthHubVaporExample", "AuthHubVapor", "AuthHubAsyncHTTPClient",
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -23,7 +23,8 @@ struct BrowserSignInTests {
         let app = try await Application.make(.testing)
         app.logger.logLevel = .error
         do {
-            try await VaporExampleApp.configure(app, hub: hub, publicBaseURL: base, apiAudience: nil)
+            try app.useAuthHub(hub, web: WebSignInConfiguration(publicBaseURL: base))
+            try await VaporExampleApp.configure(app, apiAudience: nil)
             try await app.server.start(address: .hostname("127.0.0.1", port: port))
             let (status, text) = try BrowserScript.run(base: base, label: "vapor")
             #expect(status == 0, "\(text)")

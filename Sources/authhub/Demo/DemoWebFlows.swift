@@ -1,5 +1,6 @@
 import AuthHub
 import AuthHubEmulator
+import AuthHubVapor
 import AuthHubVaporExample
 import AuthHubWebExample
 import Foundation
@@ -47,7 +48,8 @@ enum DemoWebFlows {
                 // Routes first (Vapor builds its responder when the server starts), so the port is chosen first.
                 let port = try await freeLoopbackPort()
                 let base = try URL(string: "http://127.0.0.1:\(port)").orThrow("no base URL")
-                try await VaporExampleApp.configure(app, hub: appHub, publicBaseURL: base, apiAudience: nil)
+                try app.useAuthHub(appHub, web: WebSignInConfiguration(publicBaseURL: base))
+                try await VaporExampleApp.configure(app, apiAudience: nil)
                 try await app.server.start(address: .hostname("127.0.0.1", port: port))
                 try await signInAndOut(base: base, port: port, email: email)
             } catch {

@@ -61,10 +61,10 @@ try await app.runService()
     }
 }
 
-// Sources/AuthHubHummingbird/AuthHubHummingbird.docc/AddingSignInToAHummingbirdApp.md, line 166
+// Sources/AuthHubHummingbird/AuthHubHummingbird.docc/AddingSignInToAHummingbirdApp.md, line 167
 extension DocExampleContext {
-    func authHubHummingbird_AuthHubHummingbird_docc_AddingSignInToAHummingbirdApp_line166(router: Router<AuthHubRequestContext>) async throws {
-#sourceLocation(file: "Sources/AuthHubHummingbird/AuthHubHummingbird.docc/AddingSignInToAHummingbirdApp.md", line: 167)
+    func authHubHummingbird_AuthHubHummingbird_docc_AddingSignInToAHummingbirdApp_line167(router: Router<AuthHubRequestContext>) async throws {
+#sourceLocation(file: "Sources/AuthHubHummingbird/AuthHubHummingbird.docc/AddingSignInToAHummingbirdApp.md", line: 168)
 let bearer = try await AuthHubBearerMiddleware<AuthHubRequestContext>(
     hub: hub, audience: "https://api.example.com", requiredScopes: ["read:things"])
 router.group("api")

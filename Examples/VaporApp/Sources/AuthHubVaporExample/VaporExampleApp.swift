@@ -9,13 +9,12 @@ import Vapor
 /// user in on `req.auth`, the sign-in routes as a `RouteCollection`, the bearer authenticator on the
 /// API, and the hub in the application's storage and lifecycle.
 public enum VaporExampleApp {
-    /// Configures `app` with the hub's browser sign-in and the example's routes.
-    /// - Parameters:
-    ///   - hub: the hub of providers.json's environment (installed in `app`: shut down with it).
-    ///   - publicBaseURL: where browsers reach the app (`http://127.0.0.1:PORT` in development).
-    ///   - apiAudience: the API identifier bearer tokens must be issued for; nil: no API route.
-    public static func configure(_ app: Application, hub: AuthHub, publicBaseURL: URL, apiAudience: String?) async throws {
-        guard let web = try app.useAuthHub(hub, web: WebSignInConfiguration(publicBaseURL: publicBaseURL)) else { return }
+    /// Configures `app`, in which a hub with a web sign-in is installed (`app.loadAuthHub(…, web:)` or
+    /// `app.useAuthHub(_:web:)`), with its browser sign-in and the example's routes.
+    /// - Parameter apiAudience: the API identifier bearer tokens must be issued for; nil: no API route.
+    /// - Throws: ``AuthErrorCode/invalidConfiguration`` when no hub with a web sign-in is installed.
+    public static func configure(_ app: Application, apiAudience: String?) async throws {
+        let web = try app.authHubWeb, hub = web.hub
         // No framing, no sniffing, no Referer carrying a code, on every page (Vapor's error pages too:
         // the headers middleware sits outside the error middleware).
         app.middleware = Middlewares()

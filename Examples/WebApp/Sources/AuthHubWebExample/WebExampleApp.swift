@@ -15,8 +15,10 @@ public enum WebExampleApp {
     ///   - hub: the hub of providers.json's environment.
     ///   - publicBaseURL: where browsers reach the app (`http://127.0.0.1:PORT` in development).
     ///   - apiAudience: the API identifier bearer tokens must be issued for; nil: no API route.
-    public static func router(hub: AuthHub, publicBaseURL: URL, apiAudience: String?) async throws -> Router<AuthHubRequestContext> {
-        let web = try AuthHubWeb(hub: hub, configuration: WebSignInConfiguration(publicBaseURL: publicBaseURL))
+    ///   - csrfKey: the key of the sign-out and form tokens, the same on every replica (nil: random).
+    public static func router(hub: AuthHub, publicBaseURL: URL, apiAudience: String?,
+                              csrfKey: Secret<String>? = nil) async throws -> Router<AuthHubRequestContext> {
+        let web = try AuthHubWeb(hub: hub, configuration: WebSignInConfiguration(publicBaseURL: publicBaseURL, csrfKey: csrfKey))
         let router = Router(context: AuthHubRequestContext.self)
         // No framing, no sniffing, no Referer carrying a code, on every page (error pages too).
         router.add(middleware: AuthHubSecurityHeadersMiddleware())
