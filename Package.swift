@@ -133,7 +133,8 @@ let package = Package(
         ),
         .executableTarget(
             name: "authhub-webapp",
-            dependencies: ["AuthHub", "AuthHubProviders", "AuthHubPostgres", "AuthHubWebExample", .product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: ["AuthHub", "AuthHubProviders", "AuthHubPostgres", "AuthHubWebExample", "AuthHubExamplePages",
+                           .product(name: "Hummingbird", package: "hummingbird")],
             path: "Examples/WebApp/Sources/authhub-webapp"
         ),
         // The Vapor example web app (Examples/VaporApp): the same pages on AuthHubVapor; a library the
@@ -145,7 +146,8 @@ let package = Package(
         ),
         .executableTarget(
             name: "authhub-vaporapp",
-            dependencies: ["AuthHub", "AuthHubProviders", "AuthHubPostgres", "AuthHubVapor", "AuthHubVaporExample", .product(name: "Vapor", package: "vapor")],
+            dependencies: ["AuthHub", "AuthHubProviders", "AuthHubPostgres", "AuthHubVapor", "AuthHubVaporExample", "AuthHubExamplePages",
+                           .product(name: "Vapor", package: "vapor")],
             path: "Examples/VaporApp/Sources/authhub-vaporapp"
         ),
         .target(

@@ -16,14 +16,10 @@ import Testing
 @Suite(.enabled(if: BrowserScript.isEnabled, "set by .ci/browser (Chromium, chromium-driver and Selenium)"))
 struct BrowserSignInTests {
     @Test func signInWithAuth0InAHeadlessChromiumThroughTheHummingbirdExample() async throws {
-        let (emulator, environment, registry) = try await BrowserScript.startEmulator()
+        let (emulator, hub, base) = try await BrowserScript.start()
         defer { Task { await emulator.stop() } }
-        let hub = try AuthHub(environment: environment, registry: registry,
-                              context: ProviderContext(transport: URLSessionTransport(defaultTimeout: .seconds(10))))
-        let port = try ScriptedUpstream.freeLoopbackPort()
-        let base = try #require(URL(string: "http://127.0.0.1:\(port)"))
         let app = Application(router: try await WebExampleApp.router(hub: hub, publicBaseURL: base, apiAudience: nil),
-                              configuration: .init(address: .hostname("127.0.0.1", port: port)))
+                              configuration: .init(address: .hostname("127.0.0.1", port: base.port ?? 0)))
         let server = Task { try await app.runService() }
         defer { server.cancel() }
         let (status, text) = try BrowserScript.run(base: base, label: "hummingbird")

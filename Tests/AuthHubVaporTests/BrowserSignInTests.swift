@@ -14,18 +14,14 @@ import Vapor
 @Suite(.enabled(if: BrowserScript.isEnabled, "set by .ci/browser (Chromium, chromium-driver and Selenium)"))
 struct BrowserSignInTests {
     @Test func signInWithAuth0InAHeadlessChromiumThroughTheVaporExample() async throws {
-        let (emulator, environment, registry) = try await BrowserScript.startEmulator()
+        let (emulator, hub, base) = try await BrowserScript.start()
         defer { Task { await emulator.stop() } }
-        let hub = try AuthHub(environment: environment, registry: registry,
-                              context: ProviderContext(transport: URLSessionTransport(defaultTimeout: .seconds(10))))
-        let port = try ScriptedUpstream.freeLoopbackPort()
-        let base = try #require(URL(string: "http://127.0.0.1:\(port)"))
         let app = try await Application.make(.testing)
         app.logger.logLevel = .error
         do {
             try app.useAuthHub(hub, web: WebSignInConfiguration(publicBaseURL: base))
             try await VaporExampleApp.configure(app, apiAudience: nil)
-            try await app.server.start(address: .hostname("127.0.0.1", port: port))
+            try await app.server.start(address: .hostname("127.0.0.1", port: base.port ?? 0))
             let (status, text) = try BrowserScript.run(base: base, label: "vapor")
             #expect(status == 0, "\(text)")
             #expect(text.contains("browser: all steps passed"), "\(text)")

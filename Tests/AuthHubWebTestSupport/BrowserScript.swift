@@ -14,8 +14,9 @@ public enum BrowserScript {
     /// Whether the browser stage's tools are there (`AUTHHUB_BROWSER_PYTHON` set by `.ci/browser`).
     public static var isEnabled: Bool { ProcessInfo.processInfo.environment["AUTHHUB_BROWSER_PYTHON"] != nil }
 
-    /// Starts the emulator with the browser user seeded, and providers.json's environment for it.
-    public static func startEmulator() async throws -> (RunningEmulator, EnvironmentConfiguration, ProviderRegistry) {
+    /// Starts the emulator with the browser user seeded, and a hub of its Auth0 tenant (memory store),
+    /// and a loopback base URL with a free port for the app.
+    public static func start() async throws -> (emulator: RunningEmulator, hub: AuthHub, base: URL) {
         let emulator = try await Emulator.start()
         let seeded = try await URLSessionTransport(defaultTimeout: .seconds(10)).send(
             .post, emulator.url("/auth0/__emulator/users"), headerFields: [.contentType: "application/json"],
@@ -29,7 +30,18 @@ public enum BrowserScript {
           "providers": [{"id": "auth0", "type": "auth0", "domain": "\(emulator.url("/auth0").absoluteString)", "clientId": "authhub-browser"}]}}}
         """
         let registry = ProviderRegistry([Auth0Plugin()])
-        return (emulator, try ConfigLoader(registry: registry, environmentVariables: [:]).load(data: Data(config.utf8)), registry)
+        do {
+            let environment = try ConfigLoader(registry: registry, environmentVariables: [:]).load(data: Data(config.utf8))
+            let hub = try AuthHub(environment: environment, registry: registry,
+                                  context: ProviderContext(transport: URLSessionTransport(defaultTimeout: .seconds(10))))
+            guard let base = URL(string: "http://127.0.0.1:\(try ScriptedUpstream.freeLoopbackPort())") else {
+                throw AuthError(.unknown, message: "no base URL")
+            }
+            return (emulator, hub, base)
+        } catch {
+            await emulator.stop()
+            throw error
+        }
     }
 
     /// Runs the script against the app at `base`: its exit status and everything it printed.
