@@ -1,0 +1,158 @@
+import AuthHub
+import AuthHubHummingbird
+import AuthHubTesting
+import Foundation
+import Hummingbird
+import HummingbirdAuth
+import JWTKit
+import Logging
+
+/// The Hummingbird rows of ``WebBenchmarks``: one `Application` per side, each on its own loopback port.
+enum HummingbirdWebBenchmarks {
+    /// Runs `router`'s app on 127.0.0.1:`port` until the returned task is cancelled.
+    static func start<Context: RequestContext>(port: Int, _ router: Router<Context>) async throws -> Task<Void, any Error>
+    where Context.Source == ApplicationRequestContextSource {
+        var logger = Logger(label: "authhub-bench.web")
+        logger.logLevel = .warning
+        let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)), logger: logger)
+        let server = Task { try await app.runService() }
+        try await waitForListener(port: port, server: server)
+        return server
+    }
+
+    /// Waits until something accepts connections on `port` (at most 5 s).
+    static func waitForListener(port: Int, server: Task<Void, any Error>) async throws {
+        for _ in 0..<250 {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            close(fd)
+            if connected == 0 { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        server.cancel()
+        throw BenchFailure("the benchmark app did not start")
+    }
+
+    static func bearer(_ options: BenchOptions, fixture: BearerFixture, load: WrkLoad) async throws -> [Row] {
+        let names = ["web.hummingbird.bearer.cached", "web.hummingbird.bearer.uncached"]
+        guard names.contains(where: options.wants) else { return [] }
+        let ports = try (0..<3).map { _ in try ScriptedUpstream.freeLoopbackPort() }
+        var servers: [Task<Void, any Error>] = []
+        do {
+            let rows = try await bearer(options, fixture: fixture, load: load, names: names, ports: ports, servers: &servers)
+            await stop(servers)
+            return rows
+        } catch {
+            await stop(servers)
+            throw error
+        }
+    }
+
+    /// Stops the apps and waits until they have.
+    static func stop(_ servers: [Task<Void, any Error>]) async {
+        for server in servers {
+            server.cancel()
+            _ = await server.result
+        }
+    }
+
+    private static func bearer(_ options: BenchOptions, fixture: BearerFixture, load: WrkLoad, names: [String], ports: [Int],
+                               servers: inout [Task<Void, any Error>]) async throws -> [Row] {
+        // AuthHub: the bearer middleware, the route requiring the identity it put on the context.
+        for (index, cached) in [true, false].enumerated() {
+            let router = Router(context: AuthHubRequestContext.self)
+            router.group("api").add(middleware: AuthHubBearerMiddleware(fixture.authenticator(cached: cached)))
+                .get("page") { _, context in
+                    _ = try context.requireIdentity()
+                    return "ok"
+                }
+            servers.append(try await start(port: ports[index], router))
+        }
+        // jwt-kit: a middleware of the app's own verifying the bearer token with the issuer's JWKS,
+        // putting the claims on the context, the same route requiring them.
+        let keys = JWTKeyCollection()
+        try await keys.add(jwksJSON: fixture.jwks)
+        let router = Router(context: BasicAuthRequestContext<PeerAccessClaims>.self)
+        router.group("api").add(middleware: JWTKitBearerMiddleware(keys: keys)).get("page") { _, context in
+            _ = try context.requireIdentity()
+            return "ok"
+        }
+        servers.append(try await start(port: ports[2], router))
+        var rows: [Row] = []
+        let baseline = "a middleware calling jwt-kit 5's JWTKeyCollection.verify(_:as:) (same token, same checks)"
+        for (index, name) in names.enumerated() where options.wants(name) {
+            rows.append(try await WebBenchmarks.row(name, options: options, load: load, headers: fixture.headers, subject: ports[index],
+                                                    baseline: ports[2], baselineText: baseline, target: 1.0,
+                                                    note: index == 0 ? "AuthHub's verified-token cache on" : "AuthHub's verified-token cache off (verifiedTokenCapacity: 0)"))
+        }
+        return rows
+    }
+
+    static func session(_ options: BenchOptions, sessions: SessionFixture, load: WrkLoad) async throws -> [Row] {
+        let name = "web.hummingbird.session"
+        guard options.wants(name) else { return [] }
+        let ports = try (0..<2).map { _ in try ScriptedUpstream.freeLoopbackPort() }
+        let transport = CountingTransport(inner: URLSessionTransport(defaultTimeout: .seconds(10)))
+        let hub = try sessions.hub(transport: transport)
+        let web = try AuthHubWeb(hub: hub, configuration: try SessionFixture.configuration(port: ports[0]))
+        var servers: [Task<Void, any Error>] = []
+        do {
+            let row = try await session(options, sessions: sessions, load: load, name: name, ports: ports, web: web, transport: transport,
+                                        servers: &servers)
+            await stop(servers)
+            try? await hub.shutdown()
+            return [row]
+        } catch {
+            await stop(servers)
+            try? await hub.shutdown()
+            throw error
+        }
+    }
+
+    private static func session(_ options: BenchOptions, sessions: SessionFixture, load: WrkLoad, name: String, ports: [Int], web: AuthHubWeb,
+                                transport: CountingTransport, servers: inout [Task<Void, any Error>]) async throws -> Row {
+        let router = Router(context: AuthHubRequestContext.self)
+        router.addRoutes(web.routes(), atPath: RouterPath(web.configuration.routePrefix))
+        router.group("api").add(middleware: web.sessionMiddleware()).get("page") { _, context in
+            _ = try context.requireIdentity()
+            return "ok"
+        }
+        servers.append(try await start(port: ports[0], router))
+        let open = Router(context: AuthHubRequestContext.self)
+        open.get("api/page") { _, _ in "ok" }
+        servers.append(try await start(port: ports[1], open))
+        let cookieName = web.configuration.sessionCookieName
+        let cookie = try await sessions.signIn(appPort: ports[0], cookieName: cookieName)
+        transport.reset()
+        let row = try await WebBenchmarks.row(
+            name, options: options, load: load, headers: [("Cookie", "\(cookieName)=\(cookie)")], subject: ports[0], baseline: ports[1],
+            baselineText: "the same page without the session middleware (same Cookie header)", target: 0.9,
+            note: "AuthHubSessionMiddleware, the route requiring the identity; the session in an in-memory store, its access token valid for 24 h",
+            extraCheck: { transport.total == 0 ? nil : "\(transport.total) requests to the provider during the row (a renewal?)" })
+        return row
+    }
+}
+
+/// What a Hummingbird app verifying JWTs with jwt-kit writes: the `Authorization: Bearer` token
+/// verified by a `JWTKeyCollection` into the app's claims type, 401 otherwise.
+struct JWTKitBearerMiddleware: RouterMiddleware {
+    typealias Context = BasicAuthRequestContext<PeerAccessClaims>
+    let keys: JWTKeyCollection
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let bearer = request.headers.bearer else { throw HTTPError(.unauthorized) }
+        var context = context
+        do {
+            context.identity = try await keys.verify(bearer.token, as: PeerAccessClaims.self)
+        } catch {
+            throw HTTPError(.unauthorized)
+        }
+        return try await next(request, context)
+    }
+}
