@@ -97,17 +97,17 @@ enum HummingbirdWebBenchmarks {
     static func session(_ options: BenchOptions, sessions: SessionFixture, load: WrkLoad) async throws -> [Row] {
         let name = "web.hummingbird.session"
         guard options.wants(name) else { return [] }
-        let ports = try (0..<2).map { _ in try ScriptedUpstream.freeLoopbackPort() }
+        let ports = try (0..<3).map { _ in try ScriptedUpstream.freeLoopbackPort() }
         let transport = CountingTransport(inner: URLSessionTransport(defaultTimeout: .seconds(10)))
         let hub = try sessions.hub(transport: transport)
         let web = try AuthHubWeb(hub: hub, configuration: try SessionFixture.configuration(port: ports[0]))
         var servers: [Task<Void, any Error>] = []
         do {
-            let row = try await session(options, sessions: sessions, load: load, name: name, ports: ports, web: web, transport: transport,
-                                        servers: &servers)
+            let rows = try await session(options, sessions: sessions, load: load, name: name, ports: ports, web: web, transport: transport,
+                                         servers: &servers)
             await stop(servers)
             try? await hub.shutdown()
-            return [row]
+            return rows
         } catch {
             await stop(servers)
             try? await hub.shutdown()
@@ -116,7 +116,7 @@ enum HummingbirdWebBenchmarks {
     }
 
     private static func session(_ options: BenchOptions, sessions: SessionFixture, load: WrkLoad, name: String, ports: [Int], web: AuthHubWeb,
-                                transport: CountingTransport, servers: inout [Task<Void, any Error>]) async throws -> Row {
+                                transport: CountingTransport, servers: inout [Task<Void, any Error>]) async throws -> [Row] {
         let router = Router(context: AuthHubRequestContext.self)
         router.addRoutes(web.routes(), atPath: RouterPath(web.configuration.routePrefix))
         router.group("api").add(middleware: web.sessionMiddleware()).get("page") { _, context in
@@ -129,13 +129,46 @@ enum HummingbirdWebBenchmarks {
         servers.append(try await start(port: ports[1], open))
         let cookieName = web.configuration.sessionCookieName
         let cookie = try await sessions.signIn(appPort: ports[0], cookieName: cookieName)
+        guard let account = web.account(ofSessionCookie: cookie) else { throw BenchFailure("the session cookie names no account") }
+        // The hub alone: a middleware asking the hub for the same session on every request.
+        let hubOnly = Router(context: AuthHubRequestContext.self)
+        hubOnly.group("api").add(middleware: HubSessionRouterMiddleware<AuthHubRequestContext>(hub: web.hub, account: account))
+            .get("page") { _, _ in "ok" }
+        servers.append(try await start(port: ports[2], hubOnly))
         transport.reset()
-        let row = try await WebBenchmarks.row(
-            name, options: options, load: load, headers: [("Cookie", "\(cookieName)=\(cookie)")], subject: ports[0], baseline: ports[1],
+        let headers = [("Cookie", "\(cookieName)=\(cookie)")]
+        let noRenewal = { transport.total == 0 ? nil : "\(transport.total) requests to the provider during the row (a renewal?)" }
+        var rows: [Row] = []
+        rows.append(try await WebBenchmarks.row(
+            name, options: options, load: load, headers: headers, subject: ports[0], baseline: ports[1],
             baselineText: "the same page without the session middleware (same Cookie header)", target: 0.9,
             note: "AuthHubSessionMiddleware, the route requiring the identity; the session in an in-memory store, its access token valid for 24 h",
-            extraCheck: { transport.total == 0 ? nil : "\(transport.total) requests to the provider during the row (a renewal?)" })
-        return row
+            extraCheck: noRenewal))
+        if options.wants(name + ".layers.web-vs-hub") {
+            rows.append(try await WebBenchmarks.row(
+                name + ".layers.web-vs-hub", options: options, load: load, headers: headers, subject: ports[0], baseline: ports[2],
+                baselineText: "the page behind a middleware that only awaits hub.session(provider:account:minTTL: 60) of the same session",
+                target: nil, note: "what the web layer (cookie, identity, CSRF token, sliding cookie) adds to the hub's session lookup",
+                extraCheck: noRenewal))
+        }
+        if options.wants(name + ".layers.hub-vs-open") {
+            rows.append(try await WebBenchmarks.row(
+                name + ".layers.hub-vs-open", options: options, load: load, headers: headers, subject: ports[2], baseline: ports[1],
+                baselineText: "the open page (same Cookie header)", target: nil,
+                note: "what a middleware awaiting the hub's cached session costs a Hummingbird page", extraCheck: noRenewal))
+        }
+        return rows
+    }
+}
+
+/// A middleware that asks the hub for one session on every request and does nothing else.
+struct HubSessionRouterMiddleware<Context: RequestContext>: RouterMiddleware {
+    let hub: AuthHub
+    let account: String
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        _ = try await hub.session(provider: "auth0", account: account, minTTL: 60)
+        return try await next(request, context)
     }
 }
 

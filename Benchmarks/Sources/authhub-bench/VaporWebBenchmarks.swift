@@ -75,35 +75,70 @@ enum VaporWebBenchmarks {
     static func session(_ options: BenchOptions, sessions: SessionFixture, load: WrkLoad) async throws -> [Row] {
         let name = "web.vapor.session"
         guard options.wants(name) else { return [] }
-        let ports = try (0..<2).map { _ in try ScriptedUpstream.freeLoopbackPort() }
+        let ports = try (0..<3).map { _ in try ScriptedUpstream.freeLoopbackPort() }
         let transport = CountingTransport(inner: URLSessionTransport(defaultTimeout: .seconds(10)))
         let hub = try sessions.hub(transport: transport)
         var apps: [Application] = []
         do {
-            var cookieName = ""
+            var web: AuthHubWeb?
             apps.append(try await start(port: ports[0]) { app in
-                guard let web = try app.useAuthHub(hub, web: try SessionFixture.configuration(port: ports[0])) else {
+                guard let installed = try app.useAuthHub(hub, web: try SessionFixture.configuration(port: ports[0])) else {
                     throw BenchFailure("no web integration")
                 }
-                cookieName = web.configuration.sessionCookieName
-                try app.register(collection: AuthHubRoutes(web))
-                app.grouped(AuthHubSessionAuthenticator(web), AuthHubGuardMiddleware()).get("api", "page") { _ in "ok" }
+                web = installed
+                try app.register(collection: AuthHubRoutes(installed))
+                app.grouped(AuthHubSessionAuthenticator(installed), AuthHubGuardMiddleware()).get("api", "page") { _ in "ok" }
             })
             apps.append(try await start(port: ports[1]) { app in
                 app.get("api", "page") { _ in "ok" }
             })
+            guard let web else { throw BenchFailure("no web integration") }
+            let cookieName = web.configuration.sessionCookieName
             let cookie = try await sessions.signIn(appPort: ports[0], cookieName: cookieName)
+            guard let account = web.account(ofSessionCookie: cookie) else { throw BenchFailure("the session cookie names no account") }
+            // The hub alone: an AsyncMiddleware asking the hub for the same session (what the
+            // authenticator does beneath the cookie, the identity and the sliding cookie).
+            apps.append(try await start(port: ports[2]) { app in
+                app.grouped(HubSessionMiddleware(hub: hub, account: account)).get("api", "page") { _ in "ok" }
+            })
             transport.reset()
-            let row = try await WebBenchmarks.row(
-                name, options: options, load: load, headers: [("Cookie", "\(cookieName)=\(cookie)")], subject: ports[0], baseline: ports[1],
+            let headers = [("Cookie", "\(cookieName)=\(cookie)")]
+            let noRenewal = { transport.total == 0 ? nil : "\(transport.total) requests to the provider during the row (a renewal?)" }
+            var rows: [Row] = []
+            rows.append(try await WebBenchmarks.row(
+                name, options: options, load: load, headers: headers, subject: ports[0], baseline: ports[1],
                 baselineText: "the same page without the session authenticator and guard (same Cookie header)", target: 0.9,
                 note: "AuthHubSessionAuthenticator + AuthHubGuardMiddleware; the session in an in-memory store, its access token valid for 24 h",
-                extraCheck: { transport.total == 0 ? nil : "\(transport.total) requests to the provider during the row (a renewal?)" })
+                extraCheck: noRenewal))
+            if options.wants(name + ".layers.web-vs-hub") {
+                rows.append(try await WebBenchmarks.row(
+                    name + ".layers.web-vs-hub", options: options, load: load, headers: headers, subject: ports[0], baseline: ports[2],
+                    baselineText: "the page behind an AsyncMiddleware that only awaits hub.session(provider:account:minTTL: 60) of the same session",
+                    target: nil, note: "what the web layer (cookie, identity, CSRF token, sliding cookie, guard) adds to the hub's session lookup",
+                    extraCheck: noRenewal))
+            }
+            if options.wants(name + ".layers.hub-vs-open") {
+                rows.append(try await WebBenchmarks.row(
+                    name + ".layers.hub-vs-open", options: options, load: load, headers: headers, subject: ports[2], baseline: ports[1],
+                    baselineText: "the open page (same Cookie header)", target: nil,
+                    note: "what an AsyncMiddleware awaiting the hub's cached session costs a Vapor page", extraCheck: noRenewal))
+            }
             await stop(apps)
-            return [row]
+            return rows
         } catch {
             await stop(apps)
             throw error
         }
+    }
+}
+
+/// An AsyncMiddleware that asks the hub for one session on every request and does nothing else.
+struct HubSessionMiddleware: AsyncMiddleware {
+    let hub: AuthHub
+    let account: String
+
+    func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+        _ = try await hub.session(provider: "auth0", account: account, minTTL: 60)
+        return try await next.respond(to: request)
     }
 }

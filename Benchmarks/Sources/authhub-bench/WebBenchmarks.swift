@@ -29,7 +29,9 @@ import Glibc
 enum WebBenchmarks {
     static let bearerNames = ["web.vapor.bearer.cached", "web.vapor.bearer.uncached", "web.hummingbird.bearer.cached",
                               "web.hummingbird.bearer.uncached"]
-    static let sessionNames = ["web.vapor.session", "web.hummingbird.session"]
+    static let sessionNames = ["web.vapor.session", "web.hummingbird.session"] + ["vapor", "hummingbird"].flatMap {
+        ["web.\($0).session.layers.web-vs-hub", "web.\($0).session.layers.hub-vs-open"]
+    }
     /// The request path of every app.
     static let path = "/api/page"
 
@@ -71,33 +73,40 @@ enum WebBenchmarks {
     /// after one warm-up run of each; every request must be answered 200 "ok" (checked once before,
     /// then wrk's socket errors and ≥ 400 statuses counted in every run: any fails the row).
     static func row(_ name: String, options: BenchOptions, load: WrkLoad, headers: [(String, String)],
-                    subject: Int, baseline: Int, baselineText: String, target: Double, note: String = "",
+                    subject: Int, baseline: Int, baselineText: String, target: Double?, note: String = "",
                     extraCheck: () -> String? = { nil }) async throws -> Row {
         let script = try load.script(name: name, headers: headers)
         let subjectURL = "http://127.0.0.1:\(subject)\(path)", baselineURL = "http://127.0.0.1:\(baseline)\(path)"
         try await expectOK(subjectURL, headers: headers, what: "\(name): the subject")
         try await expectOK(baselineURL, headers: headers, what: "\(name): the baseline")
         let failures = Tally(), requests = Tally()
-        func measure(_ url: String) async throws -> Double {
+        // The server process's own CPU time per request (user + system, this process only: wrk is a
+        // child), per run: what a request costs the server, whatever else the machine runs.
+        let cpu = Mutex<(subject: [Double], baseline: [Double])>(([], []))
+        func measure(_ url: String, subject: Bool) async throws -> Double {
+            let before = processCPUSeconds()
             let result = try await load.run(url: url, script: script)
+            let perRequest = (processCPUSeconds() - before) / max(result.requests, 1) * 1e6
+            cpu.withLock { if subject { $0.subject.append(perRequest) } else { $0.baseline.append(perRequest) } }
             failures.add(result.errors)
             requests.add(Int(result.requests))
             return result.requestsPerSecond
         }
-        let result = try await paired(samples: options.samples, baseline: { try await measure(baselineURL) },
-                                      subject: { try await measure(subjectURL) })
+        let result = try await paired(samples: options.samples, baseline: { try await measure(baselineURL, subject: false) },
+                                      subject: { try await measure(subjectURL, subject: true) })
         let ratio = result.ratios.median
-        var notes = [String(format: "%.0f req/s against %.0f req/s (medians); %d failed requests of %d", result.subject.median,
-                            result.baseline.median, failures.value, requests.value)]
+        let (subjectCPU, baselineCPU) = cpu.withLock { (Samples(values: $0.subject).median, Samples(values: $0.baseline).median) }
+        var notes = [String(format: "%.0f req/s against %.0f req/s (medians); server CPU per request %.1f µs against %.1f µs (medians); %d failed requests of %d",
+                            result.subject.median, result.baseline.median, subjectCPU, baselineCPU, failures.value, requests.value)]
         if !note.isEmpty { notes.append(note) }
-        var verdict = failures.value == 0 && ratio >= target ? "pass" : "MISS"
+        var verdict = failures.value == 0 && ratio >= (target ?? 0) ? (target == nil ? "info" : "pass") : "MISS"
         if let problem = extraCheck() {
             notes.append(problem)
             verdict = "MISS"
         }
         return Row(name: name, median: result.subject.median, min: result.subject.min, max: result.subject.max, unit: "req/s",
                    perSecond: result.subject.median, baseline: baselineText, baselineMedian: result.baseline.median, ratio: ratio,
-                   target: "≥ " + String(format: "%.2f", target) + "× baseline req/s", verdict: verdict, allocsPerOp: nil,
+                   target: target.map { "≥ " + String(format: "%.2f", $0) + "× baseline req/s" } ?? "report", verdict: verdict, allocsPerOp: nil,
                    baselineAllocsPerOp: nil, note: notes.joined(separator: "; "))
     }
 
@@ -114,6 +123,13 @@ enum WebBenchmarks {
             throw BenchFailure("\(what) answered HTTP \(reply.status), not 200 \"ok\"")
         }
     }
+}
+
+/// User + system CPU seconds this process has used (its threads, not its children).
+func processCPUSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
 }
 
 /// A thread-safe counter.
