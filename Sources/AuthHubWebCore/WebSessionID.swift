@@ -51,8 +51,6 @@ struct WebSessionID: Sendable, Equatable {
         self.provider = provider
         self.created = created
         self.random = random
-        // Encoded from the digest's contiguous bytes: the generic encoder copies those at once,
-        // where it would walk the digest's own `Sequence` byte by byte (unspecialized here).
-        account = "web.\(created).\(SHA256.hash(data: Data(random.utf8)).withUnsafeBytes { Base64URL.encode($0) })"
+        account = "web.\(created).\(SHA256.hash(data: Data(random.utf8)).withUnsafeBytes { WebBase64URL.encode($0) })"
     }
 }
