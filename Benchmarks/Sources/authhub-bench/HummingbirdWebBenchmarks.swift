@@ -119,10 +119,12 @@ enum HummingbirdWebBenchmarks {
                                 transport: CountingTransport, servers: inout [Task<Void, any Error>]) async throws -> [Row] {
         let router = Router(context: AuthHubRequestContext.self)
         router.addRoutes(web.routes(), atPath: RouterPath(web.configuration.routePrefix))
-        router.group("api").add(middleware: web.sessionMiddleware()).get("page") { _, context in
+        let api = router.group("api").add(middleware: web.sessionMiddleware())
+        api.get("page") { _, context in
             _ = try context.requireIdentity()
             return "ok"
         }
+        api.get("csrf") { _, context in try context.requireIdentity().csrfToken ?? "" }
         servers.append(try await start(port: ports[0], router))
         let open = Router(context: AuthHubRequestContext.self)
         open.get("api/page") { _, _ in "ok" }
@@ -130,6 +132,7 @@ enum HummingbirdWebBenchmarks {
         let cookieName = web.configuration.sessionCookieName
         let cookie = try await sessions.signIn(appPort: ports[0], cookieName: cookieName)
         guard let account = web.account(ofSessionCookie: cookie) else { throw BenchFailure("the session cookie names no account") }
+        try await checkCSRFToken(web: web, port: ports[0], cookieName: cookieName, cookie: cookie)
         // The hub alone: a middleware asking the hub for the same session on every request.
         let hubOnly = Router(context: AuthHubRequestContext.self)
         hubOnly.group("api").add(middleware: HubSessionRouterMiddleware<AuthHubRequestContext>(hub: web.hub, account: account))
@@ -158,6 +161,21 @@ enum HummingbirdWebBenchmarks {
                 note: "what a middleware awaiting the hub's cached session costs a Hummingbird page", extraCheck: noRenewal))
         }
         return rows
+    }
+}
+
+/// The session's CSRF token as the identity carries it must be the one a state change is checked
+/// against (`isValidStateChange`): the token is made per request, the check runs on sign-out.
+func checkCSRFToken(web: AuthHubWeb, port: Int, cookieName: String, cookie: String) async throws {
+    guard let url = URL(string: "http://127.0.0.1:\(port)/api/csrf") else { throw BenchFailure("bad URL") }
+    let reply = try await URLSessionTransport(defaultTimeout: .seconds(10), followRedirects: false)
+        .send(.get, url, headerFields: [.cookie: "\(cookieName)=\(cookie)"])
+    let token = String(decoding: reply.body, as: UTF8.self)
+    guard reply.status == 200, !token.isEmpty else { throw BenchFailure("the session's CSRF token could not be read (HTTP \(reply.status))") }
+    let head = HTTPRequest(method: .post, scheme: nil, authority: nil, path: "/auth/logout",
+                           headerFields: [.origin: web.configuration.origin, WebRequest.csrfHeader: token])
+    guard try await web.isValidStateChange(WebRequest(head: head), sessionCookie: cookie) else {
+        throw BenchFailure("the identity's CSRF token does not pass the state-change check")
     }
 }
 
