@@ -14,6 +14,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.0.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.0"),
+        .package(url: "https://github.com/vapor/vapor.git", from: "4.110.0"),
+        .package(url: "https://github.com/vapor/jwt.git", from: "5.0.0"),
     ],
     targets: [
         .executableTarget(
@@ -26,6 +28,8 @@ let package = Package(
                 .product(name: "AuthHubProviders", package: "AuthHub"),
                 .product(name: "AuthHubEmulator", package: "AuthHub"),
                 .product(name: "AuthHubHummingbird", package: "AuthHub"),
+                .product(name: "AuthHubVapor", package: "AuthHub"),
+                .product(name: "AuthHubWebCore", package: "AuthHub"),
                 .product(name: "AuthHubPostgres", package: "AuthHub"),
                 .product(name: "AuthHubAsyncHTTPClient", package: "AuthHub"),
                 .product(name: "AuthHubTesting", package: "AuthHub"),
@@ -34,6 +38,8 @@ let package = Package(
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
                 .product(name: "JWTKit", package: "jwt-kit"),
+                .product(name: "Vapor", package: "vapor"),
+                .product(name: "JWT", package: "jwt"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]

@@ -22,7 +22,7 @@ public struct AuthHubSessionAuthenticator: AsyncMiddleware, Authenticator {
     public init(_ web: AuthHubWeb) { self.web = web }
 
     public func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
-        let value = WebCookie.value(named: web.configuration.sessionCookieName, in: request.headers[.cookie])
+        let value = WebCookie.value(named: web.sessionCookieName, in: request.headers[.cookie])
         let resolution = await web.resolveSession(cookie: value)
         if case .failed(let response) = resolution { return Response(response) }
         if let identity = resolution.identity { request.auth.login(identity) }
@@ -55,14 +55,18 @@ public struct AuthHubSessionAuthenticator: AsyncMiddleware, Authenticator {
 
 /// Answers 401 when no ``AuthHubIdentity`` is logged in on `req.auth` — put it after
 /// ``AuthHubSessionAuthenticator`` and/or ``AuthHubBearerAuthenticator``.
-public struct AuthHubGuardMiddleware: AsyncMiddleware {
+///
+/// A plain (event-loop) `Middleware`: it never waits, and an `AsyncMiddleware` costs every request
+/// a task and two hops between the event loop and the concurrency pool (issue 33's `web.vapor.*`
+/// rows).
+public struct AuthHubGuardMiddleware: Middleware {
     public init() {}
 
-    public func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+    public func respond(to request: Request, chainingTo next: any Responder) -> EventLoopFuture<Response> {
         guard request.auth.has(AuthHubIdentity.self) else {
-            return Response(WebResponse.page(.unauthorized, "Please sign in."))
+            return request.eventLoop.makeSucceededFuture(Response(WebResponse.page(.unauthorized, "Please sign in.")))
         }
-        return try await next.respond(to: request)
+        return next.respond(to: request)
     }
 }
 

@@ -36,6 +36,13 @@ public final class AuthHubWeb: Sendable {
     public let configuration: WebSignInConfiguration
     let pending = PendingWebSignIns()
     private let csrfKey: SymmetricKey
+    /// HMAC-SHA256 keyed with ``csrfKey`` and nothing authenticated yet: a copy per token skips
+    /// the key schedule (padding and hashing the key) that `HMAC(key:)` makes on every request.
+    private let csrfMAC: HMAC<SHA256>
+    /// ``WebSignInConfiguration/isDevelopment`` and ``WebSignInConfiguration/sessionCookieName`` of
+    /// ``configuration`` (immutable here), read once: each reading parses the URL's host.
+    let isDevelopment: Bool
+    package let sessionCookieName: String
     /// When each browser session was last seen by this replica (idle timeout).
     private let lastSeen = Mutex(LastSeen())
 
@@ -50,11 +57,12 @@ public final class AuthHubWeb: Sendable {
         try configuration.validate()
         self.hub = hub
         self.configuration = configuration
-        if let key = configuration.csrfKey {
-            csrfKey = SymmetricKey(data: SHA256.hash(data: Data(key.revealed().utf8)))
-        } else {
-            csrfKey = SymmetricKey(data: hub.context.random.bytes(32))
-        }
+        let key = configuration.csrfKey.map { SymmetricKey(data: SHA256.hash(data: Data($0.revealed().utf8))) }
+            ?? SymmetricKey(data: hub.context.random.bytes(32))
+        csrfKey = key
+        csrfMAC = HMAC<SHA256>(key: key)
+        isDevelopment = configuration.isDevelopment
+        sessionCookieName = configuration.sessionCookieName
     }
 
     var now: Date { hub.context.clock.now }
@@ -64,11 +72,11 @@ public final class AuthHubWeb: Sendable {
     func sessionCookie(_ id: WebSessionID) -> WebCookie {
         let remaining = configuration.absoluteTimeout.seconds - now.timeIntervalSince(id.createdAt)
         let maxAge = Int(max(0, min(configuration.idleTimeout.seconds, remaining)).rounded(.down))
-        return cookie(configuration.sessionCookieName, id.value, maxAge: maxAge)
+        return cookie(sessionCookieName, id.value, maxAge: maxAge)
     }
 
     func cookie(_ name: String, _ value: String, maxAge: Int) -> WebCookie {
-        WebCookie(name: name, value: value, maxAge: maxAge, path: "/", secure: !configuration.isDevelopment, httpOnly: true, sameSite: .lax)
+        WebCookie(name: name, value: value, maxAge: maxAge, path: "/", secure: !isDevelopment, httpOnly: true, sameSite: .lax)
     }
 
     /// The cookie that clears cookie `name` (empty, `Max-Age=0`, the same attributes).
@@ -78,7 +86,9 @@ public final class AuthHubWeb: Sendable {
 
     /// The sign-out token of a session: HMAC-SHA256 of its id under the CSRF key.
     func csrfToken(for id: WebSessionID) -> String {
-        Base64URL.encode(HMAC<SHA256>.authenticationCode(for: Data(id.value.utf8), using: csrfKey))
+        var mac = csrfMAC
+        mac.update(data: Data(id.value.utf8))
+        return mac.finalize().withUnsafeBytes { WebBase64URL.encode($0) }
     }
 
     func isValidCSRFToken(_ token: String?, for id: WebSessionID) -> Bool {
@@ -115,7 +125,7 @@ public final class AuthHubWeb: Sendable {
     /// The browser session of a request: its cookie read, checked and resolved (see
     /// ``resolveSession(cookie:)``).
     public func resolveSession(_ request: HTTPRequest) async -> WebSessionResolution {
-        await resolveSession(cookie: WebCookie.value(named: configuration.sessionCookieName, in: request.headerFields[values: .cookie]))
+        await resolveSession(cookie: WebCookie.value(named: sessionCookieName, in: request.headerFields[values: .cookie]))
     }
 
     /// The session a session cookie's value names, with its identity, renewed when needed:
@@ -131,7 +141,7 @@ public final class AuthHubWeb: Sendable {
     ///   with a 503 (``errorResponse(for:)``); the session and the cookie are kept.
     public func resolveSession(cookie value: String?) async -> WebSessionResolution {
         guard let value else { return .anonymous }
-        let clear = clearing(configuration.sessionCookieName)
+        let clear = clearing(sessionCookieName)
         guard let id = WebSessionID(cookie: value), hub.providerIDs.contains(id.provider) else { return .ended(clear: clear) }
         let age = now.timeIntervalSince(id.createdAt)
         let idle = lastSeen.withLock { $0.seen[id.account] }.map { now.timeIntervalSince($0) > configuration.idleTimeout.seconds } ?? false

@@ -9,14 +9,16 @@ import Foundation
 /// random part, not the part itself: session keys appear in logs and storage errors, and a key must
 /// not be enough to rebuild a working cookie.
 struct WebSessionID: Sendable, Equatable {
-    var provider: String
-    var created: Int64
-    var random: String
+    let provider: String
+    let created: Int64
+    let random: String
+    /// The account the session is stored under: `web.<created>.<base64url(SHA-256(random))>`. Made
+    /// once per parsed cookie (a session request reads it up to three times: idle check, session
+    /// lookup, last-seen update; each a SHA-256 and an encoding before).
+    let account: String
 
     /// The value as sent in the cookie.
     var value: String { "\(provider).\(created).\(random)" }
-    /// The account the session is stored under.
-    var account: String { "web.\(created).\(Base64URL.encode(SHA256.hash(data: Data(random.utf8))))" }
     var createdAt: Date { Date(timeIntervalSince1970: TimeInterval(created)) }
 
     static func make(provider: String, now: Date, random: any RandomSource) -> WebSessionID {
@@ -27,9 +29,12 @@ struct WebSessionID: Sendable, Equatable {
     /// and `_`, a creation time within 1970…9999, 43 base64url characters; nil for anything else.
     init?(cookie value: String) {
         guard value.utf8.count <= 512 else { return nil }
-        let parts = value.split(separator: ".", omittingEmptySubsequences: false)
+        // Split on the byte: a part holding anything but ASCII is refused below whichever way `.`
+        // is found, so this accepts what a `Character` split accepts, without grapheme breaking.
+        let parts = value.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         guard parts.count == 3 else { return nil }
-        let provider = String(parts[0]), created = String(parts[1]), random = String(parts[2])
+        let provider = String(decoding: parts[0], as: UTF8.self), created = String(decoding: parts[1], as: UTF8.self)
+        let random = String(decoding: parts[2], as: UTF8.self)
         guard Self.isUsable(providerID: provider), created.utf8.count <= 12, let seconds = Int64(created), seconds >= 0, seconds <= 253_402_300_799,
               random.utf8.count == 43, Base64URL.decode(random)?.count == 32 else { return nil }
         self.init(provider: provider, created: seconds, random: random)
@@ -46,5 +51,6 @@ struct WebSessionID: Sendable, Equatable {
         self.provider = provider
         self.created = created
         self.random = random
+        account = "web.\(created).\(SHA256.hash(data: Data(random.utf8)).withUnsafeBytes { WebBase64URL.encode($0) })"
     }
 }

@@ -338,6 +338,28 @@ enum Spawn {
     /// (or /dev/null) and stderr to /dev/null; returns the exit status.
     @discardableResult
     static func run(_ arguments: [String], stdout: String? = nil, environment: [String]? = nil) -> Int32 {
+        guard let pid = spawn(arguments, stdout: stdout, environment: environment) else { return -1 }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        return (status >> 8) & 0xff
+    }
+
+    /// ``run(_:stdout:environment:)`` without blocking a thread while the child runs: its exit is
+    /// polled every 10 ms from a task that sleeps in between, so that a server of this process keeps
+    /// every thread of the concurrency pool while the child (a load generator) talks to it.
+    static func runSuspending(_ arguments: [String], stdout: String? = nil, environment: [String]? = nil) async -> Int32 {
+        guard let pid = spawn(arguments, stdout: stdout, environment: environment) else { return -1 }
+        var status: Int32 = 0
+        while true {
+            let done = waitpid(pid, &status, WNOHANG)
+            if done == pid { return (status >> 8) & 0xff }
+            if done < 0 && errno != EINTR { return -1 }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    /// Starts `arguments` as ``run(_:stdout:environment:)`` does; nil when it cannot be started.
+    static func spawn(_ arguments: [String], stdout: String? = nil, environment: [String]? = nil) -> pid_t? {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -353,10 +375,7 @@ enum Spawn {
         }
         var pid: pid_t = 0
         let rc = posix_spawn(&pid, arguments[0], &actions, nil, &argv, &envp)
-        guard rc == 0 else { return -1 }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        return (status >> 8) & 0xff
+        return rc == 0 ? pid : nil
     }
 
     static func which(_ name: String) -> String? {
