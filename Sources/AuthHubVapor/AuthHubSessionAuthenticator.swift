@@ -72,20 +72,22 @@ public struct AuthHubGuardMiddleware: Middleware {
 
 /// Adds ``SecurityHeaders`` to every response (error responses included) that does not set them
 /// itself; put it before Vapor's `ErrorMiddleware` in `app.middleware` to cover the error pages too.
-public struct AuthHubSecurityHeadersMiddleware: AsyncMiddleware {
+/// A plain (event-loop) `Middleware`: it never waits, so it costs no task and no thread hop.
+public struct AuthHubSecurityHeadersMiddleware: Middleware {
     public let headers: SecurityHeaders
 
     public init(_ headers: SecurityHeaders = .standard) { self.headers = headers }
 
-    public func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
-        let response = try await next.respond(to: request)
+    public func respond(to request: Request, chainingTo next: any Responder) -> EventLoopFuture<Response> {
         let values: [(String, String?)] = [
             ("X-Frame-Options", headers.frameOptions), ("Content-Security-Policy", headers.contentSecurityPolicy),
             ("X-Content-Type-Options", headers.contentTypeOptions), ("Referrer-Policy", headers.referrerPolicy),
         ]
-        for (name, value) in values where !response.headers.contains(name: name) {
-            if let value { response.headers.replaceOrAdd(name: name, value: value) }
+        return next.respond(to: request).map { response in
+            for (name, value) in values where !response.headers.contains(name: name) {
+                if let value { response.headers.replaceOrAdd(name: name, value: value) }
+            }
+            return response
         }
-        return response
     }
 }
