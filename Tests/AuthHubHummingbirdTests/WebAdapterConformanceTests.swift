@@ -12,7 +12,9 @@ import Testing
 /// AuthHubTesting's web adapter conformance suite against the Hummingbird adapter: the suite's app
 /// (``WebConformanceApp``) built with `AuthHubHummingbird`, served on a loopback port, driven over
 /// HTTP through every outcome.
-@Suite struct HummingbirdWebConformanceTests {
+/// One check at a time (`.serialized`): each starts an emulator and an app server, and 17 at once
+/// starved the rest of a full `swift test` run (other tests timed out waiting for their replies).
+@Suite(.serialized) struct HummingbirdWebConformanceTests {
     /// Serves the suite's app with the Hummingbird adapter on 127.0.0.1, an ephemeral port.
     @Sendable static func serve(_ parts: WebConformanceApp) async throws -> RunningWebApp {
         let router = Router(context: AuthHubRequestContext.self)

@@ -9,7 +9,9 @@ import Vapor
 /// AuthHubTesting's web adapter conformance suite against the Vapor adapter: the suite's app
 /// (``WebConformanceApp``) built with `AuthHubVapor`, served by Vapor's HTTP server on a loopback
 /// port, driven over HTTP through every outcome.
-@Suite struct VaporWebConformanceTests {
+/// One check at a time (`.serialized`): each starts an emulator and an app server, and 17 at once
+/// starved the rest of a full `swift test` run (other tests timed out waiting for their replies).
+@Suite(.serialized) struct VaporWebConformanceTests {
     /// Builds the suite's app with the Vapor adapter (not started).
     static func application(_ parts: WebConformanceApp) async throws -> Application {
         let app = try await Application.make(.testing)
