@@ -88,7 +88,7 @@ public final class AuthHubWeb: Sendable {
     func csrfToken(for id: WebSessionID) -> String {
         var mac = csrfMAC
         mac.update(data: Data(id.value.utf8))
-        return mac.finalize().withUnsafeBytes { WebBase64URL.encode($0) }
+        return mac.finalize().withUnsafeBytes { Base64URL.encode(buffer: $0) }
     }
 
     func isValidCSRFToken(_ token: String?, for id: WebSessionID) -> Bool {

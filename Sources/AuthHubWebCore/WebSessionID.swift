@@ -51,6 +51,6 @@ struct WebSessionID: Sendable, Equatable {
         self.provider = provider
         self.created = created
         self.random = random
-        account = "web.\(created).\(SHA256.hash(data: Data(random.utf8)).withUnsafeBytes { WebBase64URL.encode($0) })"
+        account = "web.\(created).\(SHA256.hash(data: Data(random.utf8)).withUnsafeBytes { Base64URL.encode(buffer: $0) })"
     }
 }
