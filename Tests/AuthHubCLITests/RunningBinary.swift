@@ -8,6 +8,8 @@ final class RunningBinary: Sendable {
     private let input: Pipe
     private let output = Mutex("")
     private let errors = Mutex("")
+    /// How many of the two output pipes have reached their end (the process closed them).
+    private let closedPipes = Mutex(0)
     private let changes: AsyncStream<Void>
     private let changed: AsyncStream<Void>.Continuation
 
@@ -25,14 +27,24 @@ final class RunningBinary: Sendable {
         process.standardOutput = out
         process.standardError = err
         (changes, changed) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        out.fileHandleForReading.readabilityHandler = { [output, changed] handle in
+        out.fileHandleForReading.readabilityHandler = { [output, closedPipes, changed] handle in
             let data = handle.availableData
-            output.withLock { $0 += String(decoding: data, as: UTF8.self) }
+            if data.isEmpty {
+                handle.readabilityHandler = nil
+                closedPipes.withLock { $0 += 1 }
+            } else {
+                output.withLock { $0 += String(decoding: data, as: UTF8.self) }
+            }
             changed.yield()
         }
-        err.fileHandleForReading.readabilityHandler = { [errors, changed] handle in
+        err.fileHandleForReading.readabilityHandler = { [errors, closedPipes, changed] handle in
             let data = handle.availableData
-            errors.withLock { $0 += String(decoding: data, as: UTF8.self) }
+            if data.isEmpty {
+                handle.readabilityHandler = nil
+                closedPipes.withLock { $0 += 1 }
+            } else {
+                errors.withLock { $0 += String(decoding: data, as: UTF8.self) }
+            }
             changed.yield()
         }
         try process.run()
@@ -63,12 +75,19 @@ final class RunningBinary: Sendable {
         input.fileHandleForWriting.write(Data((line + "\n").utf8))
     }
 
-    /// Waits for the process to exit and returns its status.
+    /// Waits for the process to exit and for everything it wrote to be read (both pipes at their
+    /// end, at most 10 s more: a child it left behind may hold them open), then returns its status.
+    /// Without the second wait the last line written just before exit could still be unread.
     func finish() async -> Int32 {
         let process = self.process
-        return (try? await onOwnThread {
+        let status: Int32 = (try? await onOwnThread {
             process.waitUntilExit()
             return process.terminationStatus
         }) ?? -1
+        let deadline = ContinuousClock.now + .seconds(10)
+        while closedPipes.withLock({ $0 }) < 2, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return status
     }
 }
