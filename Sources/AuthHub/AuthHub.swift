@@ -199,6 +199,17 @@ public final class AuthHub: Sendable {
         }
     }
 
+    /// The session of a provider account when its manager has it cached, loaded and valid for at
+    /// least `minTTL` seconds (``SessionManager/cachedSession(minTTL:scope:)``); nil otherwise,
+    /// including for an unknown provider. Never reads the store, never renews, never waits: a web
+    /// server answers most requests of a signed-in user from it without suspending, and calls
+    /// ``session(provider:account:minTTL:scope:)`` when it is nil.
+    public func cachedSession(provider id: String? = nil, account: String = SessionKey.defaultAccount, minTTL: TimeInterval = 60,
+                              scope: String? = nil) -> Session? {
+        let key = SessionKey(provider: id ?? environment.defaultProvider, account: account)
+        return managers.withLock { $0.use(key) }?.cachedSession(minTTL: minTTL, scope: scope)
+    }
+
     /// Writes every renewed session that a store refused and a manager of this hub keeps in memory
     /// (``SessionManager/storeUnsaved()``): call it before a program exits, so that a renewal (and
     /// with rotating refresh tokens, the only valid refresh token) is not lost with the process.

@@ -22,7 +22,13 @@ public struct AuthHubSessionMiddleware<Context: AuthRequestContext>: RouterMiddl
     public init(_ web: AuthHubWeb) { self.web = web }
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let resolution = await web.resolveSession(request.head)
+        // A signed-in user's usual request resolves without suspending (the hub's cached session).
+        let resolution: WebSessionResolution
+        if let cached = web.resolveCachedSession(request.head) {
+            resolution = cached
+        } else {
+            resolution = await web.resolveSession(request.head)
+        }
         var context = context
         switch resolution {
         case .anonymous:

@@ -16,34 +16,48 @@ import Vapor
 ///
 /// A route's ``AuthHubVaporError`` (`throw req.authHubError(error)`) is answered here with the web
 /// core's exact response.
-public struct AuthHubSessionAuthenticator: AsyncMiddleware, Authenticator {
+///
+/// A plain (event-loop) `Middleware`: a signed-in user's usual request is resolved on the event
+/// loop from the hub's cached session (``AuthHubWeb/resolveCachedSession(cookie:)``), with no task
+/// and no hop to the concurrency pool; only a request that must read the store, renew the session
+/// or end a timed-out one waits, in a task (issue 33's `web.vapor.session` row).
+public struct AuthHubSessionAuthenticator: Middleware, Authenticator {
     public let web: AuthHubWeb
 
     public init(_ web: AuthHubWeb) { self.web = web }
 
-    public func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
+    public func respond(to request: Request, chainingTo next: any Responder) -> EventLoopFuture<Response> {
         let value = WebCookie.value(named: web.sessionCookieName, in: request.headers[.cookie])
-        let resolution = await web.resolveSession(cookie: value)
-        if case .failed(let response) = resolution { return Response(response) }
+        if let resolution = web.resolveCachedSession(cookie: value) {
+            return respond(to: request, as: resolution, chainingTo: next)
+        }
+        let web = self.web
+        let promise = request.eventLoop.makePromise(of: WebSessionResolution.self)
+        promise.completeWithTask { await web.resolveSession(cookie: value) }
+        return promise.futureResult.flatMap { respond(to: request, as: $0, chainingTo: next) }
+    }
+
+    private func respond(to request: Request, as resolution: WebSessionResolution, chainingTo next: any Responder) -> EventLoopFuture<Response> {
+        if case .failed(let response) = resolution { return request.eventLoop.makeSucceededFuture(Response(response)) }
         if let identity = resolution.identity { request.auth.login(identity) }
-        let response: Response
-        do {
-            response = try await next.respond(to: request)
-        } catch let error as AuthHubVaporError {
-            // The error's own response stands as the web core made it (a 401 clears the cookie; a
-            // 503 keeps it untouched), but for a session that was over, whose cookie goes.
-            let response = Response(error.webResponse)
-            if case .ended = resolution { resolution.finish(setCookieValues: response.headers[.setCookie]) { response.headers.add(name: .setCookie, value: $0) } }
+        let finish: @Sendable (Response) -> Response = { response in
+            resolution.finish(setCookieValues: response.headers[.setCookie]) { response.headers.add(name: .setCookie, value: $0) }
             return response
-        } catch {
+        }
+        return next.respond(to: request).map(finish).flatMapError { error in
+            if let error = error as? AuthHubVaporError {
+                // The error's own response stands as the web core made it (a 401 clears the cookie;
+                // a 503 keeps it untouched), but for a session that was over, whose cookie goes.
+                let response = Response(error.webResponse)
+                if case .ended = resolution { _ = finish(response) }
+                return request.eventLoop.makeSucceededFuture(response)
+            }
             // A cleared cookie goes on error replies too (a guarded route answers 401 by throwing):
             // the error is rendered as the application's ErrorMiddleware would.
-            guard case .ended = resolution else { throw error }
-            response = try await ErrorMiddleware.default(environment: request.application.environment)
-                .respond(to: request, chainingTo: Rethrowing(error: error)).get()
+            guard case .ended = resolution else { return request.eventLoop.makeFailedFuture(error) }
+            return ErrorMiddleware.default(environment: request.application.environment)
+                .respond(to: request, chainingTo: Rethrowing(error: error)).map(finish)
         }
-        resolution.finish(setCookieValues: response.headers[.setCookie]) { response.headers.add(name: .setCookie, value: $0) }
-        return response
     }
 
     /// A responder that throws the error it holds (for `ErrorMiddleware` to render it).

@@ -43,11 +43,19 @@ public final class AuthHubWeb: Sendable {
     /// ``configuration`` (immutable here), read once: each reading parses the URL's host.
     let isDevelopment: Bool
     package let sessionCookieName: String
-    /// When each browser session was last seen by this replica (idle timeout).
-    private let lastSeen = Mutex(LastSeen())
+    /// The browser sessions this replica has served: when each was last seen (idle timeout), and
+    /// its parsed cookie and CSRF token, so that a signed-in user's next request hashes nothing.
+    private let seen = Mutex(SeenSessions())
 
-    struct LastSeen: Sendable {
-        var seen: [String: Date] = [:]
+    struct SeenSessions: Sendable {
+        struct Entry: Sendable {
+            let id: WebSessionID
+            let csrfToken: String
+            var lastSeen: Date
+        }
+        /// By cookie value (always ``WebSessionID/value``: ``WebSessionID/init(cookie:)`` accepts
+        /// only the canonical form, so one session has one key).
+        var entries: [String: Entry] = [:]
         var sweepAt = 50_000
     }
 
@@ -140,28 +148,88 @@ public final class AuthHubWeb: Sendable {
     /// - the provider unreachable while the session needs renewing: ``WebSessionResolution/failed(_:)``
     ///   with a 503 (``errorResponse(for:)``); the session and the cookie are kept.
     public func resolveSession(cookie value: String?) async -> WebSessionResolution {
-        guard let value else { return .anonymous }
-        let clear = clearing(sessionCookieName)
-        guard let id = WebSessionID(cookie: value), hub.providerIDs.contains(id.provider) else { return .ended(clear: clear) }
-        let age = now.timeIntervalSince(id.createdAt)
-        let idle = lastSeen.withLock { $0.seen[id.account] }.map { now.timeIntervalSince($0) > configuration.idleTimeout.seconds } ?? false
-        guard age >= -60, age <= configuration.absoluteTimeout.seconds, !idle else {
-            await end(id)
-            return .ended(clear: clear)
+        let id: WebSessionID, csrf: String?
+        switch check(value) {
+        case .resolved(let resolution):
+            return resolution
+        case .timedOut(let timedOut):
+            await end(timedOut)
+            return .ended(clear: clearing(sessionCookieName))
+        case .valid(let valid, let token):
+            if let session = hub.cachedSession(provider: valid.provider, account: valid.account, minTTL: 60) {
+                return signedIn(valid, csrfToken: token, session: session)
+            }
+            (id, csrf) = (valid, token)
         }
         let session: Session
         do {
             session = try await hub.session(provider: id.provider, account: id.account, minTTL: 60)
         } catch let error as AuthError where [.noSession, .refreshTokenInvalid, .sessionExpired].contains(error.code) {
             forget(id)
-            return .ended(clear: clear)
+            return .ended(clear: clearing(sessionCookieName))
         } catch {
             return .failed(errorResponse(for: error))
         }
-        touch(id)
+        return signedIn(id, csrfToken: csrf, session: session)
+    }
+
+    /// What ``resolveSession(_:)`` returns, when it can be had without waiting: no cookie, a cookie
+    /// that names no session, or a session the hub has cached with an access token valid for at
+    /// least a minute (``AuthHub/cachedSession(provider:account:minTTL:scope:)``) — a signed-in
+    /// user's usual request. Nil when the store must be read, the session renewed or a timed-out
+    /// session ended: then call ``resolveSession(_:)``. An adapter whose framework runs waiting
+    /// middleware on another thread (Vapor's `AsyncMiddleware`) answers from here on the event loop.
+    public func resolveCachedSession(_ request: HTTPRequest) -> WebSessionResolution? {
+        resolveCachedSession(cookie: WebCookie.value(named: sessionCookieName, in: request.headerFields[values: .cookie]))
+    }
+
+    /// ``resolveCachedSession(_:)`` for a session cookie's value.
+    public func resolveCachedSession(cookie value: String?) -> WebSessionResolution? {
+        switch check(value) {
+        case .resolved(let resolution):
+            return resolution
+        case .timedOut:
+            return nil
+        case .valid(let id, let csrf):
+            guard let session = hub.cachedSession(provider: id.provider, account: id.account, minTTL: 60) else { return nil }
+            return signedIn(id, csrfToken: csrf, session: session)
+        }
+    }
+
+    /// What a session cookie comes to before the session is looked up.
+    private enum CookieCheck {
+        /// No cookie, or one that names no session.
+        case resolved(WebSessionResolution)
+        /// A session past its idle or absolute timeout: to be ended.
+        case timedOut(WebSessionID)
+        /// A well-formed id within its timeouts; its CSRF token when this replica has made it.
+        case valid(WebSessionID, csrfToken: String?)
+    }
+
+    private func check(_ value: String?) -> CookieCheck {
+        guard let value else { return .resolved(.anonymous) }
+        let entry = seen.withLock { $0.entries[value] }
+        let id: WebSessionID
+        if let entry {
+            id = entry.id
+        } else {
+            guard let parsed = WebSessionID(cookie: value), (try? hub.provider(parsed.provider)) != nil else {
+                return .resolved(.ended(clear: clearing(sessionCookieName)))
+            }
+            id = parsed
+        }
+        let now = self.now, age = now.timeIntervalSince(id.createdAt)
+        let idle = entry.map { now.timeIntervalSince($0.lastSeen) > configuration.idleTimeout.seconds } ?? false
+        guard age >= -60, age <= configuration.absoluteTimeout.seconds, !idle else { return .timedOut(id) }
+        return .valid(id, csrfToken: entry?.csrfToken)
+    }
+
+    private func signedIn(_ id: WebSessionID, csrfToken: String?, session: Session) -> WebSessionResolution {
+        let csrf = csrfToken ?? self.csrfToken(for: id)
+        touch(id, csrfToken: csrf)
         let identity = AuthHubIdentity(provider: id.provider, subject: session.userID ?? session.claims["sub"]?.stringValue,
                                        claims: session.claims, source: .session(id: id.value), accessToken: session.accessToken,
-                                       expiresAt: session.expiresAt, csrfToken: csrfToken(for: id))
+                                       expiresAt: session.expiresAt, csrfToken: csrf)
         return .signedIn(identity, cookie: sessionCookie(id))
     }
 
@@ -171,21 +239,26 @@ public final class AuthHubWeb: Sendable {
         forget(id)
     }
 
-    private func touch(_ id: WebSessionID) {
+    private func touch(_ id: WebSessionID, csrfToken: String? = nil) {
         let now = self.now, idle = configuration.idleTimeout.seconds
-        lastSeen.withLock { table in
-            table.seen[id.account] = now
+        let csrf = csrfToken ?? self.csrfToken(for: id)
+        seen.withLock { table in
+            if let index = table.entries.index(forKey: id.value) {
+                table.entries.values[index].lastSeen = now
+                return
+            }
+            table.entries[id.value] = SeenSessions.Entry(id: id, csrfToken: csrf, lastSeen: now)
             // Bounded: entries idle past the timeout go once the table has grown past its sweep
             // mark, which then doubles what is left (at least 50,000), so a sweep costs O(1) per
             // request amortised even when every entry is live.
-            if table.seen.count > table.sweepAt {
-                table.seen = table.seen.filter { now.timeIntervalSince($0.value) <= idle }
-                table.sweepAt = max(50_000, table.seen.count * 2)
+            if table.entries.count > table.sweepAt {
+                table.entries = table.entries.filter { now.timeIntervalSince($0.value.lastSeen) <= idle }
+                table.sweepAt = max(50_000, table.entries.count * 2)
             }
         }
     }
 
-    func forget(_ id: WebSessionID) { lastSeen.withLock { $0.seen[id.account] = nil } }
+    func forget(_ id: WebSessionID) { seen.withLock { $0.entries[id.value] = nil } }
 
     /// Stores a new session under a fresh id and returns the id.
     func startSession(_ session: Session, provider: String) async throws -> WebSessionID {

@@ -26,7 +26,8 @@ struct WebSessionID: Sendable, Equatable {
     }
 
     /// Parses a cookie value from outside: at most 512 bytes, a provider id of letters, digits, `-`
-    /// and `_`, a creation time within 1970…9999, 43 base64url characters; nil for anything else.
+    /// and `_`, a creation time within 1970…9999 in decimal without sign or leading zero, 43
+    /// base64url characters encoding 32 bytes as AuthHub writes them; nil for anything else.
     init?(cookie value: String) {
         guard value.utf8.count <= 512 else { return nil }
         // Split on the byte: a part holding anything but ASCII is refused below whichever way `.`
@@ -35,9 +36,17 @@ struct WebSessionID: Sendable, Equatable {
         guard parts.count == 3 else { return nil }
         let provider = String(decoding: parts[0], as: UTF8.self), created = String(decoding: parts[1], as: UTF8.self)
         let random = String(decoding: parts[2], as: UTF8.self)
+        // Only the canonical form (a time without sign or leading zero; the random part in the
+        // URL-safe alphabet, unpadded, its unused low bits zero), so one session has one cookie
+        // value: the value keys this replica's table of seen sessions.
         guard Self.isUsable(providerID: provider), created.utf8.count <= 12, let seconds = Int64(created), seconds >= 0, seconds <= 253_402_300_799,
-              random.utf8.count == 43, Base64URL.decode(random)?.count == 32 else { return nil }
+              String(seconds) == created, random.utf8.count == 43, Self.isCanonicalRandom(random) else { return nil }
         self.init(provider: provider, created: seconds, random: random)
+    }
+
+    private static func isCanonicalRandom(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { Base64URL.decodeStrictURLSafe(buffer: $0)?.count == 32 }
     }
 
     /// Whether a provider id can stand in a cookie value: 1…128 ASCII letters, digits, `-`, `_`.

@@ -70,7 +70,7 @@ import Testing
         #expect(try await manager.current()?.accessToken == signedUp.accessToken)
 
         let token = try await auth.idToken(forceRefresh: true)
-        let cached = try #require(await manager.cachedSession(minTTL: 0))
+        let cached = try #require(manager.cachedSession(minTTL: 0))
         #expect(cached.version > signedUp.version, "the hub's cache holds the wrapper's refresh")
         #expect(cached.accessToken == token)
         #expect(await events.waitFor("firebase tokenRefreshed", Self.refreshed(manager.key, token: token.revealed())))
@@ -93,7 +93,7 @@ import Testing
         let guest = try await auth.signInAsGuest()
         #expect(try await manager.current()?.userID == guest.userID)
         let validated = try await auth.validateSession()
-        #expect(await manager.cachedSession(minTTL: 0)?.version == validated.version)
+        #expect(manager.cachedSession(minTTL: 0)?.version == validated.version)
         #expect(await events.waitFor("openfort tokenRefreshed", Self.refreshed(manager.key, token: validated.accessToken.revealed())))
 
         try await auth.signOut()
@@ -114,7 +114,7 @@ import Testing
         #expect(try await credentials.hasValid())
         let renewed = try await credentials.renew()
         #expect(renewed.accessToken != signedIn.accessToken)
-        #expect(await manager.cachedSession(minTTL: 0)?.accessToken == renewed.accessToken)
+        #expect(manager.cachedSession(minTTL: 0)?.accessToken == renewed.accessToken)
         #expect(await events.waitFor("auth0 tokenRefreshed", Self.refreshed(manager.key, token: renewed.accessToken.revealed())))
 
         try await credentials.clear()

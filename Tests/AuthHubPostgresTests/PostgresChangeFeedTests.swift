@@ -87,14 +87,14 @@ struct PostgresChangeFeedTests {
         var event = try await events.event(1, "signedIn")
         guard case .signedIn(let seen) = event else { Issue.record("expected signedIn, got \(event)"); return }
         #expect(seen.key == key && seen.version == signedIn.version && seen.accessToken == Secret("access-1"))
-        #expect(await managerB.cachedSession(minTTL: 0)?.version == signedIn.version)
+        #expect(managerB.cachedSession(minTTL: 0)?.version == signedIn.version)
 
         // A renews: B's cache follows without B reading on its own, and B's events say so.
         let renewed = try await hubA.refresh()
         event = try await events.event(2, "tokenRefreshed")
         guard case .tokenRefreshed(let refreshed) = event else { Issue.record("expected tokenRefreshed, got \(event)"); return }
         #expect(refreshed.version == renewed.version && refreshed.accessToken == renewed.accessToken)
-        #expect(await managerB.cachedSession(minTTL: 0)?.accessToken == Secret("access-renewed-1"))
+        #expect(managerB.cachedSession(minTTL: 0)?.accessToken == Secret("access-renewed-1"))
         #expect(try await hubB.session().accessToken == Secret("access-renewed-1"))
         #expect(provider.refreshes.withLock { $0 } == 1)
 
@@ -150,7 +150,7 @@ struct PostgresChangeFeedTests {
         let event = try await events.event(1, "tokenRefreshed after reconnecting")
         guard case .tokenRefreshed(let seen) = event else { Issue.record("expected tokenRefreshed, got \(event)"); return }
         #expect(seen.key == key && seen.version == renewed.version)
-        #expect(await managerB.cachedSession(minTTL: 0)?.accessToken == renewed.accessToken)
+        #expect(managerB.cachedSession(minTTL: 0)?.accessToken == renewed.accessToken)
 
         await replicas.finish()
     }

@@ -51,9 +51,23 @@ public actor SessionManager {
     private let sink: (@Sendable (AuthEvent) -> Void)?
 
     private var cached: Session? {
-        didSet { cacheWrites &+= 1 }
+        didSet {
+            cacheWrites &+= 1
+            publishSnapshot()
+        }
     }
-    private var loaded = false
+    private var loaded = false {
+        didSet { publishSnapshot() }
+    }
+    /// ``cached`` when ``loaded``, else nil: a copy readable without entering the actor, for
+    /// ``cachedSession(minTTL:scope:)``. Written only by the actor, right after each change, so a
+    /// reader sees what an actor-isolated read at that moment would have seen.
+    private nonisolated let snapshot = Mutex<Session?>(nil)
+
+    private func publishSnapshot() {
+        let current = loaded ? cached : nil
+        snapshot.withLock { $0 = current }
+    }
     /// Counts the assignments to ``cached``: a read of the store that finds it changed when the read
     /// returns keeps the newer cache (a sign-in, sign-out or renewal landed meanwhile) rather than
     /// what it read.
@@ -195,10 +209,12 @@ public actor SessionManager {
     }
 
     /// The cached session when it is loaded, valid for at least `minTTL` seconds and covers `scope`;
-    /// nil otherwise. Never reads the store and never renews (a fast path for wrappers such as
-    /// Auth0's credentials manager, which check more before returning a cached session).
-    public func cachedSession(minTTL: TimeInterval = 60, scope: String? = nil) -> Session? {
-        guard loaded, let cached, cached.isValid(at: clock.now, minTTL: minTTL),
+    /// nil otherwise. Never reads the store, never renews and never waits: it does not enter the
+    /// actor (a fast path for wrappers such as Auth0's credentials manager, which check more before
+    /// returning a cached session, and for web servers, which can answer a request for a fresh
+    /// session without suspending; on nil they call ``session(minTTL:scope:)``).
+    public nonisolated func cachedSession(minTTL: TimeInterval = 60, scope: String? = nil) -> Session? {
+        guard let cached = snapshot.withLock({ $0 }), cached.isValid(at: clock.now, minTTL: minTTL),
               !Self.scopeChanged(stored: cached.scope, requested: scope) else { return nil }
         return cached
     }

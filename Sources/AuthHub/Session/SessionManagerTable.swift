@@ -35,6 +35,14 @@ struct SessionManagerTable {
         return manager
     }
 
+    /// The manager of `key`, if the table has one, marked used (none is made).
+    mutating func use(_ key: SessionKey) -> SessionManager? {
+        guard let index = slots.index(forKey: key) else { return nil }
+        tick &+= 1
+        slots.values[index].lastUse = tick
+        return slots.values[index].manager
+    }
+
     /// The manager of `key`, if the table has one (not marked used).
     func existing(_ key: SessionKey) -> SessionManager? { slots[key]?.manager }
 

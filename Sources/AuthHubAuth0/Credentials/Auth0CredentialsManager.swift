@@ -157,7 +157,7 @@ public actor Auth0CredentialsManager {
     /// session manager (without entering this actor: the check needs none of its state); anything
     /// else takes the full path below.
     public nonisolated func credentials(scope: String? = nil, minTTL: TimeInterval = 60) async throws -> Session {
-        if let cached = await sessions.cachedSession(minTTL: minTTL, scope: scope), !isSessionExpired(cached) {
+        if let cached = sessions.cachedSession(minTTL: minTTL, scope: scope), !isSessionExpired(cached) {
             return cached
         }
         return try await renewedCredentials(scope: scope, minTTL: minTTL)

@@ -50,7 +50,7 @@ enum DemoPostgresFlows {
             session.expiresAt = Date().addingTimeInterval(-60)
             _ = try await replicas[0].store.save(session, for: session.key, expectedVersion: version)
             try await a.manager().reload()  // A's store does not report A's own writes to A
-            try await waitUntil("B's cache follows") { (try? await b.manager().cachedSession(minTTL: 0)) == nil }
+            try await waitUntil("B's cache follows") { (try? b.manager().cachedSession(minTTL: 0)) == nil }
             let before = try await refreshGrants(emulator, transport)
             async let fromA = a.session()
             async let fromB = b.session()
