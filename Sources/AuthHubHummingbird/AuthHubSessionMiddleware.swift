@@ -9,7 +9,7 @@ import HummingbirdAuth
 ///
 /// - A valid session: `context.identity` is set, with an access token valid for at least a minute
 ///   (renewed first through the hub's `SessionManager` when needed: single-flight, across
-///   processes with a shared store), and the cookie's `Max-Age` is renewed (sliding idle timeout).
+///   processes with a shared store), and the cookie's `Max-Age` is renewed (sliding idle timeout; at most once a minute, `AuthHubWeb.cookieRenewalInterval`).
 /// - No cookie: the request goes on without an identity (guard routes with
 ///   hummingbird-auth's `IsAuthenticatedMiddleware` or `context.requireIdentity()`).
 /// - A cookie that names no usable session (malformed, tampered, timed out, signed out elsewhere,

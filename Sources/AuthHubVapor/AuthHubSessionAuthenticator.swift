@@ -6,7 +6,8 @@ import Vapor
 ///
 /// - A valid session: `req.auth.get(AuthHubIdentity.self)` is the user, with an access token valid
 ///   for at least a minute (renewed first through the hub's `SessionManager` when needed), and the
-///   cookie's `Max-Age` is renewed (sliding idle timeout).
+///   cookie's `Max-Age` is renewed (sliding idle timeout; at most once a minute,
+///   ``AuthHubWeb/cookieRenewalInterval``).
 /// - No cookie: the request goes on without an identity (guard routes with
 ///   ``AuthHubGuardMiddleware`` or `AuthHubIdentity.guardMiddleware()`).
 /// - A cookie that names no usable session: the request goes on without an identity and the
@@ -44,7 +45,9 @@ public struct AuthHubSessionAuthenticator: Middleware, Authenticator {
             resolution.finish(setCookieValues: response.headers[.setCookie]) { response.headers.add(name: .setCookie, value: $0) }
             return response
         }
-        return next.respond(to: request).map(finish).flatMapError { error in
+        // Most signed-in requests have no cookie to add (it is re-sent once a minute): no `map` then.
+        let responded = resolution.responseCookie == nil ? next.respond(to: request) : next.respond(to: request).map(finish)
+        return responded.flatMapError { error in
             if let error = error as? AuthHubVaporError {
                 // The error's own response stands as the web core made it (a 401 clears the cookie;
                 // a 503 keeps it untouched), but for a session that was over, whose cookie goes.

@@ -52,6 +52,8 @@ public final class AuthHubWeb: Sendable {
             let id: WebSessionID
             let csrfToken: String
             var lastSeen: Date
+            /// When this replica last sent the session cookie (sign-in, or a renewed `Max-Age`).
+            var cookieSentAt: Date
         }
         /// By cookie value (always ``WebSessionID/value``: ``WebSessionID/init(cookie:)`` accepts
         /// only the canonical form, so one session has one key).
@@ -140,8 +142,8 @@ public final class AuthHubWeb: Sendable {
     /// - no cookie: ``WebSessionResolution/anonymous``;
     /// - a valid session: ``WebSessionResolution/signedIn(_:cookie:)`` with an access token valid for
     ///   at least a minute (renewed first through the hub's `SessionManager` when needed:
-    ///   single-flight, across processes with a shared store) and the cookie again with a renewed
-    ///   `Max-Age` (sliding idle timeout);
+    ///   single-flight, across processes with a shared store) and, when due
+    ///   (``cookieRenewalInterval``), the cookie again with a renewed `Max-Age` (sliding idle timeout);
     /// - a cookie that names no usable session (malformed, tampered, idle or absolute timeout, signed
     ///   out elsewhere, refresh token dead): ``WebSessionResolution/ended(clear:)``; a timed-out
     ///   session is removed from the store (revoked at the provider when it can be);
@@ -226,28 +228,35 @@ public final class AuthHubWeb: Sendable {
 
     private func signedIn(_ id: WebSessionID, csrfToken: String?, session: Session) -> WebSessionResolution {
         let csrf = csrfToken ?? self.csrfToken(for: id)
-        touch(id, csrfToken: csrf)
+        let cookieDue = touch(id, csrfToken: csrf, sendingCookie: false)
         let identity = AuthHubIdentity(provider: id.provider, subject: session.userID ?? session.claims["sub"]?.stringValue,
                                        claims: session.claims, source: .session(id: id.value), accessToken: session.accessToken,
                                        expiresAt: session.expiresAt, csrfToken: csrf)
-        return .signedIn(identity, cookie: sessionCookie(id))
+        return .signedIn(identity, cookie: cookieDue ? sessionCookie(id) : nil)
     }
 
-    /// Ends a session that timed out: removed from the store (revoked at the provider when it can be).
-    private func end(_ id: WebSessionID) async {
-        _ = try? await hub.signOut(provider: id.provider, account: id.account)
-        forget(id)
-    }
+    /// How long a replica goes without sending a signed-in browser its session cookie again (the
+    /// sliding idle timeout's renewed `Max-Age`): a minute, or a twentieth of the idle timeout when
+    /// that is shorter. A cookie in a browser thus expires at most this long before the session's
+    /// idle timeout would end it — never later — and a page view costs no `Set-Cookie` most of the
+    /// time (as ASP.NET Core's sliding expiration re-issues its cookie only past half its window).
+    public var cookieRenewalInterval: TimeInterval { min(60, configuration.idleTimeout.seconds / 20) }
 
-    private func touch(_ id: WebSessionID, csrfToken: String? = nil) {
-        let now = self.now, idle = configuration.idleTimeout.seconds
+    /// Marks a session seen now; returns whether its cookie is due to be sent again (this replica
+    /// has not sent it for ``cookieRenewalInterval``; always for a session new to this replica), and
+    /// then counts it as sent. `sendingCookie` says the caller sends the cookie anyway (a sign-in).
+    @discardableResult
+    private func touch(_ id: WebSessionID, csrfToken: String? = nil, sendingCookie: Bool) -> Bool {
+        let now = self.now, idle = configuration.idleTimeout.seconds, interval = cookieRenewalInterval
         let csrf = csrfToken ?? self.csrfToken(for: id)
-        seen.withLock { table in
+        return seen.withLock { table in
             if let index = table.entries.index(forKey: id.value) {
                 table.entries.values[index].lastSeen = now
-                return
+                let due = sendingCookie || now.timeIntervalSince(table.entries.values[index].cookieSentAt) >= interval
+                if due { table.entries.values[index].cookieSentAt = now }
+                return due
             }
-            table.entries[id.value] = SeenSessions.Entry(id: id, csrfToken: csrf, lastSeen: now)
+            table.entries[id.value] = SeenSessions.Entry(id: id, csrfToken: csrf, lastSeen: now, cookieSentAt: now)
             // Bounded: entries idle past the timeout go once the table has grown past its sweep
             // mark, which then doubles what is left (at least 50,000), so a sweep costs O(1) per
             // request amortised even when every entry is live.
@@ -255,7 +264,14 @@ public final class AuthHubWeb: Sendable {
                 table.entries = table.entries.filter { now.timeIntervalSince($0.value.lastSeen) <= idle }
                 table.sweepAt = max(50_000, table.entries.count * 2)
             }
+            return true
         }
+    }
+
+    /// Ends a session that timed out: removed from the store (revoked at the provider when it can be).
+    private func end(_ id: WebSessionID) async {
+        _ = try? await hub.signOut(provider: id.provider, account: id.account)
+        forget(id)
     }
 
     func forget(_ id: WebSessionID) { seen.withLock { $0.entries[id.value] = nil } }
@@ -266,7 +282,7 @@ public final class AuthHubWeb: Sendable {
         // The hub's one sign-in rule (stored, `signedIn` published, counted as a `browser` sign-in);
         // a fresh id has no session to replace — the browser's previous one is retired by the caller.
         _ = try await hub.manager(provider: provider, account: id.account).signIn(method: "browser") { _ in session }
-        touch(id)
+        touch(id, sendingCookie: true)
         return id
     }
 

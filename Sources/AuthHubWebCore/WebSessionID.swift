@@ -17,8 +17,8 @@ struct WebSessionID: Sendable, Equatable {
     /// lookup, last-seen update; each a SHA-256 and an encoding before).
     let account: String
 
-    /// The value as sent in the cookie.
-    var value: String { "\(provider).\(created).\(random)" }
+    /// The value as sent in the cookie (made once: every signed-in request names it).
+    let value: String
     var createdAt: Date { Date(timeIntervalSince1970: TimeInterval(created)) }
 
     static func make(provider: String, now: Date, random: any RandomSource) -> WebSessionID {
@@ -60,6 +60,7 @@ struct WebSessionID: Sendable, Equatable {
         self.provider = provider
         self.created = created
         self.random = random
+        value = "\(provider).\(created).\(random)"
         account = "web.\(created).\(SHA256.hash(data: Data(random.utf8)).withUnsafeBytes { Base64URL.encode(buffer: $0) })"
     }
 }

@@ -6,8 +6,10 @@ public enum WebSessionResolution: Sendable {
     /// No session cookie: the request goes on without an identity.
     case anonymous
     /// A valid session: the request goes on with `identity`; `cookie` (the session cookie with a
-    /// renewed `Max-Age`) is added to the response unless the route set the cookie itself.
-    case signedIn(AuthHubIdentity, cookie: WebCookie)
+    /// renewed `Max-Age`), when due, is added to the response unless the route set the cookie
+    /// itself. It is due when this replica has not sent it for a minute (see
+    /// ``AuthHubWeb/cookieRenewalInterval``); nil otherwise.
+    case signedIn(AuthHubIdentity, cookie: WebCookie?)
     /// The cookie names no usable session: the request goes on without an identity, and `clear` is
     /// added to the response (error responses included) unless the route set the cookie itself.
     case ended(clear: WebCookie)

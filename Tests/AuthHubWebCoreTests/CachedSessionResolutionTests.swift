@@ -57,12 +57,24 @@ import Testing
         let fastIdentity = try #require(fast.identity)
         #expect(fastIdentity.subject == slowIdentity.subject && fastIdentity.source == slowIdentity.source)
         #expect(fastIdentity.csrfToken == slowIdentity.csrfToken && fastIdentity.csrfToken != nil)
-        #expect(fast.responseCookie == slow.responseCookie && fast.responseCookie?.value == f.cookie)
+        #expect(slow.responseCookie?.value == f.cookie && slow.responseCookie?.maxAge == 1800, "new to this replica: the cookie is sent")
+        #expect(fast.responseCookie == nil, "sent under a minute ago: not again")
+        f.clock.advance(by: f.web.cookieRenewalInterval)
+        #expect(f.web.resolveCachedSession(cookie: f.cookie)?.responseCookie == slow.responseCookie, "a minute on: sent again")
+        #expect(f.web.resolveCachedSession(cookie: f.cookie)?.responseCookie == nil)
         // The token made on the cached path is the one the sign-out route accepts.
         var head = HTTPRequest(method: .post, scheme: nil, authority: nil, path: "/auth/logout")
         head.headerFields[.origin] = "https://app.example.com"
         head.headerFields[WebRequest.csrfHeader] = fastIdentity.csrfToken
         #expect(try await f.web.isValidStateChange(WebRequest(head: head) { _ in [] }, sessionCookie: f.cookie))
+    }
+
+    @Test func theCookieIsResentAfterAMinuteOrATwentiethOfAShortIdleTimeout() throws {
+        let f = try Fixture()
+        let url = URL(string: "https://app.example.com")!
+        #expect(f.web.cookieRenewalInterval == 60)
+        #expect(try AuthHubWeb(hub: f.hub, configuration: WebSignInConfiguration(publicBaseURL: url, idleTimeout: .seconds(600))).cookieRenewalInterval == 30)
+        #expect(try AuthHubWeb(hub: f.hub, configuration: WebSignInConfiguration(publicBaseURL: url, idleTimeout: .seconds(7 * 86_400))).cookieRenewalInterval == 60)
     }
 
     @Test func aTokenThatNeedsRenewingIsNotAnsweredFromTheCache() async throws {

@@ -46,7 +46,12 @@ extension WebConformanceCheck {
         let me = try await me(sid)
         f.expectStatus(me, 200, "/me with the cookie")
         f.expect(me.body == environment.userEmail, "/me names the user: \(me.body.debugDescription)")
-        f.expect(me.cookie(sessionName) == sid, "an authenticated response renews the cookie (sliding idle timeout)")
+        f.expect(me.cookie(sessionName) == nil, "within a minute of being set, the cookie is not sent again: \(me.cookie(sessionName) ?? "")")
+        environment.clock.advance(by: 60)
+        let later = try await self.me(sid)
+        f.expect(later.cookie(sessionName) == sid, "a minute on, an authenticated response renews the cookie (sliding idle timeout)")
+        f.expect(later.cookieAttributes(sessionName).contains("max-age=1800"), "with the idle timeout as its Max-Age: \(later.cookieAttributes(sessionName))")
+        f.expect(try await self.me(sid).cookie(sessionName) == nil, "and not again on the next request")
         if let key = try await onlyKey(&f), let stored = try await hub.store.load(key) {
             f.expect(key.account.hasPrefix("web."), "the session is stored under a web account: \(key.account)")
             f.expect(!sid.contains(stored.accessToken.revealed()), "the cookie holds no access token")
