@@ -43,6 +43,8 @@ public final class AuthHubWeb: Sendable {
     /// ``configuration`` (immutable here), read once: each reading parses the URL's host.
     let isDevelopment: Bool
     package let sessionCookieName: String
+    /// The idle and absolute timeouts in seconds, read once (each reading of a `Duration` divides).
+    private let idleSeconds: TimeInterval, absoluteSeconds: TimeInterval
     /// The browser sessions this replica has served: when each was last seen (idle timeout), and
     /// its parsed cookie and CSRF token, so that a signed-in user's next request hashes nothing.
     private let seen = Mutex(SeenSessions())
@@ -73,6 +75,9 @@ public final class AuthHubWeb: Sendable {
         csrfMAC = HMAC<SHA256>(key: key)
         isDevelopment = configuration.isDevelopment
         sessionCookieName = configuration.sessionCookieName
+        idleSeconds = configuration.idleTimeout.seconds
+        absoluteSeconds = configuration.absoluteTimeout.seconds
+        cookieRenewalInterval = min(60, idleSeconds / 20)
     }
 
     var now: Date { hub.context.clock.now }
@@ -80,8 +85,8 @@ public final class AuthHubWeb: Sendable {
     // MARK: - Cookies
 
     func sessionCookie(_ id: WebSessionID) -> WebCookie {
-        let remaining = configuration.absoluteTimeout.seconds - now.timeIntervalSince(id.createdAt)
-        let maxAge = Int(max(0, min(configuration.idleTimeout.seconds, remaining)).rounded(.down))
+        let remaining = absoluteSeconds - now.timeIntervalSince(id.createdAt)
+        let maxAge = Int(max(0, min(idleSeconds, remaining)).rounded(.down))
         return cookie(sessionCookieName, id.value, maxAge: maxAge)
     }
 
@@ -150,18 +155,18 @@ public final class AuthHubWeb: Sendable {
     /// - the provider unreachable while the session needs renewing: ``WebSessionResolution/failed(_:)``
     ///   with a 503 (``errorResponse(for:)``); the session and the cookie are kept.
     public func resolveSession(cookie value: String?) async -> WebSessionResolution {
-        let id: WebSessionID, csrf: String?
+        let id: WebSessionID, seen: (csrfToken: String, cookieDue: Bool)?
         switch check(value) {
         case .resolved(let resolution):
             return resolution
         case .timedOut(let timedOut):
             await end(timedOut)
             return .ended(clear: clearing(sessionCookieName))
-        case .valid(let valid, let token):
+        case .valid(let valid, let seenBefore):
             if let session = hub.cachedSession(provider: valid.provider, account: valid.account, minTTL: 60) {
-                return signedIn(valid, csrfToken: token, session: session)
+                return signedIn(valid, seen: seenBefore, session: session)
             }
-            (id, csrf) = (valid, token)
+            (id, seen) = (valid, seenBefore)
         }
         let session: Session
         do {
@@ -172,7 +177,7 @@ public final class AuthHubWeb: Sendable {
         } catch {
             return .failed(errorResponse(for: error))
         }
-        return signedIn(id, csrfToken: csrf, session: session)
+        return signedIn(id, seen: seen, session: session)
     }
 
     /// What ``resolveSession(_:)`` returns, when it can be had without waiting: no cookie, a cookie
@@ -192,9 +197,9 @@ public final class AuthHubWeb: Sendable {
             return resolution
         case .timedOut:
             return nil
-        case .valid(let id, let csrf):
+        case .valid(let id, let seen):
             guard let session = hub.cachedSession(provider: id.provider, account: id.account, minTTL: 60) else { return nil }
-            return signedIn(id, csrfToken: csrf, session: session)
+            return signedIn(id, seen: seen, session: session)
         }
     }
 
@@ -204,31 +209,48 @@ public final class AuthHubWeb: Sendable {
         case resolved(WebSessionResolution)
         /// A session past its idle or absolute timeout: to be ended.
         case timedOut(WebSessionID)
-        /// A well-formed id within its timeouts; its CSRF token when this replica has made it.
-        case valid(WebSessionID, csrfToken: String?)
+        /// A well-formed id within its timeouts; for a session this replica has seen before, its
+        /// CSRF token and whether its cookie is due (the entry is marked seen already).
+        case valid(WebSessionID, seen: (csrfToken: String, cookieDue: Bool)?)
     }
 
     private func check(_ value: String?) -> CookieCheck {
         guard let value else { return .resolved(.anonymous) }
-        let entry = seen.withLock { $0.entries[value] }
+        let now = self.now, idleSeconds = self.idleSeconds, interval = cookieRenewalInterval
+        // One look at the table: a session seen before is marked seen now, and its cookie counted
+        // as sent when due, unless it is idle (to be ended). Marking before the hub is asked costs
+        // nothing when the session turns out gone: it is forgotten then.
+        let seen = seen.withLock { table -> (id: WebSessionID, csrfToken: String, idle: Bool, cookieDue: Bool)? in
+            guard let index = table.entries.index(forKey: value) else { return nil }
+            let entry = table.entries.values[index]
+            guard now.timeIntervalSince(entry.lastSeen) <= idleSeconds else { return (entry.id, entry.csrfToken, true, false) }
+            let due = now.timeIntervalSince(entry.cookieSentAt) >= interval
+            table.entries.values[index].lastSeen = now
+            if due { table.entries.values[index].cookieSentAt = now }
+            return (entry.id, entry.csrfToken, false, due)
+        }
         let id: WebSessionID
-        if let entry {
-            id = entry.id
+        if let seen {
+            id = seen.id
         } else {
             guard let parsed = WebSessionID(cookie: value), (try? hub.provider(parsed.provider)) != nil else {
                 return .resolved(.ended(clear: clearing(sessionCookieName)))
             }
             id = parsed
         }
-        let now = self.now, age = now.timeIntervalSince(id.createdAt)
-        let idle = entry.map { now.timeIntervalSince($0.lastSeen) > configuration.idleTimeout.seconds } ?? false
-        guard age >= -60, age <= configuration.absoluteTimeout.seconds, !idle else { return .timedOut(id) }
-        return .valid(id, csrfToken: entry?.csrfToken)
+        let age = now.timeIntervalSince(id.createdAt)
+        guard age >= -60, age <= absoluteSeconds, !(seen?.idle ?? false) else { return .timedOut(id) }
+        return .valid(id, seen: seen.map { ($0.csrfToken, $0.cookieDue) })
     }
 
-    private func signedIn(_ id: WebSessionID, csrfToken: String?, session: Session) -> WebSessionResolution {
-        let csrf = csrfToken ?? self.csrfToken(for: id)
-        let cookieDue = touch(id, csrfToken: csrf, sendingCookie: false)
+    private func signedIn(_ id: WebSessionID, seen: (csrfToken: String, cookieDue: Bool)?, session: Session) -> WebSessionResolution {
+        let csrf: String, cookieDue: Bool
+        if let seen {
+            (csrf, cookieDue) = seen
+        } else {
+            csrf = csrfToken(for: id)
+            cookieDue = touch(id, csrfToken: csrf, sendingCookie: false)
+        }
         let identity = AuthHubIdentity(provider: id.provider, subject: session.userID ?? session.claims["sub"]?.stringValue,
                                        claims: session.claims, source: .session(id: id.value), accessToken: session.accessToken,
                                        expiresAt: session.expiresAt, csrfToken: csrf)
@@ -240,14 +262,14 @@ public final class AuthHubWeb: Sendable {
     /// that is shorter. A cookie in a browser thus expires at most this long before the session's
     /// idle timeout would end it — never later — and a page view costs no `Set-Cookie` most of the
     /// time (as ASP.NET Core's sliding expiration re-issues its cookie only past half its window).
-    public var cookieRenewalInterval: TimeInterval { min(60, configuration.idleTimeout.seconds / 20) }
+    public let cookieRenewalInterval: TimeInterval
 
     /// Marks a session seen now; returns whether its cookie is due to be sent again (this replica
     /// has not sent it for ``cookieRenewalInterval``; always for a session new to this replica), and
     /// then counts it as sent. `sendingCookie` says the caller sends the cookie anyway (a sign-in).
     @discardableResult
     private func touch(_ id: WebSessionID, csrfToken: String? = nil, sendingCookie: Bool) -> Bool {
-        let now = self.now, idle = configuration.idleTimeout.seconds, interval = cookieRenewalInterval
+        let now = self.now, idle = idleSeconds, interval = cookieRenewalInterval
         let csrf = csrfToken ?? self.csrfToken(for: id)
         return seen.withLock { table in
             if let index = table.entries.index(forKey: id.value) {

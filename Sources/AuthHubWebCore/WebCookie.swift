@@ -51,27 +51,45 @@ public struct WebCookie: Sendable, Hashable {
     /// 4 KiB per cookie); a pair without `=` is skipped; surrounding spaces and tabs are trimmed and
     /// double quotes around the value dropped (RFC 6265 §4.1.1 `cookie-value`).
     public static func value(named name: String, in cookieHeaderValues: some Sequence<String>) -> String? {
-        for header in cookieHeaderValues {
-            let utf8 = header.utf8
-            guard utf8.count <= 8192 else { continue }
-            for pair in utf8.split(separator: UInt8(ascii: ";"), omittingEmptySubsequences: true) {
-                guard let equals = pair.firstIndex(of: UInt8(ascii: "=")) else { continue }
-                guard trimmed(pair[pair.startIndex..<equals]).elementsEqual(name.utf8) else { continue }
-                var value = trimmed(pair[pair.index(after: equals)...])
-                if value.count >= 2, value.first == UInt8(ascii: "\""), value.last == UInt8(ascii: "\"") {
-                    value = value.dropFirst().dropLast()
-                }
-                return String(decoding: value, as: UTF8.self)
+        var name = name
+        return name.withUTF8 { wanted in
+            for var header in cookieHeaderValues {
+                guard header.utf8.count <= 8192 else { continue }
+                if let value = header.withUTF8({ value(named: wanted, in: $0) }) { return value }
             }
+            return nil
         }
-        return nil
     }
 
-    private static func trimmed(_ bytes: Substring.UTF8View.SubSequence) -> Substring.UTF8View.SubSequence {
-        let isBlank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
-        guard let first = bytes.firstIndex(where: { !isBlank($0) }), let last = bytes.lastIndex(where: { !isBlank($0) }) else {
-            return bytes[bytes.startIndex..<bytes.startIndex]
+    /// One `Cookie` header value's bytes scanned once, in place (no split, no copies but the value
+    /// found): the session middleware reads it on every request.
+    private static func value(named wanted: UnsafeBufferPointer<UInt8>, in bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        let semicolon = UInt8(ascii: ";"), equals = UInt8(ascii: "="), quote = UInt8(ascii: "\"")
+        func isBlank(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        var start = 0
+        while start < bytes.count {
+            var end = start
+            while end < bytes.count, bytes[end] != semicolon { end += 1 }
+            // The pair [start, end): its name before the first `=`, trimmed.
+            var split = start
+            while split < end, bytes[split] != equals { split += 1 }
+            if split < end {
+                var nameStart = start, nameEnd = split
+                while nameStart < nameEnd, isBlank(bytes[nameStart]) { nameStart += 1 }
+                while nameEnd > nameStart, isBlank(bytes[nameEnd - 1]) { nameEnd -= 1 }
+                if nameEnd - nameStart == wanted.count, UnsafeBufferPointer(rebasing: bytes[nameStart..<nameEnd]).elementsEqual(wanted) {
+                    var valueStart = split + 1, valueEnd = end
+                    while valueStart < valueEnd, isBlank(bytes[valueStart]) { valueStart += 1 }
+                    while valueEnd > valueStart, isBlank(bytes[valueEnd - 1]) { valueEnd -= 1 }
+                    if valueEnd - valueStart >= 2, bytes[valueStart] == quote, bytes[valueEnd - 1] == quote {
+                        valueStart += 1
+                        valueEnd -= 1
+                    }
+                    return String(decoding: UnsafeBufferPointer(rebasing: bytes[valueStart..<valueEnd]), as: UTF8.self)
+                }
+            }
+            start = end + 1
         }
-        return bytes[first...last]
+        return nil
     }
 }
