@@ -35,6 +35,32 @@ import Testing
         #expect(WebCookie.value(named: "authhub-session", in: headers) == expected, "\(headers)")
     }
 
+    /// The in-place scanner against a plain reading of the same rule (split on `;`, the name before
+    /// the first `=`, spaces and tabs trimmed, one pair of quotes dropped), on random headers made
+    /// of the bytes that matter.
+    @Test func theScannerAgreesWithAPlainReadingOnRandomHeaders() {
+        func reference(_ name: String, _ header: String) -> String? {
+            for pair in header.split(separator: ";", omittingEmptySubsequences: true) {
+                guard let equals = pair.firstIndex(of: "=") else { continue }
+                let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+                func trim(_ s: Substring) -> Substring { s.drop(while: blank).reversed().drop(while: blank).reversed().map(String.init).joined()[...] }
+                guard trim(pair[..<equals]) == name[...] else { continue }
+                var value = trim(pair[pair.index(after: equals)...])
+                if value.count >= 2, value.first == "\"", value.last == "\"" { value = value.dropFirst().dropLast() }
+                return String(value)
+            }
+            return nil
+        }
+        var generator = SystemRandomNumberGenerator()
+        let alphabet: [Character] = ["a", "s", "=", ";", " ", "\t", "\"", "x", "é"]
+        for _ in 0..<5000 {
+            let header = String((0..<Int.random(in: 0...24, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! })
+            for name in ["a", "s", "as", "x"] {
+                #expect(WebCookie.value(named: name, in: [header]) == reference(name, header), "\(name) in \(header.debugDescription)")
+            }
+        }
+    }
+
     @Test func anOversizedCookieHeaderIsNotParsed() {
         let huge = "authhub-session=abc; " + String(repeating: "x", count: 9000)
         #expect(WebCookie.value(named: "authhub-session", in: [huge]) == nil)
