@@ -51,6 +51,12 @@ public struct WebCookie: Sendable, Hashable {
     /// 4 KiB per cookie); a pair without `=` is skipped; surrounding spaces and tabs are trimmed and
     /// double quotes around the value dropped (RFC 6265 §4.1.1 `cookie-value`).
     public static func value(named name: String, in cookieHeaderValues: some Sequence<String>) -> String? {
+        value(named: name, in: Array(cookieHeaderValues))
+    }
+
+    /// ``value(named:in:)`` for an array (what Hummingbird and Vapor give): not generic, so a call
+    /// from an adapter's module runs specialized code on every request.
+    public static func value(named name: String, in cookieHeaderValues: [String]) -> String? {
         var name = name
         return name.withUTF8 { wanted in
             for var header in cookieHeaderValues {

@@ -75,7 +75,7 @@ enum VaporWebBenchmarks {
     static func session(_ options: BenchOptions, sessions: SessionFixture, load: WrkLoad) async throws -> [Row] {
         let name = "web.vapor.session"
         guard options.wants(name) else { return [] }
-        let ports = try (0..<3).map { _ in try ScriptedUpstream.freeLoopbackPort() }
+        let ports = try (0..<4).map { _ in try ScriptedUpstream.freeLoopbackPort() }
         let transport = CountingTransport(inner: URLSessionTransport(defaultTimeout: .seconds(10)))
         let hub = try sessions.hub(transport: transport)
         var apps: [Application] = []
@@ -101,6 +101,20 @@ enum VaporWebBenchmarks {
             apps.append(try await start(port: ports[2]) { app in
                 app.grouped(HubSessionMiddleware(hub: hub, account: account)).get("api", "page") { _ in "ok" }
             })
+            // What a Vapor app writes today for a cookie session: Vapor's SessionsMiddleware (memory
+            // driver) restoring a user with a SessionAuthenticator, guarded by the user's
+            // guardMiddleware; the session made by a sign-in route of the app's own.
+            apps.append(try await start(port: ports[3]) { app in
+                app.sessions.use(.memory)
+                let sessions = app.grouped(app.sessions.middleware, VaporSessionUserAuthenticator())
+                sessions.get("signin") { request -> String in
+                    // Logged in on req.auth: the SessionAuthenticator keeps it in the session after the route.
+                    request.auth.login(VaporSessionUser(id: "user-1"))
+                    return "ok"
+                }
+                sessions.grouped(VaporSessionUser.guardMiddleware()).get("api", "page") { _ in "ok" }
+            })
+            let vaporCookie = try await VaporSessionUser.signIn(port: ports[3])
             transport.reset()
             let headers = [("Cookie", "\(cookieName)=\(cookie)")]
             let noRenewal = { transport.total == 0 ? nil : "\(transport.total) requests to the provider during the row (a renewal?)" }
@@ -123,12 +137,54 @@ enum VaporWebBenchmarks {
                     baselineText: "the open page (same Cookie header)", target: nil,
                     note: "what an AsyncMiddleware awaiting the hub's cached session costs a Vapor page", extraCheck: noRenewal))
             }
+            let vaporHeaders = [("Cookie", "vapor-session=\(vaporCookie)")]
+            if options.wants(name + ".layers.vapor-sessions-vs-open") {
+                rows.append(try await WebBenchmarks.row(
+                    name + ".layers.vapor-sessions-vs-open", options: options, load: load, headers: vaporHeaders, subject: ports[3], baseline: ports[1],
+                    baselineText: "the open page (same Cookie header)", target: nil,
+                    note: "what Vapor's own cookie session costs a page: SessionsMiddleware (memory driver), a SessionAuthenticator logging the user in on req.auth, the user's guardMiddleware"))
+            }
+            if options.wants(name + ".layers.authhub-vs-vapor-sessions") {
+                rows.append(try await WebBenchmarks.row(
+                    name + ".layers.authhub-vs-vapor-sessions", options: options, load: load, headers: headers, subject: ports[0], baseline: ports[3],
+                    baselineText: "the page behind Vapor's own cookie session (its own Cookie header)", target: nil,
+                    note: "AuthHub's session page against what a Vapor app writes today for a cookie session",
+                    baselineHeaders: vaporHeaders, extraCheck: noRenewal))
+            }
             await stop(apps)
             return rows
         } catch {
             await stop(apps)
             throw error
         }
+    }
+}
+
+/// The user of the Vapor-sessions baseline: restored from Vapor's session by id.
+struct VaporSessionUser: SessionAuthenticatable {
+    let id: String
+    var sessionID: String { id }
+
+    /// Signs in through the baseline app's own route; returns the `vapor-session` cookie's value.
+    static func signIn(port: Int) async throws -> String {
+        guard let url = URL(string: "http://127.0.0.1:\(port)/signin") else { throw BenchFailure("bad URL") }
+        let reply = try await URLSessionTransport(defaultTimeout: .seconds(10), followRedirects: false).send(.get, url)
+        guard reply.status == 200, let cookie = reply.headerFields[values: .setCookie].first(where: { $0.hasPrefix("vapor-session=") }),
+              let value = cookie.dropFirst("vapor-session=".count).split(separator: ";").first, !value.isEmpty else {
+            throw BenchFailure("the Vapor-sessions app gave no session cookie (HTTP \(reply.status))")
+        }
+        return String(value)
+    }
+}
+
+/// Restores a ``VaporSessionUser`` from Vapor's session (no waiting: a plain, event-loop
+/// authenticator, the cheapest form Vapor offers).
+struct VaporSessionUserAuthenticator: SessionAuthenticator {
+    typealias User = VaporSessionUser
+
+    func authenticate(sessionID: String, for request: Request) -> EventLoopFuture<Void> {
+        request.auth.login(VaporSessionUser(id: sessionID))
+        return request.eventLoop.makeSucceededVoidFuture()
     }
 }
 

@@ -31,7 +31,7 @@ enum WebBenchmarks {
                               "web.hummingbird.bearer.uncached"]
     static let sessionNames = ["web.vapor.session", "web.hummingbird.session"] + ["vapor", "hummingbird"].flatMap {
         ["web.\($0).session.layers.web-vs-hub", "web.\($0).session.layers.hub-vs-open"]
-    }
+    } + ["web.vapor.session.layers.vapor-sessions-vs-open", "web.vapor.session.layers.authhub-vs-vapor-sessions"]
     /// The request path of every app.
     static let path = "/api/page"
 
@@ -74,18 +74,20 @@ enum WebBenchmarks {
     /// then wrk's socket errors and ≥ 400 statuses counted in every run: any fails the row).
     static func row(_ name: String, options: BenchOptions, load: WrkLoad, headers: [(String, String)],
                     subject: Int, baseline: Int, baselineText: String, target: Double?, note: String = "",
-                    extraCheck: () -> String? = { nil }) async throws -> Row {
+                    baselineHeaders: [(String, String)]? = nil, extraCheck: () -> String? = { nil }) async throws -> Row {
         let script = try load.script(name: name, headers: headers)
+        // The same request bytes on both sides unless the baseline needs its own (another cookie).
+        let baselineScript = try baselineHeaders.map { try load.script(name: name + ".baseline", headers: $0) } ?? script
         let subjectURL = "http://127.0.0.1:\(subject)\(path)", baselineURL = "http://127.0.0.1:\(baseline)\(path)"
         try await expectOK(subjectURL, headers: headers, what: "\(name): the subject")
-        try await expectOK(baselineURL, headers: headers, what: "\(name): the baseline")
+        try await expectOK(baselineURL, headers: baselineHeaders ?? headers, what: "\(name): the baseline")
         let failures = Tally(), requests = Tally()
         // The server process's own CPU time per request (user + system, this process only: wrk is a
         // child), per run: what a request costs the server, whatever else the machine runs.
         let cpu = Mutex<(subject: [Double], baseline: [Double])>(([], []))
         func measure(_ url: String, subject: Bool) async throws -> Double {
             let before = processCPUSeconds()
-            let result = try await load.run(url: url, script: script)
+            let result = try await load.run(url: url, script: subject ? script : baselineScript)
             let perRequest = (processCPUSeconds() - before) / max(result.requests, 1) * 1e6
             cpu.withLock { if subject { $0.subject.append(perRequest) } else { $0.baseline.append(perRequest) } }
             failures.add(result.errors)
