@@ -133,8 +133,8 @@ let package = Package(
         ),
         .executableTarget(
             name: "authhub-webapp",
-            dependencies: ["AuthHub", "AuthHubProviders", "AuthHubPostgres", "AuthHubWebExample", "AuthHubExamplePages",
-                           .product(name: "Hummingbird", package: "hummingbird")],
+            dependencies: ["AuthHub", "AuthHubProviders", "AuthHubPostgres", "AuthHubAsyncHTTPClient", "AuthHubWebExample",
+                           "AuthHubExamplePages", .product(name: "Hummingbird", package: "hummingbird")],
             path: "Examples/WebApp/Sources/authhub-webapp"
         ),
         // The Vapor example web app (Examples/VaporApp): the same pages on AuthHubVapor; a library the
