@@ -182,7 +182,7 @@ public final class AuthHubWeb: Sendable {
 
     /// What ``resolveSession(_:)`` returns, when it can be had without waiting: no cookie, a cookie
     /// that names no session, or a session the hub has cached with an access token valid for at
-    /// least a minute (``AuthHub/cachedSession(provider:account:minTTL:scope:)``) — a signed-in
+    /// least a minute (`AuthHub.cachedSession(provider:account:minTTL:scope:)`) — a signed-in
     /// user's usual request. Nil when the store must be read, the session renewed or a timed-out
     /// session ended: then call ``resolveSession(_:)``. An adapter whose framework runs waiting
     /// middleware on another thread (Vapor's `AsyncMiddleware`) answers from here on the event loop.

@@ -38,3 +38,34 @@ import Testing
         #expect(grown < 20, "50 discarded transports left \(grown) more Unix-domain sockets open")
     }
 }
+
+/// Every request's state is freed when it is over: the transport's exchange (the task, the timer,
+/// the body) once held itself through its timer's block and its task's completion handler, so each
+/// request left ~3 KB behind for good (issue 33's web soak: the Hummingbird example's memory grew by a
+/// third in 10 minutes; RELIABILITY.md §9).
+@Suite struct TransportMemoryTests {
+    @Test func finishedRequestsLeaveNoExchangeBehind() async throws {
+        let upstream = try ScriptedUpstream { request in
+            request.path.hasSuffix("/redirect") ? .reply(status: 302, headers: [("Location", "/x")]) : .json(200, "{}")
+        }
+        defer { upstream.stop() }
+        let base = upstream.baseURL.absoluteString
+        let ok = try #require(URL(string: base + "/x")), redirect = try #require(URL(string: base + "/redirect"))
+        let closed = try #require(URL(string: "http://127.0.0.1:\(try ScriptedUpstream.freeLoopbackPort())/closed"))
+        // A short deadline, so that every request's timer has fired (it holds the exchange until
+        // then) before the count is read; a deadline no other test uses, as the count is by deadline.
+        let deadline = Duration.milliseconds(317)
+        let transport = URLSessionTransport(defaultTimeout: deadline, followRedirects: false)
+        for index in 0..<300 {
+            let url = [ok, redirect, closed][index % 3]
+            _ = try? await transport.send(.get, url)
+        }
+        var left = Int.max
+        for _ in 0..<50 {
+            try await Task.sleep(for: .milliseconds(100))
+            left = URLSessionTransport.liveExchanges(timeout: deadline)
+            if left <= 0 { break }
+        }
+        #expect(left == 0, "\(left) of 300 finished requests' exchanges are still alive")
+    }
+}

@@ -117,6 +117,10 @@ public struct URLSessionTransport: HTTPTransport {
 
     static func tooLarge(_ maxBytes: Int) -> TransportError { RedirectPolicy.tooLarge(maxBytes) }
 
+    /// How many requests with this deadline have their state alive in this process (running, or
+    /// finished and waiting for their timer): for leak tests.
+    package static func liveExchanges(timeout: Duration) -> Int { Exchange.liveCount(timeout: timeout) }
+
     /// One request with a total deadline (URLSession's own interval is an idle timeout, not a
     /// deadline): a dispatch timer cancels the URLSession task when `timeout` passes, and the
     /// calling task's cancellation cancels it too. No child tasks: a task group with a sleeping
@@ -188,6 +192,15 @@ public struct URLSessionTransport: HTTPTransport {
             /// its own, and must not be cancelled (see ``declineRedirect()``).
             var redirectDeclined = false
             var body = Data()
+
+            /// Lets go of the task and the timer once the exchange is over. The timer's block holds
+            /// the exchange, and the exchange held the timer and the task (whose completion handler
+            /// holds the exchange too): kept, every request's exchange, task and body stayed in
+            /// memory for good (~3 KB per request; issue 33's soak, RELIABILITY.md §9).
+            mutating func releaseTaskAndTimer() {
+                task = nil
+                timer = nil
+            }
         }
         private let state = Mutex(State())
         let maxBytes: Int
@@ -196,7 +209,21 @@ public struct URLSessionTransport: HTTPTransport {
         init(maxBytes: Int, timeout: Duration) {
             self.maxBytes = maxBytes
             self.timeout = timeout
+            Self.live.withLock { $0[timeout, default: 0] += 1 }
         }
+
+        deinit {
+            let timeout = self.timeout
+            Self.live.withLock { live in
+                live[timeout, default: 1] -= 1
+                if live[timeout] == 0 { live[timeout] = nil }
+            }
+        }
+
+        /// How many exchanges exist, by deadline: each is freed once its request is over and its
+        /// timer has fired or been dropped (a leak test watches those of a deadline of its own).
+        private static let live = Mutex<[Duration: Int]>([:])
+        static func liveCount(timeout: Duration) -> Int { live.withLock { $0[timeout] ?? 0 } }
 
         /// Records the started task, its timer and the caller; false (the caller answered with
         /// `CancellationError`) when the exchange was cancelled already.
@@ -220,8 +247,10 @@ public struct URLSessionTransport: HTTPTransport {
                 guard !state.finished, state.stop == nil else { return (nil, nil, nil) }
                 state.stop = reason
                 state.body = Data()
+                let (task, timer) = (state.task, state.timer)
+                state.releaseTaskAndTimer()
                 defer { state.continuation = nil }
-                return (state.redirectDeclined ? nil : state.task, state.continuation, state.timer)
+                return (state.redirectDeclined ? nil : task, state.continuation, timer)
             }
             timer?.cancel()
             // Not on the calling thread: with ``InlineDelegateQueue`` a stop can come from a delegate
@@ -286,8 +315,11 @@ public struct URLSessionTransport: HTTPTransport {
         func finish(data: Data?, response: URLResponse?, error: (any Error)?) {
             let (continuation, timer) = state.withLock { state -> (Continuation?, DispatchWorkItem?) in
                 state.finished = true
+                let timer = state.timer
+                state.releaseTaskAndTimer()
+                state.body = Data()
                 defer { state.continuation = nil }
-                return (state.continuation, state.timer)
+                return (state.continuation, timer)
             }
             timer?.cancel()
             guard let continuation else { return }
