@@ -54,7 +54,7 @@ public struct WebCookie: Sendable, Hashable {
         value(named: name, in: Array(cookieHeaderValues))
     }
 
-    /// ``value(named:in:)`` for an array (what Hummingbird and Vapor give): not generic, so a call
+    /// `value(named:in:)` for an array (what Hummingbird and Vapor give): not generic, so a call
     /// from an adapter's module runs specialized code on every request.
     public static func value(named name: String, in cookieHeaderValues: [String]) -> String? {
         var name = name

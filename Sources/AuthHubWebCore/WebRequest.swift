@@ -39,7 +39,7 @@ public struct WebRequest: Sendable {
         return Dictionary(FormEncoding.decode(query), uniquingKeysWith: { first, _ in first })
     }
 
-    /// The value of cookie `name` (``WebCookie/value(named:in:)``).
+    /// The value of cookie `name` (`WebCookie.value(named:in:)`).
     public func cookie(_ name: String) -> String? {
         WebCookie.value(named: name, in: head.headerFields[values: .cookie])
     }
