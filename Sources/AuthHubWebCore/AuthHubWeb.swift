@@ -56,6 +56,9 @@ public final class AuthHubWeb: Sendable {
             var lastSeen: Date
             /// When this replica last sent the session cookie (sign-in, or a renewed `Max-Age`).
             var cookieSentAt: Date
+            /// The hub's manager of the session, once found: read without the hub's table (see
+            /// ``AuthHubWeb/cachedSession(_:seen:)``); weak, so the hub may still drop it.
+            weak var manager: SessionManager?
         }
         /// By cookie value (always ``WebSessionID/value``: ``WebSessionID/init(cookie:)`` accepts
         /// only the canonical form, so one session has one key).
@@ -155,7 +158,7 @@ public final class AuthHubWeb: Sendable {
     /// - the provider unreachable while the session needs renewing: ``WebSessionResolution/failed(_:)``
     ///   with a 503 (``errorResponse(for:)``); the session and the cookie are kept.
     public func resolveSession(cookie value: String?) async -> WebSessionResolution {
-        let id: WebSessionID, seen: (csrfToken: String, cookieDue: Bool)?
+        let id: WebSessionID, seen: SeenBefore?
         switch check(value) {
         case .resolved(let resolution):
             return resolution
@@ -163,7 +166,7 @@ public final class AuthHubWeb: Sendable {
             await end(timedOut)
             return .ended(clear: clearing(sessionCookieName))
         case .valid(let valid, let seenBefore):
-            if let session = hub.cachedSession(provider: valid.provider, account: valid.account, minTTL: 60) {
+            if let session = cachedSession(valid, seen: seenBefore) {
                 return signedIn(valid, seen: seenBefore, session: session)
             }
             (id, seen) = (valid, seenBefore)
@@ -198,7 +201,7 @@ public final class AuthHubWeb: Sendable {
         case .timedOut:
             return nil
         case .valid(let id, let seen):
-            guard let session = hub.cachedSession(provider: id.provider, account: id.account, minTTL: 60) else { return nil }
+            guard let session = cachedSession(id, seen: seen) else { return nil }
             return signedIn(id, seen: seen, session: session)
         }
     }
@@ -211,7 +214,27 @@ public final class AuthHubWeb: Sendable {
         case timedOut(WebSessionID)
         /// A well-formed id within its timeouts; for a session this replica has seen before, its
         /// CSRF token and whether its cookie is due (the entry is marked seen already).
-        case valid(WebSessionID, seen: (csrfToken: String, cookieDue: Bool)?)
+        case valid(WebSessionID, seen: SeenBefore?)
+    }
+
+    /// What the table knew of a session seen before (its entry already marked seen).
+    private struct SeenBefore {
+        let csrfToken: String
+        let cookieDue: Bool
+        let manager: SessionManager?
+    }
+
+    /// The hub's cached session of `id`, valid for a minute: through the manager the table keeps for
+    /// it (no look-up in the hub's manager table, no hashing of the key) — except when the cookie is
+    /// due, once a minute per session, when it goes through the hub, which marks the manager used
+    /// for its least-recently-used bookkeeping, and the manager is kept for the next requests.
+    private func cachedSession(_ id: WebSessionID, seen: SeenBefore?) -> Session? {
+        if let seen, !seen.cookieDue, let session = seen.manager?.cachedSession(minTTL: 60) { return session }
+        guard let session = hub.cachedSession(provider: id.provider, account: id.account, minTTL: 60) else { return nil }
+        if let seen, seen.cookieDue || seen.manager == nil, let manager = try? hub.manager(provider: id.provider, account: id.account) {
+            self.seen.withLock { $0.entries[id.value]?.manager = manager }
+        }
+        return session
     }
 
     private func check(_ value: String?) -> CookieCheck {
@@ -220,14 +243,16 @@ public final class AuthHubWeb: Sendable {
         // One look at the table: a session seen before is marked seen now, and its cookie counted
         // as sent when due, unless it is idle (to be ended). Marking before the hub is asked costs
         // nothing when the session turns out gone: it is forgotten then.
-        let seen = seen.withLock { table -> (id: WebSessionID, csrfToken: String, idle: Bool, cookieDue: Bool)? in
+        let seen = seen.withLock { table -> (id: WebSessionID, idle: Bool, before: SeenBefore)? in
             guard let index = table.entries.index(forKey: value) else { return nil }
             let entry = table.entries.values[index]
-            guard now.timeIntervalSince(entry.lastSeen) <= idleSeconds else { return (entry.id, entry.csrfToken, true, false) }
+            guard now.timeIntervalSince(entry.lastSeen) <= idleSeconds else {
+                return (entry.id, true, SeenBefore(csrfToken: entry.csrfToken, cookieDue: false, manager: nil))
+            }
             let due = now.timeIntervalSince(entry.cookieSentAt) >= interval
             table.entries.values[index].lastSeen = now
             if due { table.entries.values[index].cookieSentAt = now }
-            return (entry.id, entry.csrfToken, false, due)
+            return (entry.id, false, SeenBefore(csrfToken: entry.csrfToken, cookieDue: due, manager: entry.manager))
         }
         let id: WebSessionID
         if let seen {
@@ -240,13 +265,13 @@ public final class AuthHubWeb: Sendable {
         }
         let age = now.timeIntervalSince(id.createdAt)
         guard age >= -60, age <= absoluteSeconds, !(seen?.idle ?? false) else { return .timedOut(id) }
-        return .valid(id, seen: seen.map { ($0.csrfToken, $0.cookieDue) })
+        return .valid(id, seen: seen?.before)
     }
 
-    private func signedIn(_ id: WebSessionID, seen: (csrfToken: String, cookieDue: Bool)?, session: Session) -> WebSessionResolution {
+    private func signedIn(_ id: WebSessionID, seen: SeenBefore?, session: Session) -> WebSessionResolution {
         let csrf: String, cookieDue: Bool
         if let seen {
-            (csrf, cookieDue) = seen
+            (csrf, cookieDue) = (seen.csrfToken, seen.cookieDue)
         } else {
             csrf = csrfToken(for: id)
             cookieDue = touch(id, csrfToken: csrf, sendingCookie: false)

@@ -103,6 +103,9 @@ import Testing
         let f = try Fixture()
         try await f.storeSession(expiresIn: 3600)
         _ = await f.web.resolveSession(cookie: f.cookie)
+        // Twice from the cache: the second goes through the manager the table kept from the first.
+        #expect(f.web.resolveCachedSession(cookie: f.cookie)?.identity != nil)
+        #expect(f.web.resolveCachedSession(cookie: f.cookie)?.identity != nil)
         try await f.hub.signOut(provider: "auth0", account: f.account)
         #expect(f.web.resolveCachedSession(cookie: f.cookie) == nil)
         guard case .ended = await f.web.resolveSession(cookie: f.cookie) else { Issue.record("not ended"); return }
