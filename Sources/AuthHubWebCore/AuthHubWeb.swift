@@ -293,9 +293,8 @@ public final class AuthHubWeb: Sendable {
     /// has not sent it for ``cookieRenewalInterval``; always for a session new to this replica), and
     /// then counts it as sent. `sendingCookie` says the caller sends the cookie anyway (a sign-in).
     @discardableResult
-    private func touch(_ id: WebSessionID, csrfToken: String? = nil, sendingCookie: Bool) -> Bool {
+    private func touch(_ id: WebSessionID, csrfToken csrf: String, sendingCookie: Bool) -> Bool {
         let now = self.now, idle = idleSeconds, interval = cookieRenewalInterval
-        let csrf = csrfToken ?? self.csrfToken(for: id)
         return seen.withLock { table in
             if let index = table.entries.index(forKey: id.value) {
                 table.entries.values[index].lastSeen = now
@@ -329,7 +328,7 @@ public final class AuthHubWeb: Sendable {
         // The hub's one sign-in rule (stored, `signedIn` published, counted as a `browser` sign-in);
         // a fresh id has no session to replace — the browser's previous one is retired by the caller.
         _ = try await hub.manager(provider: provider, account: id.account).signIn(method: "browser") { _ in session }
-        touch(id, sendingCookie: true)
+        touch(id, csrfToken: csrfToken(for: id), sendingCookie: true)
         return id
     }
 
