@@ -210,6 +210,15 @@ public final class AuthHub: Sendable {
         return managers.withLock { $0.use(key) }?.cachedSession(minTTL: minTTL, scope: scope)
     }
 
+    /// ``cachedSession(provider:account:minTTL:scope:)`` with the manager that holds it (nil for
+    /// none), as ``SessionManager/cachedSnapshot(minTTL:scope:)``'s object.
+    package func cachedSnapshot(provider id: String, account: String, minTTL: TimeInterval = 60,
+                                scope: String? = nil) -> (snapshot: CachedSessionSnapshot?, manager: SessionManager)? {
+        let key = SessionKey(provider: id, account: account)
+        guard let manager = managers.withLock({ $0.use(key) }) else { return nil }
+        return (manager.cachedSnapshot(minTTL: minTTL, scope: scope), manager)
+    }
+
     /// Writes every renewed session that a store refused and a manager of this hub keeps in memory
     /// (``SessionManager/storeUnsaved()``): call it before a program exits, so that a renewal (and
     /// with rotating refresh tokens, the only valid refresh token) is not lost with the process.

@@ -39,25 +39,40 @@ public struct AuthHubSessionAuthenticator: Middleware, Authenticator {
     }
 
     private func respond(to request: Request, as resolution: WebSessionResolution, chainingTo next: any Responder) -> EventLoopFuture<Response> {
-        if case .failed(let response) = resolution { return request.eventLoop.makeSucceededFuture(Response(response)) }
-        if let identity = resolution.identity { request.auth.login(identity) }
+        let cookie: WebCookie?, ended: Bool
+        switch resolution {
+        case .failed(let response):
+            return request.eventLoop.makeSucceededFuture(Response(response))
+        case .anonymous:
+            (cookie, ended) = (nil, false)
+        case .signedIn(let identity, let renewed):
+            request.auth.login(identity)
+            (cookie, ended) = (renewed, false)
+        case .ended(let clear):
+            (cookie, ended) = (clear, true)
+        }
+        // The closures hold the cookie to add, if any, and whether the session ended — not the
+        // resolution (its identity): most signed-in requests have no cookie to add (it is re-sent
+        // once a minute), and then no `map` either.
         let finish: @Sendable (Response) -> Response = { response in
-            resolution.finish(setCookieValues: response.headers[.setCookie]) { response.headers.add(name: .setCookie, value: $0) }
+            // Unless the route set that cookie itself (``WebSessionResolution/finish(setCookieValues:append:)``).
+            if let cookie, !WebCookie.isSet(cookie.name, in: response.headers[.setCookie]) {
+                response.headers.add(name: .setCookie, value: cookie.headerValue)
+            }
             return response
         }
-        // Most signed-in requests have no cookie to add (it is re-sent once a minute): no `map` then.
-        let responded = resolution.responseCookie == nil ? next.respond(to: request) : next.respond(to: request).map(finish)
+        let responded = cookie == nil ? next.respond(to: request) : next.respond(to: request).map(finish)
         return responded.flatMapError { error in
             if let error = error as? AuthHubVaporError {
                 // The error's own response stands as the web core made it (a 401 clears the cookie;
                 // a 503 keeps it untouched), but for a session that was over, whose cookie goes.
                 let response = Response(error.webResponse)
-                if case .ended = resolution { _ = finish(response) }
+                if ended { _ = finish(response) }
                 return request.eventLoop.makeSucceededFuture(response)
             }
             // A cleared cookie goes on error replies too (a guarded route answers 401 by throwing):
             // the error is rendered as the application's ErrorMiddleware would.
-            guard case .ended = resolution else { return request.eventLoop.makeFailedFuture(error) }
+            guard ended else { return request.eventLoop.makeFailedFuture(error) }
             return ErrorMiddleware.default(environment: request.application.environment)
                 .respond(to: request, chainingTo: Rethrowing(error: error)).map(finish)
         }

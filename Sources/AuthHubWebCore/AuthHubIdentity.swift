@@ -17,32 +17,53 @@ public struct AuthHubIdentity: Sendable {
     }
 
     /// The provider id from providers.json.
-    public let provider: String
+    public var provider: String { storage.provider }
     /// The user's subject (`sub`), when the provider gave one.
-    public let subject: String?
+    public var subject: String? { storage.subject }
     /// The ID token's or access token's claims.
-    public let claims: [String: JSONValue]
+    public var claims: [String: JSONValue] { storage.claims }
     /// How the request was authenticated.
-    public let source: Source
+    public var source: Source { storage.source }
     /// A valid access token for calling the provider's APIs on the user's behalf.
-    public let accessToken: Secret<String>
+    public var accessToken: Secret<String> { storage.accessToken }
     /// When ``accessToken`` expires.
-    public let expiresAt: Date?
+    public var expiresAt: Date? { storage.expiresAt }
     /// The value an HTML form posting to the sign-out route must send as its `csrf` field (session
     /// identities only).
-    public let csrfToken: String?
+    public var csrfToken: String? { storage.csrfToken }
 
     /// The `email` claim, when there is one.
     public var email: String? { claims["email"]?.stringValue }
 
+    /// The fields, in one immutable object: an identity is one reference, so handing it on (the
+    /// web core's resolution, Vapor's `req.auth` storage, which boxes larger values) and reusing
+    /// it for the next requests of the same session costs a retain, not a copy of every field.
+    private let storage: Storage
+
+    private final class Storage: Sendable {
+        let provider: String
+        let subject: String?
+        let claims: [String: JSONValue]
+        let source: Source
+        let accessToken: Secret<String>
+        let expiresAt: Date?
+        let csrfToken: String?
+
+        init(provider: String, subject: String?, claims: [String: JSONValue], source: Source, accessToken: Secret<String>,
+             expiresAt: Date?, csrfToken: String?) {
+            self.provider = provider
+            self.subject = subject
+            self.claims = claims
+            self.source = source
+            self.accessToken = accessToken
+            self.expiresAt = expiresAt
+            self.csrfToken = csrfToken
+        }
+    }
+
     public init(provider: String, subject: String?, claims: [String: JSONValue], source: Source, accessToken: Secret<String>,
                 expiresAt: Date?, csrfToken: String?) {
-        self.provider = provider
-        self.subject = subject
-        self.claims = claims
-        self.source = source
-        self.accessToken = accessToken
-        self.expiresAt = expiresAt
-        self.csrfToken = csrfToken
+        storage = Storage(provider: provider, subject: subject, claims: claims, source: source, accessToken: accessToken,
+                          expiresAt: expiresAt, csrfToken: csrfToken)
     }
 }

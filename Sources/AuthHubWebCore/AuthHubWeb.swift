@@ -50,15 +50,35 @@ public final class AuthHubWeb: Sendable {
     private let seen = Mutex(SeenSessions())
 
     struct SeenSessions: Sendable {
-        struct Entry: Sendable {
+        /// One session's entry. Its `var`s are read and written only while the table's lock
+        /// (`AuthHubWeb.seen`) is held, and its `let`s never change: that is why it may be
+        /// `@unchecked Sendable` (a reference, so that a request finds it with one retain and
+        /// marks it seen in place).
+        final class Entry: @unchecked Sendable {
             let id: WebSessionID
             let csrfToken: String
             var lastSeen: Date
             /// When this replica last sent the session cookie (sign-in, or a renewed `Max-Age`).
             var cookieSentAt: Date
             /// The hub's manager of the session, once found: read without the hub's table (see
-            /// ``AuthHubWeb/cachedSession(_:seen:)``); weak, so the hub may still drop it.
+            /// `AuthHubWeb.cachedSnapshot(_:seen:)`); weak, so the hub may still drop it.
             weak var manager: SessionManager?
+            /// The identity last made for this session and the hub's snapshot of the session it
+            /// was made from: handed out again while the manager's snapshot is that same object
+            /// (it is replaced at every change of the session: renewal, sign-out, another
+            /// replica's write), so a signed-in request builds no identity.
+            var identity: (snapshot: CachedSessionSnapshot, identity: AuthHubIdentity)?
+
+            /// When the session's absolute timeout ends it (its creation time plus the timeout).
+            let absoluteDeadline: Date
+
+            init(id: WebSessionID, csrfToken: String, now: Date, absoluteTimeout: TimeInterval) {
+                self.id = id
+                self.csrfToken = csrfToken
+                lastSeen = now
+                cookieSentAt = now
+                absoluteDeadline = id.createdAt.addingTimeInterval(absoluteTimeout)
+            }
         }
         /// By cookie value (always ``WebSessionID/value``: ``WebSessionID/init(cookie:)`` accepts
         /// only the canonical form, so one session has one key).
@@ -81,9 +101,12 @@ public final class AuthHubWeb: Sendable {
         idleSeconds = configuration.idleTimeout.seconds
         absoluteSeconds = configuration.absoluteTimeout.seconds
         cookieRenewalInterval = min(60, idleSeconds / 20)
+        clock = hub.context.clock
     }
 
-    var now: Date { hub.context.clock.now }
+    /// The hub's clock, kept (reading it through the hub's context copies the context's fields).
+    private let clock: any AuthClock
+    var now: Date { clock.now }
 
     // MARK: - Cookies
 
@@ -166,8 +189,8 @@ public final class AuthHubWeb: Sendable {
             await end(timedOut)
             return .ended(clear: clearing(sessionCookieName))
         case .valid(let valid, let seenBefore):
-            if let session = cachedSession(valid, seen: seenBefore) {
-                return signedIn(valid, seen: seenBefore, session: session)
+            if let snapshot = cachedSnapshot(valid, seen: seenBefore) {
+                return signedIn(valid, seen: seenBefore, session: snapshot.session, snapshot: snapshot)
             }
             (id, seen) = (valid, seenBefore)
         }
@@ -180,7 +203,7 @@ public final class AuthHubWeb: Sendable {
         } catch {
             return .failed(errorResponse(for: error))
         }
-        return signedIn(id, seen: seen, session: session)
+        return signedIn(id, seen: seen, session: session, snapshot: nil)
     }
 
     /// What ``resolveSession(_:)`` returns, when it can be had without waiting: no cookie, a cookie
@@ -195,15 +218,35 @@ public final class AuthHubWeb: Sendable {
 
     /// ``resolveCachedSession(_:)`` for a session cookie's value.
     public func resolveCachedSession(cookie value: String?) -> WebSessionResolution? {
+        if let value, let identity = seenSessionIdentity(value) { return .signedIn(identity, cookie: nil) }
         switch check(value) {
         case .resolved(let resolution):
             return resolution
         case .timedOut:
             return nil
         case .valid(let id, let seen):
-            guard let session = cachedSession(id, seen: seen) else { return nil }
-            return signedIn(id, seen: seen, session: session)
+            guard let snapshot = cachedSnapshot(id, seen: seen) else { return nil }
+            return signedIn(id, seen: seen, session: snapshot.session, snapshot: snapshot)
         }
+    }
+
+    /// A signed-in user's usual request, on a replica that has answered the session before: its
+    /// entry holds the identity made from the hub's current snapshot of the session, the session is
+    /// within its idle and absolute timeouts, its cookie is not due, and the snapshot is still the
+    /// manager's with an access token valid for a minute — one look at the table (marking it seen)
+    /// and one at the manager's snapshot; no copy of the session or of the parsed cookie. Nil sends
+    /// the request down the full path (``check(_:)``), which decides everything again.
+    private func seenSessionIdentity(_ value: String) -> AuthHubIdentity? {
+        let now = self.now, idleSeconds = self.idleSeconds, interval = cookieRenewalInterval
+        let found = seen.withLock { table -> (identity: AuthHubIdentity, snapshot: CachedSessionSnapshot, manager: SessionManager)? in
+            guard let entry = table.entries[value], let made = entry.identity, let manager = entry.manager,
+                  now.timeIntervalSince(entry.lastSeen) <= idleSeconds, now < entry.absoluteDeadline,
+                  now.timeIntervalSince(entry.cookieSentAt) < interval else { return nil }
+            entry.lastSeen = now
+            return (made.identity, made.snapshot, manager)
+        }
+        guard let found, found.manager.isCurrent(found.snapshot, minTTL: 60) else { return nil }
+        return found.identity
     }
 
     /// What a session cookie comes to before the session is looked up.
@@ -217,24 +260,28 @@ public final class AuthHubWeb: Sendable {
         case valid(WebSessionID, seen: SeenBefore?)
     }
 
-    /// What the table knew of a session seen before (its entry already marked seen).
+    /// What the table knew of a session seen before (its entry already marked seen), read under
+    /// its lock.
     private struct SeenBefore {
-        let csrfToken: String
+        let entry: SeenSessions.Entry
         let cookieDue: Bool
         let manager: SessionManager?
+        let identity: (snapshot: CachedSessionSnapshot, identity: AuthHubIdentity)?
     }
 
-    /// The hub's cached session of `id`, valid for a minute: through the manager the table keeps for
-    /// it (no look-up in the hub's manager table, no hashing of the key) — except when the cookie is
-    /// due, once a minute per session, when it goes through the hub, which marks the manager used
-    /// for its least-recently-used bookkeeping, and the manager is kept for the next requests.
-    private func cachedSession(_ id: WebSessionID, seen: SeenBefore?) -> Session? {
-        if let seen, !seen.cookieDue, let session = seen.manager?.cachedSession(minTTL: 60) { return session }
-        guard let session = hub.cachedSession(provider: id.provider, account: id.account, minTTL: 60) else { return nil }
-        if let seen, seen.cookieDue || seen.manager == nil, let manager = try? hub.manager(provider: id.provider, account: id.account) {
-            self.seen.withLock { $0.entries[id.value]?.manager = manager }
+    /// The hub's cached session of `id`, valid for a minute, as the hub's snapshot object: through
+    /// the manager the table keeps for it (no look-up in the hub's manager table, no hashing of the
+    /// key) — except when the cookie is due, once a minute per session, when it goes through the
+    /// hub, which marks the manager used for its least-recently-used bookkeeping, and the manager
+    /// is kept for the next requests.
+    private func cachedSnapshot(_ id: WebSessionID, seen: SeenBefore?) -> CachedSessionSnapshot? {
+        if let seen, !seen.cookieDue, let snapshot = seen.manager?.cachedSnapshot(minTTL: 60) { return snapshot }
+        guard let found = hub.cachedSnapshot(provider: id.provider, account: id.account, minTTL: 60),
+              let snapshot = found.snapshot else { return nil }
+        if let seen, seen.cookieDue || seen.manager == nil {
+            self.seen.withLock { _ in seen.entry.manager = found.manager }
         }
-        return session
+        return snapshot
     }
 
     private func check(_ value: String?) -> CookieCheck {
@@ -243,20 +290,19 @@ public final class AuthHubWeb: Sendable {
         // One look at the table: a session seen before is marked seen now, and its cookie counted
         // as sent when due, unless it is idle (to be ended). Marking before the hub is asked costs
         // nothing when the session turns out gone: it is forgotten then.
-        let seen = seen.withLock { table -> (id: WebSessionID, idle: Bool, before: SeenBefore)? in
-            guard let index = table.entries.index(forKey: value) else { return nil }
-            let entry = table.entries.values[index]
+        let seen = seen.withLock { table -> (idle: Bool, before: SeenBefore)? in
+            guard let entry = table.entries[value] else { return nil }
             guard now.timeIntervalSince(entry.lastSeen) <= idleSeconds else {
-                return (entry.id, true, SeenBefore(csrfToken: entry.csrfToken, cookieDue: false, manager: nil))
+                return (true, SeenBefore(entry: entry, cookieDue: false, manager: nil, identity: nil))
             }
             let due = now.timeIntervalSince(entry.cookieSentAt) >= interval
-            table.entries.values[index].lastSeen = now
-            if due { table.entries.values[index].cookieSentAt = now }
-            return (entry.id, false, SeenBefore(csrfToken: entry.csrfToken, cookieDue: due, manager: entry.manager))
+            entry.lastSeen = now
+            if due { entry.cookieSentAt = now }
+            return (false, SeenBefore(entry: entry, cookieDue: due, manager: entry.manager, identity: entry.identity))
         }
         let id: WebSessionID
         if let seen {
-            id = seen.id
+            id = seen.before.entry.id
         } else {
             guard let parsed = WebSessionID(cookie: value), (try? hub.provider(parsed.provider)) != nil else {
                 return .resolved(.ended(clear: clearing(sessionCookieName)))
@@ -268,17 +314,24 @@ public final class AuthHubWeb: Sendable {
         return .valid(id, seen: seen?.before)
     }
 
-    private func signedIn(_ id: WebSessionID, seen: SeenBefore?, session: Session) -> WebSessionResolution {
-        let csrf: String, cookieDue: Bool
+    /// A signed-in resolution. With the hub's `snapshot` of the session, the identity made from it
+    /// is kept in the session's entry and handed out again while the snapshot is the same object.
+    private func signedIn(_ id: WebSessionID, seen: SeenBefore?, session: Session,
+                          snapshot: CachedSessionSnapshot?) -> WebSessionResolution {
+        if let seen, let snapshot, let made = seen.identity, made.snapshot === snapshot {
+            return .signedIn(made.identity, cookie: seen.cookieDue ? sessionCookie(id) : nil)
+        }
+        let csrf: String, cookieDue: Bool, entry: SeenSessions.Entry
         if let seen {
-            (csrf, cookieDue) = (seen.csrfToken, seen.cookieDue)
+            (csrf, cookieDue, entry) = (seen.entry.csrfToken, seen.cookieDue, seen.entry)
         } else {
             csrf = csrfToken(for: id)
-            cookieDue = touch(id, csrfToken: csrf, sendingCookie: false)
+            (cookieDue, entry) = touch(id, csrfToken: csrf, sendingCookie: false)
         }
         let identity = AuthHubIdentity(provider: id.provider, subject: session.userID ?? session.claims["sub"]?.stringValue,
                                        claims: session.claims, source: .session(id: id.value), accessToken: session.accessToken,
                                        expiresAt: session.expiresAt, csrfToken: csrf)
+        if let snapshot { self.seen.withLock { _ in entry.identity = (snapshot, identity) } }
         return .signedIn(identity, cookie: cookieDue ? sessionCookie(id) : nil)
     }
 
@@ -291,18 +344,20 @@ public final class AuthHubWeb: Sendable {
 
     /// Marks a session seen now; returns whether its cookie is due to be sent again (this replica
     /// has not sent it for ``cookieRenewalInterval``; always for a session new to this replica), and
-    /// then counts it as sent. `sendingCookie` says the caller sends the cookie anyway (a sign-in).
+    /// then counts it as sent; and the session's entry. `sendingCookie` says the caller sends the
+    /// cookie anyway (a sign-in).
     @discardableResult
-    private func touch(_ id: WebSessionID, csrfToken csrf: String, sendingCookie: Bool) -> Bool {
+    private func touch(_ id: WebSessionID, csrfToken csrf: String, sendingCookie: Bool) -> (cookieDue: Bool, entry: SeenSessions.Entry) {
         let now = self.now, idle = idleSeconds, interval = cookieRenewalInterval
         return seen.withLock { table in
-            if let index = table.entries.index(forKey: id.value) {
-                table.entries.values[index].lastSeen = now
-                let due = sendingCookie || now.timeIntervalSince(table.entries.values[index].cookieSentAt) >= interval
-                if due { table.entries.values[index].cookieSentAt = now }
-                return due
+            if let entry = table.entries[id.value] {
+                entry.lastSeen = now
+                let due = sendingCookie || now.timeIntervalSince(entry.cookieSentAt) >= interval
+                if due { entry.cookieSentAt = now }
+                return (due, entry)
             }
-            table.entries[id.value] = SeenSessions.Entry(id: id, csrfToken: csrf, lastSeen: now, cookieSentAt: now)
+            let entry = SeenSessions.Entry(id: id, csrfToken: csrf, now: now, absoluteTimeout: absoluteSeconds)
+            table.entries[id.value] = entry
             // Bounded: entries idle past the timeout go once the table has grown past its sweep
             // mark, which then doubles what is left (at least 50,000), so a sweep costs O(1) per
             // request amortised even when every entry is live.
@@ -310,7 +365,7 @@ public final class AuthHubWeb: Sendable {
                 table.entries = table.entries.filter { now.timeIntervalSince($0.value.lastSeen) <= idle }
                 table.sweepAt = max(50_000, table.entries.count * 2)
             }
-            return true
+            return (true, entry)
         }
     }
 

@@ -128,6 +128,34 @@ import Testing
         }
     }
 
+    /// The cached path hands out the identity it made for a session again (no copy of the session,
+    /// no new identity) only while the hub's session is unchanged: a renewal's or a new sign-in's
+    /// tokens and claims show on the very next request, on both paths.
+    @Test func theIdentityOfASessionFollowsEveryChangeOfTheSession() async throws {
+        let f = try Fixture()
+        try await f.storeSession(expiresIn: 3600)
+        _ = await f.web.resolveSession(cookie: f.cookie)
+        for _ in 0..<3 {
+            let identity = try #require(f.web.resolveCachedSession(cookie: f.cookie)?.identity)
+            #expect(identity.accessToken == Secret("access") && identity.email == "a@example.com")
+        }
+        let csrf = try #require(f.web.resolveCachedSession(cookie: f.cookie)?.identity?.csrfToken)
+        let manager = try f.hub.manager(provider: "auth0", account: f.account)
+        for round in 1...3 {
+            try await manager.store(Session(providerID: "auth0", accessToken: Secret("access-\(round)"), expiresAt: f.clock.now.addingTimeInterval(3600),
+                                            userID: "user-1", claims: ["email": .string("\(round)@example.com")]))
+            let identity = try #require(f.web.resolveCachedSession(cookie: f.cookie)?.identity)
+            #expect(identity.accessToken == Secret("access-\(round)") && identity.email == "\(round)@example.com", "round \(round)")
+            #expect(identity.csrfToken == csrf && identity.source == .session(id: f.cookie), "the session's own, whatever its tokens")
+            #expect(await f.web.resolveSession(cookie: f.cookie).identity?.accessToken == Secret("access-\(round)"))
+        }
+        // A token that expires meanwhile is not handed out from the identity made while it was valid.
+        try await manager.store(Session(providerID: "auth0", accessToken: Secret("short"), expiresAt: f.clock.now.addingTimeInterval(120)))
+        #expect(f.web.resolveCachedSession(cookie: f.cookie)?.identity?.accessToken == Secret("short"))
+        f.clock.advance(by: 61)
+        #expect(f.web.resolveCachedSession(cookie: f.cookie) == nil, "valid for under a minute now: renew first")
+    }
+
     @Test func theManagersCachedSessionIsReadWithoutEnteringIt() async throws {
         let f = try Fixture()
         let manager = try f.hub.manager(provider: "auth0", account: "someone")

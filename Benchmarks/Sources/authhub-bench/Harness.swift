@@ -43,6 +43,7 @@ struct BenchOptions: Sendable {
                       --quick     fewer samples and smaller batches (a smoke run; figures are noisy)
                       --json      print the rows as JSON instead of the table
                       --filter    run only benchmarks whose name contains one of the substrings
+                                  (one ending in `$` must equal the whole name)
                       --authhub   the release `authhub` binary, for the CLI rows (skipped without it)
                       --worker    the release `AuthHubRefreshWorker` binary, for pg.replicas.4x250
                       --python    a Python with PyJWT and joserfc, for the peers.* rows (skipped without it)
@@ -58,7 +59,8 @@ struct BenchOptions: Sendable {
     }
 
     func wants(_ name: String) -> Bool {
-        filters.isEmpty || filters.contains { name.contains($0) }
+        // A filter ending in `$` names one benchmark exactly (`web.vapor.session$`: not its layers).
+        filters.isEmpty || filters.contains { $0.hasSuffix("$") ? name == $0.dropLast() : name.contains($0) }
     }
 
     /// Samples per benchmark (each sample is one baseline batch and one subject batch).

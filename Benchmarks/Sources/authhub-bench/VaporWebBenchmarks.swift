@@ -75,7 +75,7 @@ enum VaporWebBenchmarks {
     static func session(_ options: BenchOptions, sessions: SessionFixture, load: WrkLoad) async throws -> [Row] {
         let name = "web.vapor.session"
         guard options.wants(name) else { return [] }
-        let ports = try (0..<4).map { _ in try ScriptedUpstream.freeLoopbackPort() }
+        let ports = try (0..<5).map { _ in try ScriptedUpstream.freeLoopbackPort() }
         let transport = CountingTransport(inner: URLSessionTransport(defaultTimeout: .seconds(10)))
         let hub = try sessions.hub(transport: transport)
         var apps: [Application] = []
@@ -115,6 +115,13 @@ enum VaporWebBenchmarks {
                 sessions.grouped(VaporSessionUser.guardMiddleware()).get("api", "page") { _ in "ok" }
             })
             let vaporCookie = try await VaporSessionUser.signIn(port: ports[3])
+            // Vapor's part alone: an event-loop middleware logging a fixed identity in on `req.auth`
+            // (what the issue asks the authenticator to do), and the guard — no cookie read, no
+            // session: the floor under any session authenticator that uses `req.auth`.
+            guard let fixed = web.resolveCachedSession(cookie: cookie)?.identity else { throw BenchFailure("the session resolves to no identity") }
+            apps.append(try await start(port: ports[4]) { app in
+                app.grouped(FixedIdentityMiddleware(identity: fixed), AuthHubGuardMiddleware()).get("api", "page") { _ in "ok" }
+            })
             transport.reset()
             let headers = [("Cookie", "\(cookieName)=\(cookie)")]
             let noRenewal = { transport.total == 0 ? nil : "\(transport.total) requests to the provider during the row (a renewal?)" }
@@ -124,6 +131,18 @@ enum VaporWebBenchmarks {
                 baselineText: "the same page without the session authenticator and guard (same Cookie header)", target: 0.9,
                 note: "AuthHubSessionAuthenticator + AuthHubGuardMiddleware; the session in an in-memory store, its access token valid for 24 h",
                 extraCheck: noRenewal))
+            if options.wants(name + ".layers.req-auth-vs-open") {
+                rows.append(try await WebBenchmarks.row(
+                    name + ".layers.req-auth-vs-open", options: options, load: load, headers: headers, subject: ports[4], baseline: ports[1],
+                    baselineText: "the open page (same Cookie header)", target: nil,
+                    note: "what Vapor's req.auth costs a page: a middleware logging a fixed AuthHubIdentity in on req.auth, and AuthHubGuardMiddleware (no cookie, no session)"))
+            }
+            if options.wants(name + ".layers.web-vs-req-auth") {
+                rows.append(try await WebBenchmarks.row(
+                    name + ".layers.web-vs-req-auth", options: options, load: load, headers: headers, subject: ports[0], baseline: ports[4],
+                    baselineText: "the page behind a fixed identity on req.auth and the guard (same Cookie header)", target: nil,
+                    note: "what AuthHub's session lookup adds above Vapor's req.auth and the guard", extraCheck: noRenewal))
+            }
             if options.wants(name + ".layers.web-vs-hub") {
                 rows.append(try await WebBenchmarks.row(
                     name + ".layers.web-vs-hub", options: options, load: load, headers: headers, subject: ports[0], baseline: ports[2],
@@ -185,6 +204,16 @@ struct VaporSessionUserAuthenticator: SessionAuthenticator {
     func authenticate(sessionID: String, for request: Request) -> EventLoopFuture<Void> {
         request.auth.login(VaporSessionUser(id: sessionID))
         return request.eventLoop.makeSucceededVoidFuture()
+    }
+}
+
+/// Logs one fixed identity in on `req.auth` (an event-loop middleware, as AuthHub's authenticator).
+struct FixedIdentityMiddleware: Middleware {
+    let identity: AuthHubIdentity
+
+    func respond(to request: Request, chainingTo next: any Responder) -> EventLoopFuture<Response> {
+        request.auth.login(identity)
+        return next.respond(to: request)
     }
 }
 

@@ -31,7 +31,8 @@ enum WebBenchmarks {
                               "web.hummingbird.bearer.uncached"]
     static let sessionNames = ["web.vapor.session", "web.hummingbird.session"] + ["vapor", "hummingbird"].flatMap {
         ["web.\($0).session.layers.web-vs-hub", "web.\($0).session.layers.hub-vs-open"]
-    } + ["web.vapor.session.layers.vapor-sessions-vs-open", "web.vapor.session.layers.authhub-vs-vapor-sessions"]
+    } + ["web.vapor.session.layers.req-auth-vs-open", "web.vapor.session.layers.web-vs-req-auth",
+         "web.vapor.session.layers.vapor-sessions-vs-open", "web.vapor.session.layers.authhub-vs-vapor-sessions"]
     /// The request path of every app.
     static let path = "/api/page"
 

@@ -62,10 +62,12 @@ public actor SessionManager {
     /// ``cached`` when ``loaded``, else nil: a copy readable without entering the actor, for
     /// ``cachedSession(minTTL:scope:)``. Written only by the actor, right after each change, so a
     /// reader sees what an actor-isolated read at that moment would have seen.
-    private nonisolated let snapshot = Mutex<Session?>(nil)
+    /// A new (immutable) snapshot object at each change, so a reader that keeps one can tell by
+    /// identity whether the session changed since (``cachedSnapshot(minTTL:scope:)``).
+    private nonisolated let snapshot = Mutex<CachedSessionSnapshot?>(nil)
 
     private func publishSnapshot() {
-        let current = loaded ? cached : nil
+        let current = loaded ? cached.map(CachedSessionSnapshot.init) : nil
         snapshot.withLock { $0 = current }
     }
     /// Counts the assignments to ``cached``: a read of the store that finds it changed when the read
@@ -214,9 +216,26 @@ public actor SessionManager {
     /// returning a cached session, and for web servers, which can answer a request for a fresh
     /// session without suspending; on nil they call ``session(minTTL:scope:)``).
     public nonisolated func cachedSession(minTTL: TimeInterval = 60, scope: String? = nil) -> Session? {
-        guard let cached = snapshot.withLock({ $0 }), cached.isValid(at: clock.now, minTTL: minTTL),
-              !Self.scopeChanged(stored: cached.scope, requested: scope) else { return nil }
-        return cached
+        cachedSnapshot(minTTL: minTTL, scope: scope)?.session
+    }
+
+    /// ``cachedSession(minTTL:scope:)`` as the snapshot object that holds it, without copying the
+    /// session out: the same object until the cached session changes (a renewal, sign-in, sign-out
+    /// or a change seen in the store), so a caller may keep what it derived from it (the web core's
+    /// identity of a browser session) and reuse it while `===` holds.
+    /// Whether `snapshot` is still the published one and its session valid for `minTTL` seconds
+    /// (any scope): a caller that keeps what it derived from a snapshot checks this before reusing it.
+    package nonisolated func isCurrent(_ snapshot: CachedSessionSnapshot, minTTL: TimeInterval = 60) -> Bool {
+        guard self.snapshot.withLock({ $0 === snapshot }) else { return false }
+        guard let expiresAt = snapshot.expiresAt else { return true }
+        let now = clock.now
+        return expiresAt >= now && expiresAt >= now.addingTimeInterval(minTTL)
+    }
+
+    package nonisolated func cachedSnapshot(minTTL: TimeInterval = 60, scope: String? = nil) -> CachedSessionSnapshot? {
+        guard let current = snapshot.withLock({ $0 }), current.session.isValid(at: clock.now, minTTL: minTTL),
+              !Self.scopeChanged(stored: current.session.scope, requested: scope) else { return nil }
+        return current
     }
 
     /// Renews the session now, whatever its expiry.
@@ -628,5 +647,17 @@ public actor SessionManager {
     private func publish(_ event: AuthEvent) {
         broadcaster.publish(event)
         sink?(event)
+    }
+}
+
+/// One published state of a ``SessionManager``'s cached session (see
+/// ``SessionManager/cachedSnapshot(minTTL:scope:)``): immutable, made anew at each change.
+package final class CachedSessionSnapshot: Sendable {
+    package let session: Session
+    /// ``Session/expiresAt`` of ``session``, read without copying the session out.
+    package let expiresAt: Date?
+    init(_ session: Session) {
+        self.session = session
+        expiresAt = session.expiresAt
     }
 }
