@@ -13,7 +13,7 @@ struct AuthHubCommand: AsyncParsableCommand {
         discussion: "Library log lines go to standard error at level warning; set AUTHHUB_LOG_LEVEL (trace … critical) for more.",
         subcommands: [ValidateCommand.self, ProvidersCommand.self, SchemaCommand.self, LoginCommand.self, SignUpCommand.self,
                       ResetPasswordCommand.self, VerifyEmailCommand.self, DeleteAccountCommand.self, SessionCommand.self, TokenCommand.self,
-                      RefreshCommand.self, LogoutCommand.self, MFACommand.self, EmulatorCommand.self, DemoCommand.self]
+                      RefreshCommand.self, LogoutCommand.self, AccountCommand.self, MFACommand.self, EmulatorCommand.self, DemoCommand.self]
     )
 }
 

@@ -14,6 +14,8 @@ public struct FactorKind: RawRepresentable, Hashable, Sendable, Codable, Express
     public static let push: FactorKind = "push"
     public static let recoveryCode: FactorKind = "recoveryCode"
     public static let passkey: FactorKind = "passkey"
+    /// An account at another identity provider (Google, Apple, a wallet) linked to the user's.
+    public static let linkedAccount: FactorKind = "linkedAccount"
 }
 
 /// An authentication factor with a two-phase ceremony: ``start()`` yields a challenge (a QR code, a

@@ -30,6 +30,10 @@ import Hummingbird
 ///   accountId?}` → `{status: true}`; `ACCOUNT_NOT_FOUND`, `FAILED_TO_UNLINK_LAST_ACCOUNT`.
 ///   Unknown provider → `PROVIDER_NOT_FOUND` (404); ID token for another provider →
 ///   `ID_TOKEN_NOT_SUPPORTED`; no `callbackURL` → `CALLBACK_URL_REQUIRED`.
+/// - `change-email` (Bearer) `{newEmail, callbackURL?}` → `{status: true, message}`: an unverified
+///   address is replaced at once (`"Email updated"`), a verified one once the link sent to the new
+///   address is followed (`"Verification email sent"`); the same or a taken address →
+///   `EMAIL_CAN_NOT_BE_UPDATED`.
 /// - `GET get-session` (Bearer) → `{session, user}`, or JSON `null` (200) for a missing, unknown,
 ///   expired or signed-out token. `sign-out` (Bearer) → `{success: true}` (no session →
 ///   `FAILED_TO_GET_SESSION`). `GET list-accounts` (Bearer) → `[{provider, accountId, createdAt,
@@ -77,7 +81,7 @@ import Hummingbird
 ///   `?error=SOCIAL_ACCOUNT_ALREADY_LINKED`. An unknown/expired state (10 minutes) is
 ///   `400 INVALID_STATE`.
 ///
-/// Not served: the legacy `/iam/v1` API (AuthHubOpenfort docs, OpenfortEndpoints: “Legacy v1”), `change-email`, phone, SIWE, provider-token refresh
+/// Not served: the legacy `/iam/v1` API (AuthHubOpenfort docs, OpenfortEndpoints: “Legacy v1”), phone, SIWE, provider-token refresh
 /// and session admin routes (404).
 public struct OpenfortEmulatorModule: EmulatorModule {
     public let name = "openfort"
@@ -100,7 +104,7 @@ public struct OpenfortEmulatorModule: EmulatorModule {
             ("email-otp/check-verification-otp", service.checkVerificationOTP),
             ("email-otp/reset-password", service.resetPasswordWithOTP),
             ("sign-in/social", service.signInSocial), ("link-social", service.linkSocial),
-            ("unlink-account", service.unlinkAccount), ("sign-out", service.signOut),
+            ("unlink-account", service.unlinkAccount), ("change-email", service.changeEmail), ("sign-out", service.signOut),
             ("send-verification-email", service.sendVerificationEmail),
             ("request-password-reset", service.requestPasswordReset), ("forget-password", service.requestPasswordReset),
             ("reset-password", service.resetPassword),

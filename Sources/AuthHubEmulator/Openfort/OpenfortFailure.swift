@@ -51,6 +51,7 @@ struct OpenfortFailure: EmulatorFailure, Equatable {
     static let userNotFound = bad("USER_NOT_FOUND", "User not found")
     static let emailAlreadyVerified = bad("EMAIL_ALREADY_VERIFIED", "Email is already verified")
     static let accountNotFound = bad("ACCOUNT_NOT_FOUND", "Account not found")
+    static let emailCanNotBeUpdated = bad("EMAIL_CAN_NOT_BE_UPDATED", "Email can not be updated")
     static let failedToUnlinkLastAccount = bad("FAILED_TO_UNLINK_LAST_ACCOUNT", "You can't unlink your last account")
     static let socialAccountAlreadyLinked = bad("SOCIAL_ACCOUNT_ALREADY_LINKED", "Social account already linked")
     static let callbackURLRequired = bad("CALLBACK_URL_REQUIRED", "callbackURL is required")

@@ -29,6 +29,9 @@ extension OpenfortService {
         if let token = project.linkTokens.last(where: { $0.email == email && $0.kind == .reset }) {
             reply["reset_token"] = .string(token.token)
         }
+        if let token = project.linkTokens.last(where: { $0.email == email && $0.kind == .changeEmail }) {
+            reply["change_email_token"] = .string(token.token)
+        }
         guard reply.count > 1 else { throw OpenfortFailure.notFound("No pending token for that email") }
         return .object(reply)
     }

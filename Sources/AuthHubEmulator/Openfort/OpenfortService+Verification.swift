@@ -27,14 +27,24 @@ extension OpenfortService {
     func verifyEmail(_ request: Request) async throws -> Response {
         let query = request.queryValues
         let callbackURL = query["callbackURL"].flatMap { $0.isEmpty ? nil : $0 }
-        let outcome = await use(.verification, token: query["token"] ?? "")
+        let outcome = await use([.verification, .changeEmail], token: query["token"] ?? "")
         switch outcome {
         case .failure(let failure):
             if let callbackURL { return Self.redirect(Self.appending([("error", failure.code)], to: callbackURL)) }
             throw failure
         case .success(let link):
             let user: OpenfortUser? = await state.update(OpenfortProject.key) { project in
-                guard var user = project.users[link.userId], user.email == link.email else { return nil }
+                guard var user = project.users[link.userId] else { return nil }
+                if link.kind == .changeEmail {
+                    // The new address, unless another user took it meanwhile.
+                    guard project.user(email: link.email) == nil else { return nil }
+                    for index in user.accounts.indices where user.accounts[index].accountId == user.email {
+                        user.accounts[index].accountId = link.email
+                    }
+                    user.email = link.email
+                } else {
+                    guard user.email == link.email else { return nil }
+                }
                 user.emailVerified = true
                 user.updatedAt = now
                 project.users[user.id] = user
@@ -46,6 +56,36 @@ extension OpenfortService {
             }
             if let callbackURL { return Self.redirect(callbackURL) }
             return EmulatorResponse.json(["status": true, "user": user.json])
+        }
+    }
+
+    /// `POST /iam/v2/auth/change-email` (Bearer) `{newEmail, callbackURL?}` → `{status: true,
+    /// message}` (AuthHubOpenfort docs, OpenfortEndpoints: “Change email”): a user whose address is
+    /// not verified gets the new one at once (`"Email updated"`); a verified user gets a link at the
+    /// new address (`verify-email`, the emulator's `tokens?email=<new>` hook as `change_email_token`)
+    /// and keeps the old address until it is followed (`"Verification email sent"`). The same
+    /// address, or one another user has → `400 EMAIL_CAN_NOT_BE_UPDATED`; an anonymous user →
+    /// `400 EMAIL_CAN_NOT_BE_UPDATED` too.
+    func changeEmail(_ request: Request) async throws -> JSONValue {
+        let body = try await Self.body(request)
+        let newEmail = try Self.email(body, "newEmail")
+        _ = try Self.optionalString(body, "callbackURL")
+        return try await state.update(OpenfortProject.key) { project -> JSONValue in
+            guard var user = currentUser(request, in: project) else { throw OpenfortFailure.unauthorized }
+            guard !user.isAnonymous, user.email != newEmail, project.user(email: newEmail) == nil else {
+                throw OpenfortFailure.emailCanNotBeUpdated
+            }
+            if user.emailVerified {
+                issueLinkToken(.changeEmail, for: user, email: newEmail, in: &project)
+                return ["status": true, "message": "Verification email sent"]
+            }
+            for index in user.accounts.indices where user.accounts[index].accountId == user.email {
+                user.accounts[index].accountId = newEmail
+            }
+            user.email = newEmail
+            user.updatedAt = now
+            project.users[user.id] = user
+            return ["status": true, "message": "Email updated"]
         }
     }
 
@@ -82,7 +122,7 @@ extension OpenfortService {
         let token = try Self.optionalString(body, "token") ?? request.queryValues["token"] ?? ""
         try Self.checkPassword(password)
         let hash = try EmulatorPasswordHash(password: password, random: environment.random)
-        switch await use(.reset, token: token) {
+        switch await use([.reset], token: token) {
         case .failure:
             throw OpenfortFailure.invalidToken
         case .success(let link):
@@ -94,10 +134,10 @@ extension OpenfortService {
     }
 
     /// Uses up a link token of `kind`: `INVALID_TOKEN` when unknown, `TOKEN_EXPIRED` when expired.
-    private func use(_ kind: OpenfortLinkToken.Kind, token: String) async -> Result<OpenfortLinkToken, OpenfortFailure> {
+    private func use(_ kinds: Set<OpenfortLinkToken.Kind>, token: String) async -> Result<OpenfortLinkToken, OpenfortFailure> {
         let now = self.now
         return await state.update(OpenfortProject.key) { project in
-            guard !token.isEmpty, let index = project.linkTokens.firstIndex(where: { $0.kind == kind && $0.token == token }) else {
+            guard !token.isEmpty, let index = project.linkTokens.firstIndex(where: { kinds.contains($0.kind) && $0.token == token }) else {
                 return .failure(.invalidToken)
             }
             let link = project.linkTokens.remove(at: index)

@@ -150,10 +150,10 @@ struct OpenfortService: Sendable {
     }
 
     /// A new link token for `user`, stored in `project`.
-    func issueLinkToken(_ kind: OpenfortLinkToken.Kind, for user: OpenfortUser, in project: inout OpenfortProject) {
+    func issueLinkToken(_ kind: OpenfortLinkToken.Kind, for user: OpenfortUser, email: String? = nil, in project: inout OpenfortProject) {
         project.linkTokens.append(
             OpenfortLinkToken(
-                token: newId(), kind: kind, userId: user.id, email: user.email,
+                token: newId(), kind: kind, userId: user.id, email: email ?? user.email,
                 expiresAt: now.addingTimeInterval(Self.linkTokenLifetime)
             )
         )

@@ -29,9 +29,15 @@ extension FirebaseAuth {
     @discardableResult
     public func finalizeTOTPEnrollment(_ challenge: FirebaseTOTPEnrollmentChallenge, code: Secret<String>,
                                        displayName: String? = nil) async throws -> Session {
+        try await finalizeTOTPEnrollment(sessionInfo: challenge.sessionInfo, code: code, displayName: displayName)
+    }
+
+    /// ``finalizeTOTPEnrollment(_:code:displayName:)`` with the challenge's `sessionInfo` alone (what
+    /// the account API keeps between the two halves).
+    func finalizeTOTPEnrollment(sessionInfo: Secret<String>, code: Secret<String>, displayName: String?) async throws -> Session {
         let session = try await validSession()
         let tokens = try await endingSessionOnDeadUser {
-            try await provider.api.finalizeTOTPEnrollment(idToken: FirebaseProvider.idToken(of: session), sessionInfo: challenge.sessionInfo,
+            try await provider.api.finalizeTOTPEnrollment(idToken: FirebaseProvider.idToken(of: session), sessionInfo: sessionInfo,
                                                           code: code, displayName: displayName)
         }
         return try await storeReplacement(for: session, tokens)

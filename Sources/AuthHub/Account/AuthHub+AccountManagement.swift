@@ -1,0 +1,125 @@
+import Foundation
+
+/// The signed-in user's own account, the same for every provider (``AccountProvider``): the
+/// headless API the account pages and `authhub account` are clients of.
+///
+/// Each call names the session by provider and account as the rest of the hub does, reads it
+/// through its ``SessionManager`` (renewed when needed), and throws ``AuthErrorCode/unsupported``
+/// before any request when the provider lacks the capability (``accountCapabilities(provider:)``).
+extension AuthHub {
+    /// What the signed-in user can do with their account at provider `id` (empty for a provider
+    /// that is no ``AccountProvider``).
+    public func accountCapabilities(provider id: String? = nil) throws -> Set<AccountCapability> {
+        (try provider(id) as? any AccountProvider)?.accountCapabilities ?? []
+    }
+
+    /// The user's sign-in methods and factors.
+    public func accountMethods(provider id: String? = nil, account: String = SessionKey.defaultAccount) async throws -> [AccountMethod] {
+        try await withAccount(id, account, .listMethods) { p, manager in try await p.accountMethods(manager) }
+    }
+
+    /// Starts adding a method; show the challenge's prompt, then call
+    /// ``confirmMethodEnrollment(_:response:provider:account:)`` with the user's answer.
+    public func startMethodEnrollment(_ request: MethodEnrollmentRequest, options: MethodEnrollmentOptions = MethodEnrollmentOptions(),
+                                      provider id: String? = nil, account: String = SessionKey.defaultAccount) async throws -> MethodEnrollmentChallenge {
+        guard let capability = AccountCapability.enroll(request.kind) else {
+            throw AuthError(.unsupported, message: "\(request.kind) cannot be enrolled.")
+        }
+        try Self.checkEnrollmentRequest(request)
+        return try await withAccount(id, account, capability) { p, manager in
+            try await p.startMethodEnrollment(request, options: options, manager: manager)
+        }
+    }
+
+    /// Finishes adding a method with the user's response to `challenge`; returns the new method when
+    /// the provider names it.
+    /// - Throws: ``AuthErrorCode/invalidMFACode`` for a wrong code (the challenge stays usable for
+    ///   another try while the provider keeps it).
+    @discardableResult
+    public func confirmMethodEnrollment(_ challenge: MethodEnrollmentChallenge, response: MethodEnrollmentResponse,
+                                        provider id: String? = nil, account: String = SessionKey.defaultAccount) async throws -> AccountMethod? {
+        guard let capability = AccountCapability.enroll(challenge.kind) else {
+            throw AuthError(.unsupported, message: "\(challenge.kind) cannot be enrolled.")
+        }
+        return try await withAccount(id, account, capability) { p, manager in
+            try await p.confirmMethodEnrollment(challenge, response: response, manager: manager)
+        }
+    }
+
+    /// Removes the method with this id (one of ``accountMethods(provider:account:)``).
+    /// - Throws: ``AuthErrorCode/invalidRequest`` when the user has no such method or it may not be
+    ///   removed (``AccountMethod/isDeletable``).
+    public func deleteMethod(id methodID: String, provider id: String? = nil, account: String = SessionKey.defaultAccount) async throws {
+        try await withAccount(id, account, .deleteMethod) { p, manager in
+            guard let method = try await p.accountMethods(manager).first(where: { $0.id == methodID }) else {
+                throw AuthError(.invalidRequest, message: "There is no sign-in method with that id.")
+            }
+            guard method.isDeletable else {
+                throw AuthError(.invalidRequest, message: "That \(method.kind) method cannot be removed here.")
+            }
+            try await p.deleteMethod(method, manager: manager)
+        }
+    }
+
+    /// Changes the password (`current` where the provider asks for it).
+    public func changePassword(current: Secret<String>? = nil, new: Secret<String>, provider id: String? = nil,
+                               account: String = SessionKey.defaultAccount) async throws {
+        guard !new.revealed().isEmpty else { throw AuthError(.weakPassword, message: "The new password is empty.") }
+        try await withAccount(id, account, .changePassword) { p, manager in
+            try await p.changePassword(current: current, new: new, manager: manager)
+        }
+    }
+
+    /// Changes the display name or the email address.
+    @discardableResult
+    public func changeProfile(_ change: AccountProfileChange, provider id: String? = nil,
+                              account: String = SessionKey.defaultAccount) async throws -> AccountProfileChangeResult {
+        let capability: AccountCapability
+        switch change {
+        case .name(let name):
+            capability = .changeName
+            guard !name.trimmingCharacters(in: .whitespaces).isEmpty, name.count <= 256, !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                throw AuthError(.invalidRequest, message: "A name is 1 to 256 characters, without control characters.")
+            }
+        case .email(let email):
+            capability = .changeEmail
+            guard Self.isPlausibleEmail(email) else { throw AuthError(.invalidEmail, message: "That is not an email address.") }
+        }
+        return try await withAccount(id, account, capability) { p, manager in try await p.changeProfile(change, manager: manager) }
+    }
+
+    /// Runs `body` with the account provider `id` and the manager of `account`, after checking the
+    /// capability; errors carry the provider's id.
+    func withAccount<T>(_ id: String?, _ account: String, _ capability: AccountCapability,
+                        _ body: (any AccountProvider, SessionManager) async throws -> T) async throws -> T {
+        let p = try provider(id)
+        guard let accountProvider = p as? any AccountProvider, accountProvider.accountCapabilities.contains(capability) else {
+            throw AuthError(.unsupported, message: "Provider '\(p.id)' (\(p.type)) does not support \(capability).", provider: p.id)
+        }
+        let manager = try manager(provider: p.id, account: account)
+        return try await mapped(p) { try await body(accountProvider, manager) }
+    }
+
+    /// Refuses what no provider would accept before a request: an empty or malformed address or
+    /// phone number.
+    static func checkEnrollmentRequest(_ request: MethodEnrollmentRequest) throws {
+        switch request {
+        case .emailCode(let email):
+            guard isPlausibleEmail(email) else { throw AuthError(.invalidEmail, message: "That is not an email address.") }
+        case .phoneCode(let phone):
+            let digits = phone.dropFirst()
+            guard phone.hasPrefix("+"), (8...15).contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+                throw AuthError(.invalidRequest, message: "A phone number is + and 8 to 15 digits (E.164), e.g. +15551234567.")
+            }
+        case .totp, .passkey, .recoveryCodes:
+            break
+        }
+    }
+
+    /// One `@`, something on each side, no spaces or control characters, at most 254 bytes.
+    static func isPlausibleEmail(_ email: String) -> Bool {
+        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
+        return email.utf8.count <= 254 && parts.count == 2 && !parts[0].isEmpty && !parts[1].isEmpty
+            && !email.unicodeScalars.contains { $0.properties.isWhitespace || $0.properties.generalCategory == .control }
+    }
+}

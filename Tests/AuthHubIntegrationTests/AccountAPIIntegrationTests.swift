@@ -1,0 +1,177 @@
+import AuthHub
+import AuthHubAuth0
+import AuthHubEmulator
+import AuthHubFactors
+import AuthHubFirebase
+import AuthHubOpenfort
+import Foundation
+import HTTPTypes
+import Testing
+
+/// The provider-neutral account API (``AccountProvider`` through the hub: `accountMethods`,
+/// `startMethodEnrollment`/`confirmMethodEnrollment`, `deleteMethod`, `changePassword`,
+/// `changeProfile`) end to end against the emulator over HTTP, per provider: one call sequence,
+/// each provider's own wire underneath.
+@Suite struct AccountAPIIntegrationTests {
+    static let password = WrapperOwnershipTests.password
+    let wire = URLSessionTransport(defaultTimeout: .seconds(10), followRedirects: false)
+
+    func post(_ emulator: RunningEmulator, _ path: String, _ body: JSONValue) async throws -> Int {
+        try await wire.send(.post, emulator.url(path), headerFields: [.contentType: "application/json"], body: try JSONEncoder().encode(body)).status
+    }
+
+    /// The newest code the Auth0 tenant "sent" to `destination`.
+    func auth0Code(_ emulator: RunningEmulator, to destination: String) async throws -> String {
+        let escaped = destination.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? destination
+        let reply = try await wire.send(.get, emulator.url("/auth0/__emulator/outbox?to=\(escaped)"))
+        let message = try #require(try JSONValue.parse(reply.body)["messages"]?.arrayValue?.last, "no message to \(destination)")
+        return try #require(message["code"]?.stringValue)
+    }
+
+    /// A TOTP code for a challenge's `otpauth://` URI (the secret read back from the URI, as an app would).
+    static func code(for prompt: MethodEnrollmentChallenge.Prompt, at date: Date = Date()) throws -> (right: Secret<String>, wrong: Secret<String>) {
+        guard case .totp(let uri, let secret) = prompt else { throw AuthError(.invalidRequest, message: "not a TOTP prompt") }
+        let parsed = try OTPAuthURI(parsing: uri)
+        #expect(try Base32.decode(secret.revealed()) == parsed.secret.revealed(), "the manual key is the URI's secret")
+        let right = try parsed.totp(skew: 0).code(at: date)
+        return (right, Secret(right.revealed() == "000000" ? "111111" : "000000"))
+    }
+
+    @Test func auth0MethodsThroughTheHub() async throws {
+        let emulator = try await Emulator.start()
+        defer { Task { await emulator.stop() } }
+        #expect(try await post(emulator, "/auth0/__emulator/users", ["email": "acct@example.com", "password": .string(Self.password)]) == 201)
+        let hub = try WrapperOwnershipTests.hub(emulator)
+        _ = try await hub.signIn(.password(identifier: "acct@example.com", password: Secret(Self.password)), provider: "auth0")
+        let capabilities = try hub.accountCapabilities(provider: "auth0")
+        #expect(capabilities.isSuperset(of: [.listMethods, .enrollTOTP, .enrollPasskey, .enrollEmailCode, .enrollPhoneCode, .enrollRecoveryCodes, .deleteMethod]))
+        #expect(!capabilities.contains(.changePassword))
+
+        let before = try await hub.accountMethods(provider: "auth0")
+        let password = try #require(before.first { $0.kind == .password }, "\(before)")
+        #expect(!password.isDeletable && password.usage == [.primary])
+        await #expect(throws: AuthError(.invalidRequest)) { try await hub.deleteMethod(id: password.id, provider: "auth0") }
+
+        // TOTP: a wrong code is refused, the same challenge then confirms with the right one.
+        let totp = try await hub.startMethodEnrollment(.totp, provider: "auth0")
+        let codes = try Self.code(for: totp.prompt)
+        await #expect(throws: AuthError(.invalidMFACode)) {
+            try await hub.confirmMethodEnrollment(totp, response: .code(codes.wrong), provider: "auth0")
+        }
+        let added = try #require(try await hub.confirmMethodEnrollment(totp, response: .code(codes.right), provider: "auth0"))
+        #expect(added.kind == .totp && added.usage == [.secondary] && added.isDeletable && added.createdAt != nil)
+
+        // Email codes, from the tenant's outbox.
+        let email = try await hub.startMethodEnrollment(.emailCode(email: "acct.work@example.com"), provider: "auth0")
+        guard case .codeSent(let destination) = email.prompt else { Issue.record("no code sent: \(email.prompt)"); return }
+        #expect(destination == "acct.work@example.com")
+        let emailCode = try await auth0Code(emulator, to: "acct.work@example.com")
+        let emailMethod = try #require(try await hub.confirmMethodEnrollment(email, response: .code(Secret(emailCode)), provider: "auth0"))
+        #expect(emailMethod.kind == .emailCode && emailMethod.detail == "acct.work@example.com")
+
+        // Recovery codes: shown once, acknowledged.
+        let recovery = try await hub.startMethodEnrollment(.recoveryCodes, provider: "auth0")
+        guard case .recoveryCodes(let shown) = recovery.prompt else { Issue.record("no recovery codes"); return }
+        #expect(shown.count == 1 && shown[0].revealed().count >= 16)
+        #expect(try await hub.confirmMethodEnrollment(recovery, response: .acknowledged, provider: "auth0")?.kind == .recoveryCode)
+
+        // A passkey from the software authenticator.
+        let passkey = try await hub.startMethodEnrollment(.passkey, provider: "auth0")
+        guard case .passkey(let creation) = passkey.prompt else { Issue.record("no passkey options"); return }
+        let registration = try await SoftwarePasskeyAuthenticator(store: InMemoryPasskeyCredentialStore()).makeCredential(creation)
+        #expect(try await hub.confirmMethodEnrollment(passkey, response: .passkey(registration), provider: "auth0")?.kind == .passkey)
+
+        let kinds = try await hub.accountMethods(provider: "auth0").map(\.kind)
+        #expect(Set(kinds).isSuperset(of: [.password, .totp, .emailCode, .recoveryCode, .passkey]), "\(kinds)")
+        try await hub.deleteMethod(id: added.id, provider: "auth0")
+        #expect(try await hub.accountMethods(provider: "auth0").contains { $0.id == added.id } == false)
+        await #expect(throws: AuthError(.invalidRequest)) { try await hub.deleteMethod(id: added.id, provider: "auth0") }
+        // What Auth0 does not do here fails before any request.
+        await #expect(throws: AuthError(.unsupported)) { try await hub.changePassword(new: Secret("another one"), provider: "auth0") }
+    }
+
+    @Test func firebaseTOTPPasswordAndProfileThroughTheHub() async throws {
+        let emulator = try await Emulator.start()
+        defer { Task { await emulator.stop() } }
+        #expect(try await post(emulator, "/emulator/v1/projects/authhub-dev/accounts",
+                               ["email": "fb@example.com", "password": .string(Self.password), "emailVerified": true]) == 200)
+        let hub = try WrapperOwnershipTests.hub(emulator)
+        _ = try await hub.signIn(.password(identifier: "fb@example.com", password: Secret(Self.password)), provider: "firebase")
+        #expect(try await hub.accountMethods(provider: "firebase").map(\.kind) == [.password])
+
+        let totp = try await hub.startMethodEnrollment(.totp, options: MethodEnrollmentOptions(issuer: "AuthHub Tests", name: "Phone"), provider: "firebase")
+        guard case .totp(let uri, _) = totp.prompt else { Issue.record("no TOTP prompt"); return }
+        #expect(uri.revealed().hasPrefix("otpauth://totp/AuthHub%20Tests:fb%40example.com?"))
+        let codes = try Self.code(for: totp.prompt)
+        await #expect(throws: AuthError(.invalidMFACode)) { try await hub.confirmMethodEnrollment(totp, response: .code(codes.wrong), provider: "firebase") }
+        try await hub.confirmMethodEnrollment(totp, response: .code(codes.right), provider: "firebase")
+        let methods = try await hub.accountMethods(provider: "firebase")
+        let factor = try #require(methods.first { $0.kind == .totp }, "\(methods)")
+        #expect(factor.name == "Phone" && factor.usage == [.secondary] && factor.isDeletable)
+        // An Auth0 challenge means nothing to Firebase.
+        let foreign = try MethodEnrollmentChallenge(kind: .totp, prompt: totp.prompt, state: ["methodID": "totp|x", "authSession": "s"])
+        await #expect(throws: AuthError(.invalidRequest)) { try await hub.confirmMethodEnrollment(foreign, response: .code(codes.right), provider: "firebase") }
+        try await hub.deleteMethod(id: factor.id, provider: "firebase")
+        #expect(try await hub.accountMethods(provider: "firebase").map(\.kind) == [.password])
+
+        #expect(try await hub.changeProfile(.name("Fran Bee"), provider: "firebase") == .changed)
+        #expect(try await hub.userInfo(provider: "firebase").name == "Fran Bee")
+        #expect(try await hub.changeProfile(.email("fran@example.com"), provider: "firebase") == .verificationSent(to: "fran@example.com"))
+        await #expect(throws: AuthError(.invalidEmail)) { try await hub.changeProfile(.email("not an address"), provider: "firebase") }
+        try await hub.changePassword(new: Secret("a brand new passphrase"), provider: "firebase")
+        _ = try await hub.signOut(provider: "firebase")
+        await #expect(throws: AuthError.self) {
+            try await hub.signIn(.password(identifier: "fb@example.com", password: Secret(Self.password)), provider: "firebase")
+        }
+        _ = try await hub.signIn(.password(identifier: "fb@example.com", password: Secret("a brand new passphrase")), provider: "firebase")
+    }
+
+    @Test func openfortLinkedAccountsAndEmailThroughTheHub() async throws {
+        let emulator = try await Emulator.start()
+        defer { Task { await emulator.stop() } }
+        let hub = try WrapperOwnershipTests.hub(emulator)
+        _ = try await hub.signUp(.init(email: "of@example.com", password: Secret(Self.password)), provider: "openfort")
+        let methods = try await hub.accountMethods(provider: "openfort")
+        let password = try #require(methods.first { $0.kind == .password }, "\(methods)")
+        #expect(password.detail == "of@example.com")
+        #expect(methods.count > 1 || !password.isDeletable, "the last way to sign in is not removable")
+        if methods.count == 1 {
+            await #expect(throws: AuthError(.invalidRequest)) { try await hub.deleteMethod(id: password.id, provider: "openfort") }
+        }
+        // Not verified yet: Openfort changes the address at once.
+        #expect(try await hub.changeProfile(.email("of.new@example.com"), provider: "openfort") == .changed)
+        #expect(try await hub.accountMethods(provider: "openfort").first { $0.kind == .password }?.detail == "of.new@example.com")
+        await #expect(throws: AuthError.self) { try await hub.changeProfile(.email("of.new@example.com"), provider: "openfort") }
+        await #expect(throws: AuthError(.unsupported)) { try await hub.startMethodEnrollment(.totp, provider: "openfort") }
+        await #expect(throws: AuthError(.unsupported)) { try await hub.changeProfile(.name("X"), provider: "openfort") }
+    }
+
+    /// A verified Openfort address changes only once the link sent to the new one is followed.
+    @Test func openfortVerifiedEmailChangesAfterTheLink() async throws {
+        let emulator = try await Emulator.start()
+        defer { Task { await emulator.stop() } }
+        #expect(try await post(emulator, "/openfort/__emulator/users",
+                               ["email": "ofv@example.com", "password": .string(Self.password), "emailVerified": true]) == 200)
+        let hub = try WrapperOwnershipTests.hub(emulator)
+        _ = try await hub.signIn(.password(identifier: "ofv@example.com", password: Secret(Self.password)), provider: "openfort")
+        #expect(try await hub.changeProfile(.email("ofv.new@example.com"), provider: "openfort") == .verificationSent(to: "ofv.new@example.com"))
+        #expect(try await hub.userInfo(provider: "openfort").email == "ofv@example.com", "unchanged until the link is followed")
+        let tokens = try JSONValue.parse(try await wire.send(.get, emulator.url("/openfort/__emulator/tokens?email=ofv.new%40example.com")).body)
+        let token = try #require(tokens["change_email_token"]?.stringValue)
+        let followed = try await wire.send(.get, emulator.url("/openfort/iam/v2/auth/verify-email?token=\(token)"),
+                                           headerFields: [HTTPField.Name("x-project-key")!: "pk_test_00000000-0000-4000-8000-000000000001"])
+        #expect(followed.status == 200, "\(String(decoding: followed.body, as: UTF8.self))")
+        #expect(try await hub.userInfo(provider: "openfort").email == "ofv.new@example.com")
+    }
+
+    @Test func aSignedOutUserGetsNoSession() async throws {
+        let emulator = try await Emulator.start()
+        defer { Task { await emulator.stop() } }
+        let hub = try WrapperOwnershipTests.hub(emulator)
+        for provider in ["auth0", "firebase", "openfort"] {
+            await #expect(throws: AuthError(.noSession), "\(provider)") { try await hub.accountMethods(provider: provider) }
+        }
+        await #expect(throws: AuthError(.invalidRequest)) { try await hub.startMethodEnrollment(.phoneCode(phoneNumber: "555"), provider: "auth0") }
+        await #expect(throws: AuthError(.invalidEmail)) { try await hub.startMethodEnrollment(.emailCode(email: "@"), provider: "auth0") }
+    }
+}
