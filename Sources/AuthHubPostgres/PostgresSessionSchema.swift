@@ -23,9 +23,14 @@ import PostgresNIO
 /// | `updated_at` | `timestamptz` | when the row was last written (for operators; never read) |
 ///
 /// Primary key `(provider, account)`.
+///
+/// Version 2, the index by user (``PostgresSessionStore/keys(provider:userID:)``): a column
+/// `user_ref bytea` — the SHA-256 of the provider id, a NUL and the session's user id; empty for a
+/// session without one; NULL for a row written before version 2, until a look-up by user indexes
+/// it — and an index on `(provider, user_ref)`.
 enum PostgresSessionSchema {
     /// The schema version this build writes and reads.
-    static let currentVersion: Int32 = 1
+    static let currentVersion: Int32 = 2
 
     /// The bookkeeping table shared by every store table of a database.
     static let migrationsTable = "authhub_schema_migrations"
@@ -48,6 +53,10 @@ enum PostgresSessionSchema {
                     PRIMARY KEY (provider, account)
                 )
                 """,
+            ]),
+            (2, [
+                "ALTER TABLE \(unescaped: table.quoted) ADD COLUMN IF NOT EXISTS user_ref bytea",
+                "CREATE INDEX IF NOT EXISTS \(unescaped: table.userIndexQuoted) ON \(unescaped: table.quoted) (provider, user_ref)",
             ]),
         ]
     }

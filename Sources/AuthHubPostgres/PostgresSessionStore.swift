@@ -50,7 +50,7 @@ import PostgresNIO
 ///   replica's cached sessions follow and its `events()` carries every replica's sign-ins, renewals
 ///   and sign-outs. Notifications are not durable: after a reconnection the feed yields
 ///   ``SessionStoreChange/resynchronize`` and the hub reads its sessions again.
-public final class PostgresSessionStore: ObservableSessionStore, Shutdownable {
+public final class PostgresSessionStore: ObservableSessionStore, UserIndexedSessionStore, Shutdownable {
     /// The table's name.
     public var table: String { tableName.name }
 
@@ -210,6 +210,7 @@ public final class PostgresSessionStore: ObservableSessionStore, Shutdownable {
         let data = ByteBuffer(bytes: sealed)
         let provider = Self.bytes(key.provider)
         let account = Self.bytes(key.account)
+        let userRef = Self.userReference(key.provider, session.userID)
         let channel = feed.channel
         let notice = PostgresChangeFeed.payloadPrefix(origin: feed.origin, kind: expected.map { $0 == 0 } ?? true ? "s" : "r", key: key)
         let written = try await run("save the session \(key)") { client, table, logger -> [Int64] in
@@ -220,17 +221,18 @@ public final class PostgresSessionStore: ObservableSessionStore, Shutdownable {
             case nil:
                 query = """
                     WITH w AS (
-                        INSERT INTO \(unescaped: table.quoted) AS s (provider, account, version, data)
-                        VALUES (\(provider), \(account), 1, \(data))
-                        ON CONFLICT (provider, account) DO UPDATE SET data = EXCLUDED.data, version = s.version + 1, updated_at = now()
+                        INSERT INTO \(unescaped: table.quoted) AS s (provider, account, version, data, user_ref)
+                        VALUES (\(provider), \(account), 1, \(data), \(userRef))
+                        ON CONFLICT (provider, account) DO UPDATE SET data = EXCLUDED.data, version = s.version + 1, updated_at = now(),
+                            user_ref = EXCLUDED.user_ref
                         RETURNING version)
                     SELECT w.version FROM w CROSS JOIN LATERAL (SELECT pg_notify(\(channel), \(notice) || w.version::text)) AS n
                     """
             case 0?:
                 query = """
                     WITH w AS (
-                        INSERT INTO \(unescaped: table.quoted) (provider, account, version, data)
-                        VALUES (\(provider), \(account), 1, \(data))
+                        INSERT INTO \(unescaped: table.quoted) (provider, account, version, data, user_ref)
+                        VALUES (\(provider), \(account), 1, \(data), \(userRef))
                         ON CONFLICT (provider, account) DO NOTHING
                         RETURNING version)
                     SELECT w.version FROM w CROSS JOIN LATERAL (SELECT pg_notify(\(channel), \(notice) || w.version::text)) AS n
@@ -238,7 +240,7 @@ public final class PostgresSessionStore: ObservableSessionStore, Shutdownable {
             case let version?:
                 query = """
                     WITH w AS (
-                        UPDATE \(unescaped: table.quoted) SET data = \(data), version = version + 1, updated_at = now()
+                        UPDATE \(unescaped: table.quoted) SET data = \(data), version = version + 1, updated_at = now(), user_ref = \(userRef)
                         WHERE provider = \(provider) AND account = \(account) AND version = \(version)
                         RETURNING version)
                     SELECT w.version FROM w CROSS JOIN LATERAL (SELECT pg_notify(\(channel), \(notice) || w.version::text)) AS n
@@ -287,6 +289,52 @@ public final class PostgresSessionStore: ObservableSessionStore, Shutdownable {
             keys.append(SessionKey(provider: provider, account: account))
         }
         return keys.sorted()
+    }
+
+    /// The keys of `provider`'s sessions whose user id is `userID`, sorted: one indexed query
+    /// (`user_ref`, schema version 2). Rows written before version 2 are indexed on the first
+    /// look-up that finds them (each read, and its `user_ref` set unless the row changed meanwhile),
+    /// so no session is left out.
+    public func keys(provider: String, userID: String) async throws -> [SessionKey] {
+        try await indexOlderRows(provider)
+        let ref = Self.userReference(provider, userID)
+        let rows = try await run("list the sessions of a user") { client, table, logger in
+            try await client.query("""
+                SELECT account FROM \(unescaped: table.quoted) WHERE provider = \(Self.bytes(provider)) AND user_ref = \(ref)
+                """, logger: logger).collect().map { try $0.decode(Data.self) }
+        }
+        return rows.compactMap { String(data: $0, encoding: .utf8).map { SessionKey(provider: provider, account: $0) } }.sorted()
+    }
+
+    /// Sets `user_ref` on `provider`'s rows that have none (written before schema version 2), each
+    /// only if its version is unchanged (a newer write set it already). A row that cannot be read is
+    /// left as it is, with a warning.
+    private func indexOlderRows(_ provider: String) async throws {
+        let rows = try await run("find sessions not indexed by user") { client, table, logger in
+            try await client.query("""
+                SELECT account, version, data FROM \(unescaped: table.quoted) WHERE provider = \(Self.bytes(provider)) AND user_ref IS NULL
+                """, logger: logger).collect().map { try $0.decode((Data, Int64, Data).self) }
+        }
+        for (accountBytes, version, data) in rows {
+            guard let account = String(data: accountBytes, encoding: .utf8) else { continue }
+            let key = SessionKey(provider: provider, account: account)
+            guard let session = try? decode(version: version, data: data, key: key) else {
+                logger.warning("a session row cannot be read to index it by user", metadata: ["key": "\(key)"])
+                continue
+            }
+            let ref = Self.userReference(provider, session.userID)
+            _ = try await run("index the session \(key) by user") { client, table, logger in
+                try await client.query("""
+                    UPDATE \(unescaped: table.quoted) SET user_ref = \(ref)
+                    WHERE provider = \(Self.bytes(provider)) AND account = \(accountBytes) AND version = \(version) AND user_ref IS NULL
+                    """, logger: logger).collect()
+            }
+        }
+    }
+
+    /// The `user_ref` of a session: ``SessionUserReference``'s digest, empty without a user id.
+    static func userReference(_ provider: String, _ userID: String?) -> ByteBuffer {
+        ByteBuffer(bytes: userID.map { SessionUserReference.digest(provider: provider, userID: $0) } ?? [])
     }
 
     /// Drops the table — every session in it — and its migration record (for throwaway tables: demos,

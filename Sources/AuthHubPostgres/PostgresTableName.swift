@@ -1,4 +1,5 @@
 import AuthHub
+import Crypto
 import Foundation
 
 /// The name of the PostgreSQL table a `postgres` session store keeps its rows in, validated as a
@@ -37,6 +38,14 @@ package struct PostgresTableName: Sendable, Hashable, CustomStringConvertible {
     /// The name double-quoted, ready for SQL text: `"authhub_sessions"`. Safe because ``init(_:)``
     /// admits no quote character.
     package var quoted: String { "\"\(name)\"" }
+
+    /// The name of the table's index by user (schema version 2), quoted: `authhub_user_ref_` and
+    /// 16 hex digits of the table name's SHA-256 — an index name is unique within a schema, and a
+    /// 63-byte table name leaves no room for a suffix.
+    package var userIndexQuoted: String {
+        let digest = SHA256.hash(data: Data(name.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
+        return "\"authhub_user_ref_\(digest)\""
+    }
 
     package var description: String { name }
 }

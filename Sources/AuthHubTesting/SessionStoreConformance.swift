@@ -61,6 +61,7 @@ public struct SessionStoreConformance: Sendable {
         Check(name: "awkwardKeyNamesRoundTrip", body: awkwardKeyNamesRoundTrip),
         Check(name: "concurrentCompareAndSwapHasOneWinner", body: concurrentCompareAndSwapHasOneWinner),
         Check(name: "refreshLockExcludes", body: refreshLockExcludes),
+        Check(name: "userIndexFollowsSavesAndRemovals", body: userIndexFollowsSavesAndRemovals),
     ]
 
     private static let key = SessionKey(provider: "conformance", account: "default")
@@ -330,6 +331,47 @@ public struct SessionStoreConformance: Sendable {
     // MARK: Helpers
 
     /// A session with every field set, its secrets and values derived from `tag`.
+    /// For a ``UserIndexedSessionStore`` (others pass): `keys(provider:userID:)` lists exactly the
+    /// provider's sessions of that user — after saves, a session moving to another user, a
+    /// compare-and-swap, removals — for awkward user ids too, and never one without a user id.
+    @Sendable private static func userIndexFollowsSavesAndRemovals(_ store: any SessionStore) async throws -> [String] {
+        guard let store = store as? any UserIndexedSessionStore else { return [] }
+        var f: [String] = []
+        func save(_ provider: String, _ account: String, user: String?) async throws {
+            var s = session(SessionKey(provider: provider, account: account), tag: account)
+            s.userID = user
+            try await store.save(s, for: SessionKey(provider: provider, account: account), expectedVersion: nil)
+        }
+        func expect(_ provider: String, _ user: String, _ accounts: [String], _ when: String) async throws {
+            let found = try await store.keys(provider: provider, userID: user).map(\.account)
+            if found != accounts { f.append("[userIndexFollowsSavesAndRemovals] \(when): \(provider)/\(user.debugDescription) lists \(found), expected \(accounts)") }
+        }
+        let odd = "user|with/odd\u{0}chars ü"
+        try await save("p", "web.1", user: "u1")
+        try await save("p", "web.2", user: "u1")
+        try await save("p", "web.3", user: "u2")
+        try await save("q", "web.4", user: "u1")
+        try await save("p", "anon", user: nil)
+        try await save("p", "odd", user: odd)
+        try await expect("p", "u1", ["web.1", "web.2"], "after the saves")
+        try await expect("q", "u1", ["web.4"], "another provider")
+        try await expect("p", odd, ["odd"], "an awkward user id")
+        try await expect("p", "nobody", [], "an unknown user")
+        try await save("p", "web.2", user: "u2")
+        try await expect("p", "u1", ["web.1"], "after web.2 moved to u2")
+        try await expect("p", "u2", ["web.2", "web.3"], "after web.2 moved to u2")
+        var renewed = session(SessionKey(provider: "p", account: "web.1"), tag: "renewed")
+        renewed.userID = "u1"
+        let current = try await store.load(SessionKey(provider: "p", account: "web.1"))?.version ?? 0
+        try await store.save(renewed, for: SessionKey(provider: "p", account: "web.1"), expectedVersion: current)
+        try await expect("p", "u1", ["web.1"], "after a compare-and-swap")
+        try await store.remove(SessionKey(provider: "p", account: "web.1"))
+        try await store.remove(SessionKey(provider: "p", account: "web.3"))
+        try await expect("p", "u1", [], "after removing web.1")
+        try await expect("p", "u2", ["web.2"], "after removing web.3")
+        return f
+    }
+
     private static func session(_ key: SessionKey, tag: String) -> Session {
         Session(
             providerID: key.provider,

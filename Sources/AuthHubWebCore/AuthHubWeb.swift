@@ -181,6 +181,7 @@ public final class AuthHubWeb: Sendable {
     /// - the provider unreachable while the session needs renewing: ``WebSessionResolution/failed(_:)``
     ///   with a 503 (``errorResponse(for:)``); the session and the cookie are kept.
     public func resolveSession(cookie value: String?) async -> WebSessionResolution {
+        if let value, let identity = seenSessionIdentity(value) { return .signedIn(identity, cookie: nil) }
         let id: WebSessionID, seen: SeenBefore?
         switch check(value) {
         case .resolved(let resolution):

@@ -150,6 +150,39 @@ struct PostgresSessionStoreTests {
         await stores.finish()
     }
 
+    /// A table of schema version 1 (no `user_ref`) is taken to version 2, and its rows are indexed by
+    /// user on the first look-up by user: no session written before the upgrade is left out.
+    @Test func aVersionOneTableIsIndexedByUserAfterTheUpgrade() async throws {
+        let stores = Stores()
+        let table = TestDatabase.uniqueTable("user_index_upgrade")
+        let key = TestDatabase.randomKey()
+        let old = try stores.make(table: table, key: key)
+        for (account, user) in [("web.a", "ann"), ("web.b", "ann"), ("web.c", "bob"), ("cli", nil)] as [(String, String?)] {
+            try await old.save(Session(providerID: "p", accountKey: account, accessToken: Secret("t"), userID: user),
+                               for: SessionKey(provider: "p", account: account), expectedVersion: nil)
+        }
+        // Back to what a version-1 build wrote: no column, version 1 recorded.
+        try await TestDatabase.withConnection { connection in
+            try await connection.query("ALTER TABLE \(unescaped: "\"" + table + "\"") DROP COLUMN user_ref", logger: connection.logger).collect()
+            try await connection.query("UPDATE authhub_schema_migrations SET version = 1 WHERE table_name = \(table)",
+                                       logger: connection.logger).collect()
+        }
+        let upgraded = try stores.make(table: table, key: key)
+        #expect(try await upgraded.keys(provider: "p", userID: "ann").map(\.account) == ["web.a", "web.b"])
+        #expect(try await upgraded.keys(provider: "p", userID: "bob").map(\.account) == ["web.c"])
+        let unindexed = try await TestDatabase.withConnection { connection in
+            try await connection.query("SELECT count(*) FROM \(unescaped: "\"" + table + "\"") WHERE user_ref IS NULL",
+                                       logger: connection.logger).collect().map { try $0.decode(Int64.self) }
+        }
+        #expect(unindexed == [0], "every row is indexed now (the one without a user id with an empty reference)")
+        let index = try await TestDatabase.withConnection { connection in
+            try await connection.query("SELECT count(*) FROM pg_indexes WHERE tablename = \(table) AND indexdef LIKE '%user_ref%'",
+                                       logger: connection.logger).collect().map { try $0.decode(Int64.self) }
+        }
+        #expect(index == [1], "the look-up by user is an indexed query")
+        await stores.finish()
+    }
+
     @Test func theRefreshLockExcludesAcrossStores() async throws {
         let stores = Stores()
         let table = TestDatabase.uniqueTable("lock")

@@ -49,7 +49,14 @@ import Logging
 /// Long keys whose escaped name would exceed file-system limits are stored under a SHA-256 name;
 /// their key is read back from the file, so an unreadable file with such a name is left out of
 /// ``keys()`` (with a warning in the log).
-public final class FileSessionStore: SessionStore {
+///
+/// **The index by user** (``UserIndexedSessionStore``): saving a session with a user id first makes
+/// an empty marker file named as the session's file in `.by-user/<SHA-256 of provider, NUL, user id>/`
+/// (made once per key and user, made durable before the session is), so a crash can leave a stale
+/// marker but never hide a session; ``keys(provider:userID:)`` lists the markers, reads each session
+/// to confirm its provider and user, and deletes the markers that no longer match. A removal deletes
+/// the removed session's marker (the directories stay: another writer may be about to use them).
+public final class FileSessionStore: UserIndexedSessionStore {
     /// The directory holding the session files.
     public let directory: URL
 
@@ -143,9 +150,9 @@ public final class FileSessionStore: SessionStore {
                         logger.warning("replacing an unreadable session file", metadata: ["key": "\(key)"])
                     }
                     let stored = try session.storedCopy(for: key, currentVersion: found, expectedVersion: expectedVersion)
-                    if !writtenEarly {
-                        try POSIXFile.writeFile(try format.encode(stored, for: key, name: name), to: pendingPath)
-                    }
+                    let encoded = writtenEarly ? nil : try format.encode(stored, for: key, name: name)
+                    if let userID = stored.userID { try self.writeUserMarker(key.provider, userID, name) }
+                    if let encoded { try POSIXFile.writeFile(encoded, to: pendingPath) }
                     try POSIXFile.commit(pendingPath, to: path, directory: directoryPath)
                     logger.debug("session saved", metadata: ["key": "\(key)", "version": "\(stored.version)"])
                     return stored
@@ -166,13 +173,19 @@ public final class FileSessionStore: SessionStore {
         let path = filePath(name.fileName)
         let pendingPath = filePath(name.pendingName)
         let directoryPath = directoryPath
+        let format = format
         let logger = logger
         try await withWriteLock(key, name) {
             try await self.io {
                 let pending = POSIXFile.exists(pendingPath)
                 guard pending || POSIXFile.exists(path) else { return }
+                // The user's marker goes with the session (one that cannot be read leaves its marker
+                // to the next look-up by user, which drops it).
+                let userID = (try? POSIXFile.contents(of: path)).flatMap { $0 }
+                    .flatMap { try? format.decode($0, path: path, name: name, expecting: key) }?.userID
                 try POSIXFile.remove(pendingPath)
                 try POSIXFile.remove(path)
+                if let userID { try? POSIXFile.remove(self.userDirectoryPath(key.provider, userID) + "/" + name.fileName) }
                 try POSIXFile.syncDirectory(directoryPath)
                 logger.debug("session removed", metadata: ["key": "\(key)"])
             }
@@ -209,6 +222,64 @@ public final class FileSessionStore: SessionStore {
             }
             return keys.sorted()
         }
+    }
+
+    /// The keys of `provider`'s sessions whose user id is `userID`, sorted: the user's markers, each
+    /// confirmed by reading its session (a marker whose session is gone or now another user's is
+    /// deleted; one whose session cannot be read is kept and left out, with a warning).
+    public func keys(provider: String, userID: String) async throws -> [SessionKey] {
+        let userDirectory = userDirectoryPath(provider, userID)
+        let directoryPath = directoryPath
+        let format = format
+        let logger = logger
+        return try await io {
+            guard POSIXFile.exists(userDirectory) else { return [] }
+            var keys: [SessionKey] = []
+            for entry in try POSIXFile.entries(of: userDirectory) {
+                guard let (name, parsed) = SessionFileName.parse(fileName: entry) else { continue }
+                let path = directoryPath + "/" + entry
+                let marker = userDirectory + "/" + entry
+                let contents: Data?
+                do {
+                    contents = try POSIXFile.contents(of: path)
+                } catch {
+                    logger.warning("a session indexed by user cannot be read", metadata: ["path": "\(path)"])
+                    continue
+                }
+                guard let data = contents else {
+                    try? POSIXFile.remove(marker)
+                    continue
+                }
+                guard let key = parsed ?? SessionFileFormat.storedKey(in: data),
+                      let session = try? format.decode(data, path: path, name: name, expecting: key) else {
+                    logger.warning("a session indexed by user cannot be read", metadata: ["path": "\(path)"])
+                    continue
+                }
+                if key.provider == provider, session.userID == userID {
+                    keys.append(key)
+                } else {
+                    try? POSIXFile.remove(marker)
+                }
+            }
+            return keys.sorted()
+        }
+    }
+
+    /// `.by-user/<hex SHA-256 of provider, NUL, user id>` (a user id may hold any character).
+    private func userDirectoryPath(_ provider: String, _ userID: String) -> String {
+        filePath(".by-user/" + SessionUserReference.hex(provider: provider, userID: userID))
+    }
+
+    /// Makes the user's marker of the session file `name` when it is missing, durable before the
+    /// session is written.
+    private func writeUserMarker(_ provider: String, _ userID: String, _ name: SessionFileName) throws {
+        let userDirectory = userDirectoryPath(provider, userID)
+        let marker = userDirectory + "/" + name.fileName
+        guard !POSIXFile.exists(marker) else { return }
+        try POSIXFile.ensurePrivateDirectory(userDirectory)
+        try POSIXFile.writeFile(Data(), to: marker)
+        try POSIXFile.syncDirectory(userDirectory)
+        try POSIXFile.syncDirectory(filePath(".by-user"))
     }
 
     /// The store's ``FileRefreshLock`` (one per store, so managers in this process queue in-process

@@ -190,7 +190,10 @@ import Darwin
         // A remove deletes a pending file too (it holds tokens).
         try await plantPending(store, StorageFixtures.session(key), version: 9, in: root)
         try await store.remove(key)
-        #expect(try entries(root.url).filter { !$0.hasSuffix(".lock") }.isEmpty)
+        #expect(try entries(root.url).filter { !$0.hasSuffix(".lock") } == [".by-user"])
+        // The removed session's marker is gone; only its (empty) directory stays.
+        let index = root.url.appendingPathComponent(".by-user")
+        for user in try entries(index) { #expect(try entries(index.appendingPathComponent(user)).isEmpty, "\(user)") }
     }
 
     @Test func keysDeletesAbandonedTemporaryFilesOfEarlierBuildsOnly() async throws {

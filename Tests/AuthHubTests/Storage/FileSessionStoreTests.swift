@@ -20,7 +20,8 @@ import Testing
         #expect(try StorageFixtures.mode(of: file) == 0o600)
         // Lock files are private too; no temporary file is left behind.
         let entries = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
-        #expect(entries == [".session.auth0.default.lock", "session.auth0.default.json"])
+        #expect(entries == [".by-user", ".session.auth0.default.lock", "session.auth0.default.json"])
+        #expect(try StorageFixtures.mode(of: directory.appendingPathComponent(".by-user")) == 0o700, "the index by user is private too")
         #expect(try StorageFixtures.mode(of: directory.appendingPathComponent(".session.auth0.default.lock")) == 0o600)
     }
 
