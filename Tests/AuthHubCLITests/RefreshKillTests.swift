@@ -147,7 +147,7 @@ import Glibc
             // The next load recovers; nothing but the lock files may remain hidden in the directory.
             let after = (try? await FileSessionStore(directory: sessions).load(key)) ?? nil
             let leftovers = try FileManager.default.contentsOfDirectory(atPath: sessions.path)
-                .filter { $0.hasPrefix(".") && !$0.hasSuffix(".lock") && !$0.hasSuffix(".refresh") }
+                .filter { $0.hasPrefix(".") && !$0.hasSuffix(".lock") && !$0.hasSuffix(".refresh") && $0 != ".by-user" }
             figures.orphansLeft += leftovers.count
             let wrote = hadPending || (after?.version ?? 0) > before.version
 

@@ -146,6 +146,7 @@ import Testing
                         "GET /openfort/iam/v2/me",
                         "PATCH /openfort/__emulator/config",
                         "POST /openfort/__emulator/users",
+                        "POST /openfort/iam/v2/auth/change-email",
                         "POST /openfort/iam/v2/auth/email-otp/check-verification-otp",
                         "POST /openfort/iam/v2/auth/email-otp/reset-password",
                         "POST /openfort/iam/v2/auth/email-otp/send-verification-otp",

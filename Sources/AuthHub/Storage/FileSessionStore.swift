@@ -51,7 +51,7 @@ import Logging
 /// ``keys()`` (with a warning in the log).
 ///
 /// **The index by user** (``UserIndexedSessionStore``): saving a session with a user id first makes
-/// an empty marker file named as the session's file in `.by-user/<SHA-256 of provider, NUL, user id>/`
+/// an empty marker file, `ref.` and the session file's name, in `.by-user/<SHA-256 of provider, NUL, user id>/`
 /// (made once per key and user, made durable before the session is), so a crash can leave a stale
 /// marker but never hide a session; ``keys(provider:userID:)`` lists the markers, reads each session
 /// to confirm its provider and user, and deletes the markers that no longer match. A removal deletes
@@ -185,7 +185,7 @@ public final class FileSessionStore: UserIndexedSessionStore {
                     .flatMap { try? format.decode($0, path: path, name: name, expecting: key) }?.userID
                 try POSIXFile.remove(pendingPath)
                 try POSIXFile.remove(path)
-                if let userID { try? POSIXFile.remove(self.userDirectoryPath(key.provider, userID) + "/" + name.fileName) }
+                if let userID { try? POSIXFile.remove(self.userDirectoryPath(key.provider, userID) + "/" + Self.markerPrefix + name.fileName) }
                 try POSIXFile.syncDirectory(directoryPath)
                 logger.debug("session removed", metadata: ["key": "\(key)"])
             }
@@ -236,8 +236,8 @@ public final class FileSessionStore: UserIndexedSessionStore {
             guard POSIXFile.exists(userDirectory) else { return [] }
             var keys: [SessionKey] = []
             for entry in try POSIXFile.entries(of: userDirectory) {
-                guard let (name, parsed) = SessionFileName.parse(fileName: entry) else { continue }
-                let path = directoryPath + "/" + entry
+                guard entry.hasPrefix(Self.markerPrefix), let (name, parsed) = SessionFileName.parse(fileName: String(entry.dropFirst(Self.markerPrefix.count))) else { continue }
+                let path = directoryPath + "/" + name.fileName
                 let marker = userDirectory + "/" + entry
                 let contents: Data?
                 do {
@@ -265,6 +265,10 @@ public final class FileSessionStore: UserIndexedSessionStore {
         }
     }
 
+    /// A marker's name is this and its session file's name (so that nothing looking for session
+    /// files by name, `session.*`, finds a marker).
+    static let markerPrefix = "ref."
+
     /// `.by-user/<hex SHA-256 of provider, NUL, user id>` (a user id may hold any character).
     private func userDirectoryPath(_ provider: String, _ userID: String) -> String {
         filePath(".by-user/" + SessionUserReference.hex(provider: provider, userID: userID))
@@ -274,7 +278,7 @@ public final class FileSessionStore: UserIndexedSessionStore {
     /// session is written.
     private func writeUserMarker(_ provider: String, _ userID: String, _ name: SessionFileName) throws {
         let userDirectory = userDirectoryPath(provider, userID)
-        let marker = userDirectory + "/" + name.fileName
+        let marker = userDirectory + "/" + Self.markerPrefix + name.fileName
         guard !POSIXFile.exists(marker) else { return }
         try POSIXFile.ensurePrivateDirectory(userDirectory)
         try POSIXFile.writeFile(Data(), to: marker)

@@ -25,10 +25,10 @@ import Testing
 import Tracing
 import Vapor
 
-// README.md, line 611
+// README.md, line 616
 extension DocExampleContext {
-    func rEADME_line611(app: Application) async throws {
-#sourceLocation(file: "README.md", line: 612)
+    func rEADME_line616(app: Application) async throws {
+#sourceLocation(file: "README.md", line: 617)
 
 
 

@@ -200,10 +200,10 @@ let updated = try rp.verifyAssertion(assertion, challenge: loginChallenge, crede
     }
 }
 
-// README.md, line 495
+// README.md, line 500
 extension DocExampleContext {
-    func rEADME_line495() async throws {
-#sourceLocation(file: "README.md", line: 496)
+    func rEADME_line500() async throws {
+#sourceLocation(file: "README.md", line: 501)
 
 
 struct AcmePlugin: ProviderPlugin {
@@ -254,10 +254,10 @@ let hub = try AuthHub.load(registry: ProviderRegistry.builtIn.registering(AcmePl
     }
 }
 
-// README.md, line 575
+// README.md, line 580
 extension DocExampleContext {
-    func rEADME_line575() async throws {
-#sourceLocation(file: "README.md", line: 576)
+    func rEADME_line580() async throws {
+#sourceLocation(file: "README.md", line: 581)
 let web = try AuthHubWeb(hub: hub, configuration: WebSignInConfiguration(publicBaseURL: URL(string: "https://app.example.com")!))
 let router = Router(context: AuthHubRequestContext.self)
 router.add(middleware: web.sessionMiddleware())

@@ -89,7 +89,7 @@ import Testing
         }
         #expect(saved.version == 1)
         let entries = try FileManager.default.contentsOfDirectory(atPath: root.url.path).sorted()
-        #expect(entries == [".session.auth0.default.lock", ".session.auth0.default.refresh", "session.auth0.default.json"])
+        #expect(entries == [".by-user", ".session.auth0.default.lock", ".session.auth0.default.refresh", "session.auth0.default.json"])
     }
 }
 
