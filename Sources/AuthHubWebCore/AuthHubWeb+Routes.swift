@@ -89,7 +89,7 @@ extension AuthHubWeb {
             refused.setCookie(clearing(configuration.preSessionCookieName))
             return refused
         }
-        let id = try await startSession(session, provider: entry.provider)
+        let id = try await startSession(session, provider: entry.provider, userAgent: request.headerFields[.userAgent])
         // Signing in while signed in replaces the browser's session (the hub's one rule): the old one
         // is removed from the store at once and revoked at its provider in the background
         // (`SessionManager.retire`), so the redirect does not wait for the provider.

@@ -1,0 +1,85 @@
+import AuthHub
+import Foundation
+
+/// One of the signed-in user's browser sessions, for a "where you're signed in" list: never its
+/// cookie (a bearer credential), only the id its session is stored under.
+public struct WebSessionSummary: Sendable, Hashable, Identifiable {
+    /// The session's stored account key (`web.<created>.<hash of the cookie's random part>`): names
+    /// the session for ``AuthHubWeb/signOutSession(id:of:)`` and cannot be used as a cookie.
+    public let id: String
+    /// When the browser signed in.
+    public let createdAt: Date
+    /// What the browser said it was at sign-in, summarised ("Firefox on Linux"); nil when unknown.
+    public let device: String?
+    /// Whether this is the session of the request asking.
+    public let isCurrent: Bool
+}
+
+/// The signed-in user's browser sessions across every replica (through the session store's index by
+/// user, ``UserIndexedSessionStore``): list them, sign one out, every other one, or all of them.
+/// Signing out removes the session from the store and revokes its refresh token at the provider
+/// (``AuthHub/signOut(provider:account:)``); every replica's next request with that cookie is
+/// answered as signed out (its cached identity no longer matches the hub's session).
+extension AuthHubWeb {
+    /// The browser sessions of the user of `identity` (a session identity), newest first.
+    /// - Throws: ``AuthErrorCode/invalidRequest`` for an identity without a subject or not from a
+    ///   session cookie; ``AuthErrorCode/unsupported`` when the store keeps no index by user.
+    public func sessions(of identity: AuthHubIdentity) async throws -> [WebSessionSummary] {
+        let (userID, current) = try Self.owner(of: identity)
+        var summaries: [WebSessionSummary] = []
+        for key in try await hub.sessionKeys(ofUser: userID, provider: identity.provider) {
+            guard let created = Self.createdAt(ofAccount: key.account),
+                  let session = try? await hub.store.load(key), session.userID == userID else { continue }
+            summaries.append(WebSessionSummary(id: key.account, createdAt: created,
+                                               device: session.extras[Self.deviceExtra]?.stringValue, isCurrent: key.account == current))
+        }
+        return summaries.sorted { ($0.createdAt, $0.id) > ($1.createdAt, $1.id) }
+    }
+
+    /// Signs out one of the user's browser sessions (one of ``sessions(of:)``; the current one too).
+    /// - Throws: ``AuthErrorCode/invalidRequest`` when the user has no session with that id.
+    public func signOutSession(id: String, of identity: AuthHubIdentity) async throws {
+        guard try await sessions(of: identity).contains(where: { $0.id == id }) else {
+            throw AuthError(.invalidRequest, message: "There is no such session of yours.")
+        }
+        _ = try await hub.signOut(provider: identity.provider, account: id)
+    }
+
+    /// Signs out every browser session of the user but the current one; returns how many.
+    @discardableResult
+    public func signOutOtherSessions(of identity: AuthHubIdentity) async throws -> Int {
+        let others = try await sessions(of: identity).filter { !$0.isCurrent }
+        for session in others { _ = try await hub.signOut(provider: identity.provider, account: session.id) }
+        return others.count
+    }
+
+    /// Signs out every browser session of the user, the current one included; returns how many.
+    @discardableResult
+    public func signOutEverywhere(of identity: AuthHubIdentity) async throws -> Int {
+        let all = try await sessions(of: identity)
+        for session in all { _ = try await hub.signOut(provider: identity.provider, account: session.id) }
+        return all.count
+    }
+
+    /// The `extras` member a browser session's device summary is stored under at sign-in.
+    static let deviceExtra = "authhubWebDevice"
+
+    /// The user id and current session account of a session identity.
+    static func owner(of identity: AuthHubIdentity) throws -> (userID: String, current: String) {
+        guard case .session(let cookie) = identity.source, let id = WebSessionID(cookie: cookie) else {
+            throw AuthError(.invalidRequest, message: "Sessions are listed for a browser session's user.")
+        }
+        guard let userID = identity.subject, !userID.isEmpty else {
+            throw AuthError(.invalidRequest, message: "This session has no user id to list sessions by.")
+        }
+        return (userID, id.account)
+    }
+
+    /// The creation time a browser session's account encodes (`web.<created>.<hash>`); nil for any
+    /// other account (a session that is not a browser session of this layer).
+    static func createdAt(ofAccount account: String) -> Date? {
+        let parts = account.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == "web", let seconds = Int64(parts[1]), seconds >= 0 else { return nil }
+        return Date(timeIntervalSince1970: TimeInterval(seconds))
+    }
+}
