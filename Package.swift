@@ -245,7 +245,8 @@ let package = Package(
         ),
         .testTarget(
             name: "AuthHubWebCoreTests",
-            dependencies: ["AuthHubWebCore", "AuthHub", "AuthHubAuth0", "AuthHubTesting", .product(name: "HTTPTypes", package: "swift-http-types")]
+            dependencies: ["AuthHubWebCore", "AuthHub", "AuthHubAuth0", "AuthHubTesting", "AuthHubWebTestSupport",
+                           .product(name: "HTTPTypes", package: "swift-http-types")]
         ),
         // The emulator-backed identity provider both web adapters' conformance tests use.
         .target(

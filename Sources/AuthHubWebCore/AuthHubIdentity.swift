@@ -35,6 +35,13 @@ public struct AuthHubIdentity: Sendable {
     /// The `email` claim, when there is one.
     public var email: String? { claims["email"]?.stringValue }
 
+    /// When the user last gave the provider their credentials: the ID token's `auth_time`, when the
+    /// provider sent one (what a step-up checks: ``AuthHubWeb/requireRecentAuthentication(_:maxAge:returnTo:)``).
+    public var authenticatedAt: Date? {
+        guard let seconds = claims["auth_time"]?.doubleValue, seconds.isFinite, (0...253_402_300_799).contains(seconds) else { return nil }
+        return Date(timeIntervalSince1970: seconds)
+    }
+
     /// The fields, in one immutable object: an identity is one reference, so handing it on (the
     /// web core's resolution, Vapor's `req.auth` storage, which boxes larger values) and reusing
     /// it for the next requests of the same session costs a retain, not a copy of every field.

@@ -57,9 +57,26 @@ extension AuthHubWeb {
             guard let path = ReturnPath.validated(asked) else { return .page(.badRequest, "The return address must be a page of this site.") }
             returnPath = path
         }
-        let transaction = try await provider.beginRedirectSignIn(redirectURI: configuration.callbackURL, options: BrowserSignInOptions())
+        // `maxAge=N` (a step-up): the provider must have had the user's credentials within N
+        // seconds (`max_age`, and `prompt=login` for 0), and the ID token's `auth_time` is checked;
+        // from a signed-in browser, only the same user may complete it.
+        var options = BrowserSignInOptions()
+        var stepUpUser: String?
+        if let asked = query["maxAge"] {
+            guard let maxAge = Int(asked), String(maxAge) == asked, (0...BrowserSignInOptions.maximumMaxAge).contains(maxAge) else {
+                return .page(.badRequest, "maxAge is a number of seconds.")
+            }
+            options.maxAge = maxAge
+            if maxAge == 0 { options.prompt = "login" }
+            if let value = request.cookie(sessionCookieName), case .signedIn(let identity, _) = await resolveSession(cookie: value),
+               identity.provider == provider.id {
+                stepUpUser = identity.subject
+            }
+        }
+        let transaction = try await provider.beginRedirectSignIn(redirectURI: configuration.callbackURL, options: options)
         let preID = Base64URL.encode(hub.context.random.bytes(32))
-        await pending.put(PendingWebSignIns.Entry(provider: provider.id, transaction: transaction, returnPath: returnPath, createdAt: now),
+        await pending.put(PendingWebSignIns.Entry(provider: provider.id, transaction: transaction, returnPath: returnPath, createdAt: now,
+                                                  stepUpUser: stepUpUser),
                           id: preID, lifetime: configuration.preSessionLifetime)
         var response = WebResponse.redirect(transaction.url.absoluteString)
         response.setCookie(cookie(configuration.preSessionCookieName, preID, maxAge: Int(configuration.preSessionLifetime.seconds.rounded(.down))))
@@ -86,6 +103,15 @@ extension AuthHubWeb {
             case let code where code.isTransientByDefault: refused = .page(.serviceUnavailable, "The sign-in service did not answer. Please try again.")
             default: refused = .page(.badRequest, "The sign-in could not be completed. Please sign in again.")
             }
+            refused.setCookie(clearing(configuration.preSessionCookieName))
+            return refused
+        }
+        if let user = entry.stepUpUser, session.userID != user {
+            // A re-authentication as someone else: refused, the browser keeps its session; the new
+            // session is not stored, and its tokens are revoked.
+            hub.context.logger.notice("web re-authentication by another user refused", metadata: ["provider": "\(entry.provider)"])
+            try? await provider.signOut(session)
+            var refused = WebResponse.page(.forbidden, "You signed in as someone else. Sign in again as yourself to continue.")
             refused.setCookie(clearing(configuration.preSessionCookieName))
             return refused
         }

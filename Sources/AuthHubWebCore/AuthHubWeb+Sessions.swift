@@ -83,3 +83,37 @@ extension AuthHubWeb {
         return Date(timeIntervalSince1970: TimeInterval(seconds))
     }
 }
+
+/// Step-up: sensitive actions (changing a factor, the password or the email, signing other sessions
+/// out, deleting the account) want a recent sign-in. The user is sent through the provider's sign-in
+/// again (`max_age=0` and `prompt=login`; the ID token's `auth_time` is checked) and back to the
+/// action; from a signed-in browser only the same user may complete it (anyone else is refused with
+/// 403 and the browser keeps its session).
+extension AuthHubWeb {
+    /// Whether the user of `identity` gave the provider their credentials within `maxAge` (by its
+    /// ``AuthHubIdentity/authenticatedAt``; false when the provider did not say).
+    public func isRecentlyAuthenticated(_ identity: AuthHubIdentity, within maxAge: Duration) -> Bool {
+        guard let at = identity.authenticatedAt else { return false }
+        let age = now.timeIntervalSince(at)
+        return age >= -60 && age <= maxAge.seconds
+    }
+
+    /// The path of this app that signs the user in again at `identity`'s provider and comes back
+    /// to `returnTo` (a path of this site); nil for a `returnTo` that is not one.
+    public func reauthenticationPath(for identity: AuthHubIdentity, returnTo: String) -> String? {
+        guard let path = ReturnPath.validated(returnTo) else { return nil }
+        let escape = { (text: String) in text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "" }
+        return "\(configuration.routePrefix)/login?provider=\(escape(identity.provider))&returnTo=\(escape(path))&maxAge=0"
+    }
+
+    /// Nil when the user of `identity` signed in within `maxAge`; otherwise the response to send
+    /// instead of the action: a redirect (303) through the provider's sign-in and back to
+    /// `returnTo` (400 for a `returnTo` that is not a path of this site).
+    public func requireRecentAuthentication(_ identity: AuthHubIdentity, maxAge: Duration, returnTo: String) -> WebResponse? {
+        guard !isRecentlyAuthenticated(identity, within: maxAge) else { return nil }
+        guard let path = reauthenticationPath(for: identity, returnTo: returnTo) else {
+            return .page(.badRequest, "The return address must be a page of this site.")
+        }
+        return .redirect(path, status: .seeOther)
+    }
+}

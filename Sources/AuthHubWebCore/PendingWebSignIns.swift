@@ -17,6 +17,9 @@ actor PendingWebSignIns {
         var transaction: OIDCAuthorizationTransaction
         var returnPath: String
         var createdAt: Date
+        /// For a re-authentication (step-up), the user who must sign in again: a sign-in as anyone
+        /// else is refused and the browser's session kept.
+        var stepUpUser: String? = nil
     }
 
     static let capacity = 10_000

@@ -76,7 +76,8 @@ struct AccountMethodsCommand: AsyncParsableCommand {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
                 encoder.dateEncodingStrategy = .iso8601
-                CLI.out(String(decoding: try encoder.encode(methods), as: UTF8.self))
+                // Names and details come from the provider: escaped for the terminal as every --json output.
+                CLI.out(CLI.jsonEscaped(String(decoding: try encoder.encode(methods), as: UTF8.self)))
                 return
             }
             CLI.out(Self.table(methods))
@@ -92,11 +93,7 @@ struct AccountMethodsCommand: AsyncParsableCommand {
             [method.id, method.kind.rawValue + (method.isConfirmed ? "" : " (unconfirmed)"), method.label,
              method.usage.map(\.rawValue).sorted().joined(separator: ","), method.createdAt.map(day.string) ?? "-"].map(CLI.shown)
         }
-        let widths = (0..<5).map { column in rows.map { $0[column].count }.max() ?? 0 }
-        return rows.map { row in
-            row.enumerated().map { index, cell in index == 4 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0) }
-                .joined(separator: "  ")
-        }.joined(separator: "\n")
+        return CLI.table(rows)
     }
 }
 

@@ -99,6 +99,17 @@ enum CLI {
     /// A value from outside, escaped for one of the CLI's lines (``TerminalText/escape(_:)``).
     static func shown(_ text: String) -> String { TerminalText.escape(text) }
 
+    /// Rows (the first a header; cells already escaped) as columns separated by two spaces, each
+    /// padded to its widest cell but the last.
+    static func table(_ rows: [[String]]) -> String {
+        let columns = rows.map(\.count).max() ?? 0
+        let widths = (0..<columns).map { column in rows.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0 }
+        return rows.map { row in
+            row.enumerated().map { index, cell in index == row.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0) }
+                .joined(separator: "  ")
+        }.joined(separator: "\n")
+    }
+
     /// Encodes a value as pretty, sorted JSON for `--json` output.
     static func json<T: Encodable>(_ value: T) -> String {
         let encoder = JSONEncoder()

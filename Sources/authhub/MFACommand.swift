@@ -266,10 +266,6 @@ enum MFAOutput {
             [method.id, method.type ?? "?", method.name ?? method.json["phone_number"]?.stringValue ?? method.json["email"]?.stringValue ?? "-",
              method.json["created_at"]?.stringValue ?? "-"].map(CLI.shown)
         }
-        let widths = (0..<4).map { column in rows.map { $0[column].count }.max() ?? 0 }
-        return rows.map { row in
-            row.enumerated().map { index, cell in index == 3 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0) }
-                .joined(separator: "  ")
-        }.joined(separator: "\n")
+        return CLI.table(rows)
     }
 }

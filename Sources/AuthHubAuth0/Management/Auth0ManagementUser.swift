@@ -63,13 +63,7 @@ public struct Auth0ManagementUser: Sendable, Hashable, Decodable, CustomStringCo
     }
 
     /// An ISO 8601 timestamp with or without fractional seconds (Auth0 sends `2026-01-01T00:00:00.000Z`).
-    static func date(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.date(from: text)
-    }
+    static func date(_ text: String) -> Date? { RFC3339.date(text) }
 
     /// The user id and email, never the metadata.
     public var description: String {

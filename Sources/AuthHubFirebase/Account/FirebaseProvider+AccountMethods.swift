@@ -43,18 +43,9 @@ extension FirebaseProvider: AccountProvider {
         for enrollment in user.mfaEnrollments {
             let kind: FactorKind = enrollment.factor == "totp" ? .totp : enrollment.factor == "phone" ? .smsCode : FactorKind(rawValue: enrollment.factor)
             methods.append(AccountMethod(id: enrollment.enrollmentID, kind: kind, name: enrollment.displayName, detail: enrollment.phoneInfo,
-                                         createdAt: enrollment.enrolledAt.flatMap(Self.timestamp), usage: [.secondary]))
+                                         createdAt: enrollment.enrolledAt.flatMap(RFC3339.date), usage: [.secondary]))
         }
         return methods
-    }
-
-    /// An RFC 3339 timestamp as Identity Platform writes them (fractional seconds or not).
-    static func timestamp(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.date(from: text)
     }
 
     public func startMethodEnrollment(_ request: MethodEnrollmentRequest, options: MethodEnrollmentOptions,
@@ -63,7 +54,7 @@ extension FirebaseProvider: AccountProvider {
         let challenge = try await FirebaseAuth(manager: manager).startTOTPEnrollment(issuer: options.issuer, account: options.accountName)
         let continuation = FirebaseEnrollmentContinuation(sessionInfo: challenge.sessionInfo.revealed(), name: options.name)
         return try MethodEnrollmentChallenge(kind: .totp, prompt: .totp(uri: challenge.uri.string, secret: challenge.base32Secret),
-                                             expiresAt: challenge.finalizeBy.flatMap(Self.timestamp), state: continuation)
+                                             expiresAt: challenge.finalizeBy.flatMap(RFC3339.date), state: continuation)
     }
 
     public func confirmMethodEnrollment(_ challenge: MethodEnrollmentChallenge, response: MethodEnrollmentResponse,
