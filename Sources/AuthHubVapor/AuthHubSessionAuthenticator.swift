@@ -47,6 +47,14 @@ public struct AuthHubSessionAuthenticator: Middleware, Authenticator {
             (cookie, ended) = (nil, false)
         case .signedIn(let identity, let renewed):
             request.auth.login(identity)
+            // The usual request: nothing to add to the response, so the only closure is the one
+            // that answers a route's AuthHubVaporError, holding the request alone.
+            guard let renewed else {
+                return next.respond(to: request).flatMapError { error in
+                    guard let error = error as? AuthHubVaporError else { return request.eventLoop.makeFailedFuture(error) }
+                    return request.eventLoop.makeSucceededFuture(Response(error.webResponse))
+                }
+            }
             (cookie, ended) = (renewed, false)
         case .ended(let clear):
             (cookie, ended) = (clear, true)
