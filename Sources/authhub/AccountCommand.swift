@@ -238,6 +238,11 @@ struct AccountPasswordCommand: AsyncParsableCommand {
     func run() async throws {
         await AccountContext.run {
             let context = try await AccountContext(options: options, session: session)
+            // Nothing is asked for when the provider cannot change it here.
+            guard try context.hub.accountCapabilities(provider: context.provider).contains(.changePassword) else {
+                throw AuthError(.unsupported, message: "Provider '\(context.provider)' does not support changing the password here.",
+                                provider: context.provider)
+            }
             let current = noCurrent ? nil : HubLoader.readLine(prompt: "Current password:").map(Secret.init)
             guard let new = HubLoader.readLine(prompt: "New password:"), !new.isEmpty else {
                 throw AuthError(.userCancelled, message: "No new password was entered.")

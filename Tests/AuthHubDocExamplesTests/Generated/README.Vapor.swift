@@ -25,10 +25,10 @@ import Testing
 import Tracing
 import Vapor
 
-// README.md, line 616
+// README.md, line 627
 extension DocExampleContext {
-    func rEADME_line616(app: Application) async throws {
-#sourceLocation(file: "README.md", line: 617)
+    func rEADME_line627(app: Application) async throws {
+#sourceLocation(file: "README.md", line: 628)
 
 
 

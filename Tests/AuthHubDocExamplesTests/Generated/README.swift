@@ -74,10 +74,23 @@ try await hub.deleteAccount(provider: "firebase")
     }
 }
 
-// README.md, line 178
+// README.md, line 117
 extension DocExampleContext {
-    func rEADME_line178() async throws {
-#sourceLocation(file: "README.md", line: 179)
+    func rEADME_line117() async throws {
+#sourceLocation(file: "README.md", line: 118)
+let methods = try await hub.accountMethods(provider: "firebase")         // password, linked providers, second factors
+let challenge = try await hub.startMethodEnrollment(.totp, provider: "firebase")
+try await hub.confirmMethodEnrollment(challenge, response: .code(Secret(code)), provider: "firebase")
+try await hub.changeProfile(.email("ada@new.example"), provider: "openfort")   // .changed or .verificationSent(to:)
+#sourceLocation()
+        _ = (methods, challenge)
+    }
+}
+
+// README.md, line 189
+extension DocExampleContext {
+    func rEADME_line189() async throws {
+#sourceLocation(file: "README.md", line: 190)
 let auth0 = try hub.provider("auth0", as: Auth0Provider.self)
 
 // Web Auth (Universal Login) with PKCE; the loopback flow suits CLIs and desktop apps.
@@ -99,10 +112,10 @@ let api = try await credentials.apiCredentials(forAudience: "https://tenant.auth
     }
 }
 
-// README.md, line 203
+// README.md, line 214
 extension DocExampleContext {
-    func rEADME_line203(auth0: Auth0Provider, credentials: Auth0CredentialsManager) async throws {
-#sourceLocation(file: "README.md", line: 204)
+    func rEADME_line214(auth0: Auth0Provider, credentials: Auth0CredentialsManager) async throws {
+#sourceLocation(file: "README.md", line: 215)
 let myAccount = Auth0MyAccountAPI(provider: auth0, credentials: credentials)   // tokens per scope, automatically
 let flow = FactorFlow(Auth0EnrollmentFactor.totp(myAccount), reauthenticate: { error in
     try await signInAgain(error)          // mfaRequired / insufficientScope: step up, then the step repeats
@@ -116,10 +129,10 @@ let state = await flow.confirm(.code(Secret(typedCode)))    // a wrong code: .fa
     }
 }
 
-// README.md, line 336
+// README.md, line 347
 extension DocExampleContext {
-    func rEADME_line336() async throws {
-#sourceLocation(file: "README.md", line: 337)
+    func rEADME_line347() async throws {
+#sourceLocation(file: "README.md", line: 348)
 let firebase = try hub.provider("firebase", as: FirebaseProvider.self)
 let auth = try FirebaseAuth(hub: hub, provider: "firebase")        // like Firebase's Auth object, on the hub's session
 for await state in await auth.authStateChanges() { print(state) }     // initial, signedIn, tokenRefreshed, signedOut
@@ -132,10 +145,10 @@ try await firebase.confirmPasswordReset(code: Secret(code), newPassword: Secret(
     }
 }
 
-// README.md, line 354
+// README.md, line 365
 extension DocExampleContext {
-    func rEADME_line354(redirectedTo: String) async throws {
-#sourceLocation(file: "README.md", line: 355)
+    func rEADME_line365(redirectedTo: String) async throws {
+#sourceLocation(file: "README.md", line: 366)
 let openfort = try hub.provider("openfort", as: OpenfortProvider.self)
 let auth = try OpenfortAuth(hub: hub, provider: "openfort")           // the hub's session: hub.events() sees it all
 try await auth.signInAsGuest()                                         // a guest, upgraded in place by sign-up
@@ -148,10 +161,10 @@ let me = try await auth.currentUser()                                  // /iam/v
     }
 }
 
-// README.md, line 371
+// README.md, line 382
 extension DocExampleContext {
-    func rEADME_line371() async throws {
-#sourceLocation(file: "README.md", line: 372)
+    func rEADME_line382() async throws {
+#sourceLocation(file: "README.md", line: 383)
 // The app's passkey authenticator goes into the context (on Linux, the software one).
 let passkeys = try SoftwarePasskeyAuthenticator(store: try FilePasskeyCredentialStore(directory: stateDir))
 let hub = try AuthHub.load(registry: .builtIn, context: ProviderContext(passkeyAuthenticator: passkeys))
@@ -165,10 +178,10 @@ let wallet = try await turnkey.api.query("get_wallets", body: ["organizationId":
     }
 }
 
-// README.md, line 409
+// README.md, line 420
 extension DocExampleContext {
-    func rEADME_line409(scannedURI: String, typed: String, lastUsedStep: UInt64?, key: String, optionsFromServer: JSONValue, loginOptions: JSONValue, issuedChallenge: [UInt8], loginChallenge: [UInt8]) async throws {
-#sourceLocation(file: "README.md", line: 410)
+    func rEADME_line420(scannedURI: String, typed: String, lastUsedStep: UInt64?, key: String, optionsFromServer: JSONValue, loginOptions: JSONValue, issuedChallenge: [UInt8], loginChallenge: [UInt8]) async throws {
+#sourceLocation(file: "README.md", line: 421)
 
 
 // TOTP (RFC 6238) and otpauth:// URIs, as authenticator apps read them.
@@ -200,10 +213,10 @@ let updated = try rp.verifyAssertion(assertion, challenge: loginChallenge, crede
     }
 }
 
-// README.md, line 500
+// README.md, line 511
 extension DocExampleContext {
-    func rEADME_line500() async throws {
-#sourceLocation(file: "README.md", line: 501)
+    func rEADME_line511() async throws {
+#sourceLocation(file: "README.md", line: 512)
 
 
 struct AcmePlugin: ProviderPlugin {
@@ -254,10 +267,10 @@ let hub = try AuthHub.load(registry: ProviderRegistry.builtIn.registering(AcmePl
     }
 }
 
-// README.md, line 580
+// README.md, line 591
 extension DocExampleContext {
-    func rEADME_line580() async throws {
-#sourceLocation(file: "README.md", line: 581)
+    func rEADME_line591() async throws {
+#sourceLocation(file: "README.md", line: 592)
 let web = try AuthHubWeb(hub: hub, configuration: WebSignInConfiguration(publicBaseURL: URL(string: "https://app.example.com")!))
 let router = Router(context: AuthHubRequestContext.self)
 router.add(middleware: web.sessionMiddleware())
