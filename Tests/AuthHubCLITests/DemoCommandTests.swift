@@ -28,7 +28,8 @@ import Testing
         }
         #expect(row("oidc", "browser sign-in (discovery, PKCE, ID token), refresh")?["result"] == "ok")
         for flow in ["sign-up, then password sign-in", "token refresh (Secure Token), current user",
-                     "password reset (code from the emulator)", "TOTP second factor: enroll, then MFA sign-in", "delete account"] {
+                     "password reset (code from the emulator)", "TOTP second factor: enroll, then MFA sign-in",
+                     "account API: methods, name, remove the TOTP factor", "delete account"] {
             #expect(row("firebase", flow)?["result"] == "ok", "firebase \(flow): \(String(describing: row("firebase", flow)))")
         }
         for flow in ["guest sign-in", "sign-up (guest upgraded), sign-out, sign-in", "me, get-session", "sign out"] {

@@ -4,7 +4,7 @@ import AuthHubFactors
 import AuthHubFirebase
 import Foundation
 
-/// The Firebase rows of `authhub demo`: sign up → sign in → refresh → reset → delete, through the
+/// The Firebase rows of `authhub demo`: sign up → sign in → refresh → reset → TOTP → the account API → delete, through the
 /// libraries, against the in-process emulator's Firebase routes. The demo reads the reset code
 /// from the emulator's `oobCodes` helper, as a user would click the link in the email.
 enum DemoFirebaseFlows {
@@ -58,6 +58,18 @@ enum DemoFirebaseFlows {
                                                    account: "firebase-mfa")
                 guard session.claims["email"] == .string(mfaEmail) else { throw DemoFailure("the ID token names another user") }
             }
+        }
+        await report.record(provider: "firebase", flow: "account API: methods, name, remove the TOTP factor") {
+            let mfaEmail = "mfa+" + email
+            let methods = try await hub.accountMethods(provider: "firebase", account: "firebase-mfa")
+            guard methods.contains(where: { $0.kind == .password }), let totp = methods.first(where: { $0.kind == .totp }) else {
+                throw DemoFailure("the methods are \(methods.map(\.kind.rawValue))")
+            }
+            try await hub.changeProfile(.name("Fay Demo"), provider: "firebase", account: "firebase-mfa")
+            guard try await hub.userInfo(provider: "firebase", account: "firebase-mfa").name == "Fay Demo" else { throw DemoFailure("the name did not change") }
+            try await hub.deleteMethod(id: totp.id, provider: "firebase", account: "firebase-mfa")
+            // Without the factor, the password alone signs in again.
+            _ = try await hub.signIn(.password(identifier: mfaEmail, password: password), provider: "firebase", account: "firebase-mfa")
         }
         await report.record(provider: "firebase", flow: "delete account") {
             try await auth.deleteAccount()
