@@ -309,6 +309,11 @@ public final class PostgresSessionStore: ObservableSessionStore, UserIndexedSess
     /// Sets `user_ref` on `provider`'s rows that have none (written before schema version 2), each
     /// only if its version is unchanged (a newer write set it already). A row that cannot be read is
     /// left as it is, with a warning.
+    ///
+    /// Asked on every look-up (one indexed query, `user_ref IS NULL` within the provider, that
+    /// finds nothing once the table is indexed), not once per process: during a rolling upgrade a
+    /// replica of a build before version 2 that checked the schema earlier may still insert rows
+    /// without `user_ref`.
     private func indexOlderRows(_ provider: String) async throws {
         let rows = try await run("find sessions not indexed by user") { client, table, logger in
             try await client.query("""

@@ -63,10 +63,7 @@ public struct AuthHubSessionAuthenticator: Middleware, Authenticator {
         // resolution (its identity): most signed-in requests have no cookie to add (it is re-sent
         // once a minute), and then no `map` either.
         let finish: @Sendable (Response) -> Response = { response in
-            // Unless the route set that cookie itself (``WebSessionResolution/finish(setCookieValues:append:)``).
-            if let cookie, !WebCookie.isSet(cookie.name, in: response.headers[.setCookie]) {
-                response.headers.add(name: .setCookie, value: cookie.headerValue)
-            }
+            cookie?.add(unlessSetIn: response.headers[.setCookie]) { response.headers.add(name: .setCookie, value: $0) }
             return response
         }
         let responded = cookie == nil ? next.respond(to: request) : next.respond(to: request).map(finish)

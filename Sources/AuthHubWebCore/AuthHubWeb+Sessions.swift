@@ -28,7 +28,7 @@ extension AuthHubWeb {
         let (userID, current) = try Self.owner(of: identity)
         var summaries: [WebSessionSummary] = []
         for key in try await hub.sessionKeys(ofUser: userID, provider: identity.provider) {
-            guard let created = Self.createdAt(ofAccount: key.account),
+            guard let created = WebSessionID.createdAt(ofAccount: key.account),
                   let session = try? await hub.store.load(key), session.userID == userID else { continue }
             summaries.append(WebSessionSummary(id: key.account, createdAt: created,
                                                device: session.extras[Self.deviceExtra]?.stringValue, isCurrent: key.account == current))
@@ -73,14 +73,6 @@ extension AuthHubWeb {
             throw AuthError(.invalidRequest, message: "This session has no user id to list sessions by.")
         }
         return (userID, id.account)
-    }
-
-    /// The creation time a browser session's account encodes (`web.<created>.<hash>`); nil for any
-    /// other account (a session that is not a browser session of this layer).
-    static func createdAt(ofAccount account: String) -> Date? {
-        let parts = account.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0] == "web", let seconds = Int64(parts[1]), seconds >= 0 else { return nil }
-        return Date(timeIntervalSince1970: TimeInterval(seconds))
     }
 }
 

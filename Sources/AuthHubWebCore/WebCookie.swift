@@ -46,6 +46,13 @@ public struct WebCookie: Sendable, Hashable {
         setCookieValues.contains { $0.hasPrefix(name + "=") }
     }
 
+    /// Adds this cookie to a response's `Set-Cookie` values unless the route set one of its name
+    /// (``isSet(_:in:)``): `append` is called with the header value to add.
+    public func add(unlessSetIn setCookieValues: some Sequence<String>, append: (String) -> Void) {
+        guard !Self.isSet(name, in: setCookieValues) else { return }
+        append(headerValue)
+    }
+
     /// The value of cookie `name` in `Cookie` header values (`a=1; b=2`): the first one of that name,
     /// nil when there is none. At most 8 KiB of each header value is read (a browser sends at most
     /// 4 KiB per cookie); a pair without `=` is skipped; surrounding spaces and tabs are trimmed and

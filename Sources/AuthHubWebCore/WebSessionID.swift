@@ -21,6 +21,14 @@ struct WebSessionID: Sendable, Equatable {
     let value: String
     var createdAt: Date { Date(timeIntervalSince1970: TimeInterval(created)) }
 
+    /// The creation time a browser session's stored account encodes (``account``:
+    /// `web.<created>.<hash>`); nil for any other account (a session of another kind).
+    static func createdAt(ofAccount account: String) -> Date? {
+        let parts = account.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == "web", let seconds = Int64(parts[1]), (0...253_402_300_799).contains(seconds) else { return nil }
+        return Date(timeIntervalSince1970: TimeInterval(seconds))
+    }
+
     static func make(provider: String, now: Date, random: any RandomSource) -> WebSessionID {
         WebSessionID(provider: provider, created: Int64(now.timeIntervalSince1970.rounded(.down)), random: Base64URL.encode(random.bytes(32)))
     }

@@ -35,7 +35,6 @@ public enum WebSessionResolution: Sendable {
     /// Adds ``responseCookie`` to a route's `Set-Cookie` values unless the route set that cookie:
     /// `append` is called with the header value to add.
     public func finish(setCookieValues: some Sequence<String>, append: (String) -> Void) {
-        guard let cookie = responseCookie, !WebCookie.isSet(cookie.name, in: setCookieValues) else { return }
-        append(cookie.headerValue)
+        responseCookie?.add(unlessSetIn: setCookieValues, append: append)
     }
 }

@@ -5,7 +5,7 @@
 public enum WebUserAgent {
     public static func summary(_ header: String?) -> String? {
         guard let header, !header.isEmpty else { return nil }
-        let text = String(header.utf8.prefix(512)) ?? ""
+        let text = String(decoding: header.utf8.prefix(512), as: UTF8.self)
         let browsers: [(token: String, name: String)] = [
             ("Edg/", "Edge"), ("OPR/", "Opera"), ("Firefox/", "Firefox"), ("Chromium/", "Chromium"), ("HeadlessChrome/", "Chrome (headless)"),
             ("Chrome/", "Chrome"), ("CriOS/", "Chrome"), ("FxiOS/", "Firefox"), ("Safari/", "Safari"), ("curl/", "curl"),

@@ -83,7 +83,7 @@ extension AuthHub {
             }
         case .email(let email):
             capability = .changeEmail
-            guard Self.isPlausibleEmail(email) else { throw AuthError(.invalidEmail, message: "That is not an email address.") }
+            if let problem = ContactInput.emailProblem(email) { throw problem }
         }
         return try await withAccount(id, account, capability) { p, manager in try await p.changeProfile(change, manager: manager) }
     }
@@ -100,26 +100,12 @@ extension AuthHub {
         return try await mapped(p) { try await body(accountProvider, manager) }
     }
 
-    /// Refuses what no provider would accept before a request: an empty or malformed address or
-    /// phone number.
+    /// Refuses what no provider would accept before a request: a malformed address or phone number.
     static func checkEnrollmentRequest(_ request: MethodEnrollmentRequest) throws {
         switch request {
-        case .emailCode(let email):
-            guard isPlausibleEmail(email) else { throw AuthError(.invalidEmail, message: "That is not an email address.") }
-        case .phoneCode(let phone):
-            let digits = phone.dropFirst()
-            guard phone.hasPrefix("+"), (8...15).contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isNumber }) else {
-                throw AuthError(.invalidRequest, message: "A phone number is + and 8 to 15 digits (E.164), e.g. +15551234567.")
-            }
-        case .totp, .passkey, .recoveryCodes:
-            break
+        case .emailCode(let email): if let problem = ContactInput.emailProblem(email) { throw problem }
+        case .phoneCode(let phone): if let problem = ContactInput.phoneProblem(phone) { throw problem }
+        case .totp, .passkey, .recoveryCodes: break
         }
-    }
-
-    /// One `@`, something on each side, no spaces or control characters, at most 254 bytes.
-    static func isPlausibleEmail(_ email: String) -> Bool {
-        let parts = email.split(separator: "@", omittingEmptySubsequences: false)
-        return email.utf8.count <= 254 && parts.count == 2 && !parts[0].isEmpty && !parts[1].isEmpty
-            && !email.unicodeScalars.contains { $0.properties.isWhitespace || $0.properties.generalCategory == .control }
     }
 }

@@ -96,6 +96,11 @@ public struct Session: Sendable, Codable, Hashable, CustomStringConvertible {
     /// True when the access token is still valid at `now + minTTL` (a session without an expiry
     /// never expires by time).
     public func isValid(at now: Date, minTTL: TimeInterval = 0) -> Bool {
+        Self.isValid(expiresAt: expiresAt, at: now, minTTL: minTTL)
+    }
+
+    /// ``isValid(at:minTTL:)`` for an expiry read on its own (a cached snapshot's).
+    package static func isValid(expiresAt: Date?, at now: Date, minTTL: TimeInterval) -> Bool {
         guard let expiresAt else { return true }
         return expiresAt >= now && expiresAt >= now.addingTimeInterval(minTTL)
     }

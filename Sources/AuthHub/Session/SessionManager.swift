@@ -226,10 +226,7 @@ public actor SessionManager {
     /// Whether `snapshot` is still the published one and its session valid for `minTTL` seconds
     /// (any scope): a caller that keeps what it derived from a snapshot checks this before reusing it.
     package nonisolated func isCurrent(_ snapshot: CachedSessionSnapshot, minTTL: TimeInterval = 60) -> Bool {
-        guard self.snapshot.withLock({ $0 === snapshot }) else { return false }
-        guard let expiresAt = snapshot.expiresAt else { return true }
-        let now = clock.now
-        return expiresAt >= now && expiresAt >= now.addingTimeInterval(minTTL)
+        self.snapshot.withLock({ $0 === snapshot }) && Session.isValid(expiresAt: snapshot.expiresAt, at: clock.now, minTTL: minTTL)
     }
 
     package nonisolated func cachedSnapshot(minTTL: TimeInterval = 60, scope: String? = nil) -> CachedSessionSnapshot? {

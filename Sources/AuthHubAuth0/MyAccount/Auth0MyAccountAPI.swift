@@ -117,14 +117,21 @@ public struct Auth0MyAccountAPI: Sendable {
     /// Confirms an enrollment with the user's response and returns the new method.
     public func confirmEnrollment(_ challenge: Auth0EnrollmentChallenge,
                                   response: Auth0EnrollmentResponse) async throws -> Auth0AuthenticationMethod {
-        var body = Auth0EnrollmentVerifyRequest(authSession: challenge.authSession.revealed())
+        try await confirmEnrollment(methodID: challenge.methodID, authSession: challenge.authSession, response: response)
+    }
+
+    /// ``confirmEnrollment(_:response:)`` with the two values the verification needs (what the
+    /// hub's account API keeps between the two halves).
+    func confirmEnrollment(methodID: String, authSession: Secret<String>,
+                           response: Auth0EnrollmentResponse) async throws -> Auth0AuthenticationMethod {
+        var body = Auth0EnrollmentVerifyRequest(authSession: authSession.revealed())
         switch response {
         case .code(let code): body.otpCode = code.revealed()
         case .passkey(let registration): body.authnResponse = registration.json
         case .password(let password): body.newPassword = password.revealed()
         case .none: break
         }
-        let reply = try await client.send(.post, Self.methodPath(challenge.methodID) + "/verify", scope: Scope.create, body: body)
+        let reply = try await client.send(.post, Self.methodPath(methodID) + "/verify", scope: Scope.create, body: body)
         return try client.decode(reply, as: Auth0AuthenticationMethod.self)
     }
 

@@ -64,8 +64,9 @@ extension Auth0Provider: AccountProvider {
         default:
             throw AuthError(.invalidRequest, message: "That answer does not fit a \(challenge.kind) enrollment.", provider: id)
         }
-        let started = Auth0EnrollmentChallenge(methodID: continuation.methodID, authSession: Secret(continuation.authSession), prompt: .codeSent)
-        return AccountMethod(auth0: try await myAccount(manager).confirmEnrollment(started, response: auth0Response))
+        return AccountMethod(auth0: try await myAccount(manager).confirmEnrollment(methodID: continuation.methodID,
+                                                                                   authSession: Secret(continuation.authSession),
+                                                                                   response: auth0Response))
     }
 
     public func deleteMethod(_ method: AccountMethod, manager: SessionManager) async throws {

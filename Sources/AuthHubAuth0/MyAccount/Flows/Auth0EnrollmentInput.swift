@@ -8,29 +8,16 @@ enum Auth0EnrollmentInput {
     static let badConnection = AuthError(.invalidRequest, message: "A connection name is 1 to 128 letters, digits or hyphens.",
                                          details: ["field": "connection"])
 
-    /// `nil` when `address` looks like an email address: one `@`, a non-empty local part, a dotted
-    /// domain, no spaces, at most 254 characters.
-    static func checkEmail(_ address: String) -> AuthError? {
-        let parts = address.split(separator: "@", omittingEmptySubsequences: false)
-        let valid = address.count <= 254 && parts.count == 2 && !parts[0].isEmpty
-            && parts[1].split(separator: ".", omittingEmptySubsequences: false).count >= 2
-            && !parts[1].split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty)
-            && !address.contains(where: { $0.isWhitespace || $0.isNewline })
-        return valid ? nil : AuthError(.invalidEmail, message: "Enter a valid email address.", details: ["field": "email"])
-    }
+    /// `nil` when `address` looks like an email address (``ContactInput/emailProblem(_:)``).
+    static func checkEmail(_ address: String) -> AuthError? { ContactInput.emailProblem(address) }
 
     /// Removes the separators people type in phone numbers (spaces, dashes, dots, parentheses).
     static func normalisePhone(_ number: String) -> String {
         String(number.filter { !" -.()\u{00A0}".contains($0) })
     }
 
-    /// `nil` for an E.164 number: `+`, a non-zero digit, then 6 to 14 digits.
-    static func checkPhone(_ number: String) -> AuthError? {
-        let digits = number.dropFirst()
-        let valid = number.hasPrefix("+") && (7...15).contains(digits.count) && digits.allSatisfy(\.isASCIIDigit) && digits.first != "0"
-        return valid ? nil : AuthError(.invalidRequest, message: "Enter the phone number in international form, like +15555550100.",
-                                       details: ["field": "phone_number"])
-    }
+    /// `nil` for an E.164 number (``ContactInput/phoneProblem(_:)``).
+    static func checkPhone(_ number: String) -> AuthError? { ContactInput.phoneProblem(number) }
 
     /// `nil` for no preference, `sms` or `voice`.
     static func checkPreferredMethod(_ method: String?) -> AuthError? {
