@@ -28,7 +28,7 @@ public struct AuthHubSessionAuthenticator: Middleware, Authenticator {
     public init(_ web: AuthHubWeb) { self.web = web }
 
     public func respond(to request: Request, chainingTo next: any Responder) -> EventLoopFuture<Response> {
-        let value = WebCookie.value(named: web.sessionCookieName, in: request.headers[.cookie])
+        let value = sessionCookie(of: request)
         if let resolution = web.resolveCachedSession(cookie: value) {
             return respond(to: request, as: resolution, chainingTo: next)
         }
@@ -36,6 +36,14 @@ public struct AuthHubSessionAuthenticator: Middleware, Authenticator {
         let promise = request.eventLoop.makePromise(of: WebSessionResolution.self)
         promise.completeWithTask { await web.resolveSession(cookie: value) }
         return promise.futureResult.flatMap { respond(to: request, as: $0, chainingTo: next) }
+    }
+
+    /// The session cookie's value: from the first `Cookie` field without making the array of all of
+    /// them; the others only when the first has none of that name (`WebCookie.value(named:first:rest:)`).
+    private func sessionCookie(of request: Request) -> String? {
+        WebCookie.value(named: web.sessionCookieName, first: request.headers.first(name: .cookie)) {
+            Array(request.headers[.cookie].dropFirst())
+        }
     }
 
     private func respond(to request: Request, as resolution: WebSessionResolution, chainingTo next: any Responder) -> EventLoopFuture<Response> {

@@ -74,6 +74,19 @@ public struct WebCookie: Sendable, Hashable {
         }
     }
 
+    /// `value(named:in:)` for an adapter that can read the first `Cookie` field without building an
+    /// array of all of them (Vapor's `headers[.cookie]` allocates one per request): `first` is read,
+    /// and `rest` (the fields after it) only when the first has no cookie of that name — the same
+    /// answer as `value(named:in:)` on all of them, since the first field's cookie comes first.
+    public static func value(named name: String, first: String?, rest: () -> [String]) -> String? {
+        guard var first else { return nil }
+        var name = name
+        if first.utf8.count <= 8192, let found = name.withUTF8({ wanted in first.withUTF8 { value(named: wanted, in: $0) } }) {
+            return found
+        }
+        return value(named: name, in: rest())
+    }
+
     /// One `Cookie` header value's bytes scanned once, in place (no split, no copies but the value
     /// found): the session middleware reads it on every request.
     private static func value(named wanted: UnsafeBufferPointer<UInt8>, in bytes: UnsafeBufferPointer<UInt8>) -> String? {

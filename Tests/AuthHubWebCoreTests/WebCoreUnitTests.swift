@@ -33,6 +33,14 @@ import Testing
     ] as [([String], String?)])
     func readingTheCookieHeader(headers: [String], expected: String?) {
         #expect(WebCookie.value(named: "authhub-session", in: headers) == expected, "\(headers)")
+        // The first field alone, the rest only when needed: the same answer.
+        var restRead = false
+        let firstThenRest = WebCookie.value(named: "authhub-session", first: headers.first) {
+            restRead = true
+            return Array(headers.dropFirst())
+        }
+        #expect(firstThenRest == expected, "\(headers)")
+        #expect(restRead == (!headers.isEmpty && WebCookie.value(named: "authhub-session", in: [headers[0]]) == nil), "\(headers)")
     }
 
     /// The in-place scanner against a plain reading of the same rule (split on `;`, the name before
@@ -65,6 +73,7 @@ import Testing
         let huge = "authhub-session=abc; " + String(repeating: "x", count: 9000)
         #expect(WebCookie.value(named: "authhub-session", in: [huge]) == nil)
         #expect(WebCookie.value(named: "authhub-session", in: [huge, "authhub-session=ok"]) == "ok")
+        #expect(WebCookie.value(named: "authhub-session", first: huge) { ["authhub-session=ok"] } == "ok")
     }
 
     @Test func aRouteSetCookieStands() {
