@@ -25,6 +25,8 @@ public final class AuthHub: Sendable {
     private let providersByID: [String: any AuthProvider]
     private let refreshLock: any RefreshLock
     private let managers = Mutex(SessionManagerTable(capacity: AuthHub.managerCapacity))
+    /// AuthHub-held factors: the service in use and the sign-ins waiting for their second step.
+    package let heldFactorGate: HeldFactorGate
     /// How many session managers a hub keeps before it drops idle ones: a server that signs in a
     /// new account for every browser session (AuthHubHummingbird) would otherwise keep one manager,
     /// and its cached tokens, per sign-in for as long as it runs.
@@ -65,6 +67,7 @@ public final class AuthHub: Sendable {
         }
         if let wrapTransport { context.transport = wrapTransport(context.transport) }
         self.context = context
+        self.heldFactorGate = HeldFactorGate(clock: context.clock, random: context.random)
         var built: [String: any AuthProvider] = [:]
         for entry in environment.providers {
             guard let plugin = registry.plugin(for: entry.type) else {
@@ -194,7 +197,8 @@ public final class AuthHub: Sendable {
             table.manager(for: key) {
                 let broadcaster = self.broadcaster
                 return SessionManager(key: key, provider: p, store: store, refreshLock: refreshLock, clock: context.clock,
-                                      logger: context.logger, telemetry: context.telemetry, eventSink: { broadcaster.publish($0) })
+                                      logger: context.logger, telemetry: context.telemetry, eventSink: { broadcaster.publish($0) },
+                                      heldFactorGate: heldFactorGate)
             }
         }
     }

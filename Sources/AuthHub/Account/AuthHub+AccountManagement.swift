@@ -9,13 +9,31 @@ import Foundation
 extension AuthHub {
     /// What the signed-in user can do with their account at provider `id` (empty for a provider
     /// that is no ``AccountProvider``).
+    ///
+    /// With AuthHub-held factors on for the provider (``useHeldFactors(_:)``), what they add is
+    /// included: enrolling the factors the provider lacks, listing and removing methods.
     public func accountCapabilities(provider id: String? = nil) throws -> Set<AccountCapability> {
-        (try provider(id) as? any AccountProvider)?.accountCapabilities ?? []
+        let p = try provider(id)
+        let own = (p as? any AccountProvider)?.accountCapabilities ?? []
+        guard let held = heldFactorGate.service(for: p) else { return own }
+        return own.union(held.accountCapabilities)
     }
 
-    /// The user's sign-in methods and factors.
+    /// The user's sign-in methods and factors: the provider's, then AuthHub-held ones
+    /// (``AccountMethod/Source/authHub``) when they are on for it.
     public func accountMethods(provider id: String? = nil, account: String = SessionKey.defaultAccount) async throws -> [AccountMethod] {
-        try await withAccount(id, account, .listMethods) { p, manager in try await p.accountMethods(manager) }
+        let p = try provider(id)
+        let manager = try manager(provider: p.id, account: account)
+        var methods: [AccountMethod] = []
+        if let own = p as? any AccountProvider, own.accountCapabilities.contains(.listMethods) {
+            methods = try await mapped(p) { try await own.accountMethods(manager) }
+        } else if heldFactorGate.service(for: p) == nil {
+            throw AuthError(.unsupported, message: "Provider '\(p.id)' (\(p.type)) does not support \(AccountCapability.listMethods).", provider: p.id)
+        }
+        if let (held, owner) = try await mapped(p, { try await heldFactorOwner(p, manager) }) {
+            methods += try await mapped(p) { try await held.methods(of: owner) }
+        }
+        return methods
     }
 
     /// Starts adding a method; show the challenge's prompt, then call
@@ -26,6 +44,9 @@ extension AuthHub {
             throw AuthError(.unsupported, message: "\(request.kind) cannot be enrolled.")
         }
         try Self.checkEnrollmentRequest(request)
+        if let (p, manager, held, owner) = try await heldEnrollment(id, account, capability) {
+            return try await mapped(p) { try await held.startEnrollment(request, options: options, owner: owner) }
+        }
         return try await withAccount(id, account, capability) { p, manager in
             try await p.startMethodEnrollment(request, options: options, manager: manager)
         }
@@ -41,15 +62,42 @@ extension AuthHub {
         guard let capability = AccountCapability.enroll(challenge.kind) else {
             throw AuthError(.unsupported, message: "\(challenge.kind) cannot be enrolled.")
         }
+        if challenge.source == .authHub {
+            guard let (p, _, held, owner) = try await heldEnrollment(id, account, capability) else {
+                throw AuthError(.unsupported, message: "AuthHub-held factors are off for this provider.")
+            }
+            return try await mapped(p) { try await held.confirmEnrollment(challenge, response: response, owner: owner) }
+        }
         return try await withAccount(id, account, capability) { p, manager in
             try await p.confirmMethodEnrollment(challenge, response: response, manager: manager)
         }
+    }
+
+    /// The held-factor service, when enrolling `capability` goes to it: held factors are on for the
+    /// provider and the provider does not enroll that kind itself.
+    private func heldEnrollment(_ id: String?, _ account: String, _ capability: AccountCapability) async throws
+        -> (any AuthProvider, SessionManager, any HeldFactorService, HeldFactorOwner)? {
+        let p = try provider(id)
+        let own = (p as? any AccountProvider)?.accountCapabilities ?? []
+        guard !own.contains(capability), heldFactorGate.service(for: p)?.accountCapabilities.contains(capability) == true else { return nil }
+        let manager = try manager(provider: p.id, account: account)
+        guard let (service, owner) = try await mapped(p, { try await heldFactorOwner(p, manager) }) else { return nil }
+        return (p, manager, service, owner)
     }
 
     /// Removes the method with this id (one of ``accountMethods(provider:account:)``).
     /// - Throws: ``AuthErrorCode/invalidRequest`` when the user has no such method or it may not be
     ///   removed (``AccountMethod/isDeletable``).
     public func deleteMethod(id methodID: String, provider id: String? = nil, account: String = SessionKey.defaultAccount) async throws {
+        if methodID.hasPrefix(HeldFactor.idPrefix) {
+            let p = try provider(id)
+            let manager = try manager(provider: p.id, account: account)
+            guard let (held, owner) = try await mapped(p, { try await heldFactorOwner(p, manager) }) else {
+                throw AuthError(.invalidRequest, message: "There is no sign-in method with that id.", provider: p.id)
+            }
+            try await mapped(p) { try await held.deleteMethod(id: methodID, owner: owner) }
+            return
+        }
         try await withAccount(id, account, .deleteMethod) { p, manager in
             guard let method = try await p.accountMethods(manager).first(where: { $0.id == methodID }) else {
                 throw AuthError(.invalidRequest, message: "There is no sign-in method with that id.")

@@ -72,12 +72,16 @@ public struct MethodEnrollmentChallenge: Sendable {
     /// The provider's own state for the second half (an enrollment session, a method id): secret,
     /// read only by the provider that made it.
     public let continuation: Secret<String>
+    /// Who keeps the method being added: the provider, or AuthHub (a held factor).
+    public let source: AccountMethod.Source
 
-    public init(kind: FactorKind, prompt: Prompt, expiresAt: Date? = nil, continuation: Secret<String>) {
+    public init(kind: FactorKind, prompt: Prompt, expiresAt: Date? = nil, continuation: Secret<String>,
+                source: AccountMethod.Source = .provider) {
         self.kind = kind
         self.prompt = prompt
         self.expiresAt = expiresAt
         self.continuation = continuation
+        self.source = source
     }
 }
 
@@ -94,9 +98,10 @@ public enum MethodEnrollmentResponse: Sendable {
 extension MethodEnrollmentChallenge {
     /// A challenge whose ``continuation`` is `state` as JSON (for a provider that keeps a few values
     /// between the two halves).
-    public init(kind: FactorKind, prompt: Prompt, expiresAt: Date? = nil, state: some Encodable) throws {
+    public init(kind: FactorKind, prompt: Prompt, expiresAt: Date? = nil, state: some Encodable,
+                source: AccountMethod.Source = .provider) throws {
         self.init(kind: kind, prompt: prompt, expiresAt: expiresAt,
-                  continuation: Secret(String(decoding: try JSONEncoder().encode(state), as: UTF8.self)))
+                  continuation: Secret(String(decoding: try JSONEncoder().encode(state), as: UTF8.self)), source: source)
     }
 
     /// The ``continuation`` read back as `type`.

@@ -15,6 +15,14 @@ extension AuthHub {
     /// guest — the same user — instead. To keep several sessions of one provider, use `account`.
     @discardableResult
     public func signIn(_ request: SignInRequest, provider id: String? = nil, account: String = SessionKey.defaultAccount) async throws -> Session {
+        // The second step of AuthHub-held factors (its token names the waiting sign-in).
+        if case .mfa(let requirement, let response) = request, requirement.token.revealed().hasPrefix(HeldFactorGate.tokenPrefix) {
+            switch response {
+            case .otp(let code): return try await completeHeldSecondStep(token: requirement.token, response: .totp(code))
+            case .recoveryCode(let code): return try await completeHeldSecondStep(token: requirement.token, response: .recoveryCode(code))
+            case .oob: throw AuthError(.invalidRequest, message: "AuthHub-held factors take a code from an authenticator app or a recovery code.")
+            }
+        }
         let p = try provider(id)
         let upgrading = p as? any GuestUpgradingProvider
         var upgradesGuest = false

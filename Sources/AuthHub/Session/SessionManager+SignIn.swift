@@ -91,7 +91,15 @@ extension SessionManager {
     /// The second half: stores `session` and revokes, in the background, whatever it replaced —
     /// read again now, so a session another sign-in stored meanwhile is revoked too — unless it is
     /// the guest this sign-in upgraded or the same grant.
-    package func finishSignIn(_ session: Session, after start: SignInStart, policy: SignInPolicy) async throws -> Session {
+    ///
+    /// When the hub's AuthHub-held factors cover the provider and the user holds one, the session is
+    /// not stored: it waits for its second step (``HeldFactorGate``), and this throws
+    /// ``AuthErrorCode/mfaRequired``; `secondStepPassed` is set by the call that stores it after.
+    package func finishSignIn(_ session: Session, after start: SignInStart, policy: SignInPolicy,
+                              secondStepPassed: Bool = false) async throws -> Session {
+        if !secondStepPassed, let heldFactorGate {
+            try await heldFactorGate.requireSecondStep(session, provider: provider, start: start, policy: policy)
+        }
         let replaced = (try? await current()) ?? nil
         let stored = try await store(session)
         var revoked: [Session] = []

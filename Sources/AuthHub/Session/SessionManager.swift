@@ -92,6 +92,8 @@ public actor SessionManager {
     /// Whether a first read, a renewal or a renewed session the store refused is pending: a copy
     /// readable without entering the actor, for ``isIdle``.
     private nonisolated let busy = Mutex(false)
+    /// The hub's second step for AuthHub-held factors (nil for a manager made on its own).
+    package nonisolated let heldFactorGate: HeldFactorGate?
 
     private func updateBusy() {
         let now = firstLoad != nil || inflight != nil || unsaved != nil
@@ -123,6 +125,15 @@ public actor SessionManager {
     public init(key: SessionKey, provider: any AuthProvider, store: any SessionStore, refreshLock: (any RefreshLock)? = nil,
                 clock: any AuthClock = SystemClock(), logger: Logger = Logger(label: "authhub.session"),
                 telemetry: AuthTelemetry = .default, eventSink: (@Sendable (AuthEvent) -> Void)? = nil) {
+        self.init(key: key, provider: provider, store: store, refreshLock: refreshLock, clock: clock, logger: logger,
+                  telemetry: telemetry, eventSink: eventSink, heldFactorGate: nil)
+    }
+
+    /// A manager whose sign-ins pass the hub's second step for AuthHub-held factors (`gate`).
+    package init(key: SessionKey, provider: any AuthProvider, store: any SessionStore, refreshLock: (any RefreshLock)?,
+                 clock: any AuthClock, logger: Logger, telemetry: AuthTelemetry, eventSink: (@Sendable (AuthEvent) -> Void)?,
+                 heldFactorGate: HeldFactorGate?) {
+        self.heldFactorGate = heldFactorGate
         self.key = key
         self.telemetry = telemetry
         self.provider = provider

@@ -56,12 +56,14 @@ import Logging
 /// marker but never hide a session; ``keys(provider:userID:)`` lists the markers, reads each session
 /// to confirm its provider and user, and deletes the markers that no longer match. A removal deletes
 /// the removed session's marker (the directories stay: another writer may be about to use them).
-public final class FileSessionStore: UserIndexedSessionStore {
+public final class FileSessionStore: UserIndexedSessionStore, HeldFactorStoring {
     /// The directory holding the session files.
     public let directory: URL
 
     private let directoryPath: String
     private let format: SessionFileFormat
+    /// AuthHub-held factors, in `.factors/` of this directory, sealed with this store's key.
+    public let heldFactorStore: any HeldFactorStore
     private let logger: Logger
     private let writers = InProcessRefreshLock()
     private let refreshLock: FileRefreshLock
@@ -84,6 +86,7 @@ public final class FileSessionStore: UserIndexedSessionStore {
         self.logger = logger
         try POSIXFile.ensurePrivateDirectory(directoryPath)
         self.refreshLock = FileRefreshLock(directory: self.directory)
+        self.heldFactorStore = try FileHeldFactorStore(directory: self.directory.appendingPathComponent(".factors"), encryptionKey: encryptionKey)
     }
 
     /// The path of the file that holds `key`'s session (it may not exist).

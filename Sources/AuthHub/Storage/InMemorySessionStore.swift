@@ -2,11 +2,13 @@ import Foundation
 
 /// A store that keeps sessions in memory for the life of the process, with an index by user
 /// (``UserIndexedSessionStore``).
-public actor InMemorySessionStore: UserIndexedSessionStore {
+public actor InMemorySessionStore: UserIndexedSessionStore, HeldFactorStoring {
     private var sessions: [SessionKey: Session] = [:]
     /// The keys of each user's sessions, by provider and user id.
     private var byUser: [SessionKey: Set<SessionKey>] = [:]
     private nonisolated let lock = InProcessRefreshLock()
+    /// AuthHub-held factors, in memory with the sessions.
+    public nonisolated let heldFactorStore: any HeldFactorStore = InMemoryHeldFactorStore()
 
     public init() {}
 
