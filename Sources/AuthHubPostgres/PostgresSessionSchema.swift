@@ -28,9 +28,19 @@ import PostgresNIO
 /// `user_ref bytea` — the SHA-256 of the provider id, a NUL and the session's user id; empty for a
 /// session without one; NULL for a row written before version 2, until a look-up by user indexes
 /// it — and an index on `(provider, user_ref)`.
+///
+/// Version 3, AuthHub-held factors (``PostgresSessionStore/heldFactorStore``): a table beside it,
+/// `<table>_factors` (`PostgresTableName.heldFactorsQuoted`), one row per owner:
+///
+/// | column | type | |
+/// |---|---|---|
+/// | `owner_ref` | `bytea` | primary key: the SHA-256 of the provider id, a NUL and the user id (`HeldFactorOwner.reference`) |
+/// | `version` | `bigint` | the compare-and-swap counter, ≥ 1 |
+/// | `data` | `bytea` | the record's envelope sealed with AES-256-GCM (`HeldFactorRecordFormat`, the file store's) |
+/// | `updated_at` | `timestamptz` | when the row was last written (for operators; never read) |
 enum PostgresSessionSchema {
     /// The schema version this build writes and reads.
-    static let currentVersion: Int32 = 2
+    static let currentVersion: Int32 = 3
 
     /// The bookkeeping table shared by every store table of a database.
     static let migrationsTable = "authhub_schema_migrations"
@@ -57,6 +67,16 @@ enum PostgresSessionSchema {
             (2, [
                 "ALTER TABLE \(unescaped: table.quoted) ADD COLUMN IF NOT EXISTS user_ref bytea",
                 "CREATE INDEX IF NOT EXISTS \(unescaped: table.userIndexQuoted) ON \(unescaped: table.quoted) (provider, user_ref)",
+            ]),
+            (3, [
+                """
+                CREATE TABLE IF NOT EXISTS \(unescaped: table.heldFactorsQuoted) (
+                    owner_ref bytea PRIMARY KEY,
+                    version bigint NOT NULL CHECK (version > 0),
+                    data bytea NOT NULL,
+                    updated_at timestamptz NOT NULL DEFAULT now()
+                )
+                """,
             ]),
         ]
     }

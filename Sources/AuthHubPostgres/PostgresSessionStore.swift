@@ -50,7 +50,7 @@ import PostgresNIO
 ///   replica's cached sessions follow and its `events()` carries every replica's sign-ins, renewals
 ///   and sign-outs. Notifications are not durable: after a reconnection the feed yields
 ///   ``SessionStoreChange/resynchronize`` and the hub reads its sessions again.
-public final class PostgresSessionStore: ObservableSessionStore, UserIndexedSessionStore, Shutdownable {
+public final class PostgresSessionStore: ObservableSessionStore, UserIndexedSessionStore, HeldFactorStoring, Shutdownable {
     /// The table's name.
     public var table: String { tableName.name }
 
@@ -68,6 +68,7 @@ public final class PostgresSessionStore: ObservableSessionStore, UserIndexedSess
     let operationTimeout: Duration
     private let client: PostgresClient
     private let format: SessionFileFormat
+    let heldFactorFormat: HeldFactorRecordFormat
     private let runTask: Task<Void, Never>?
     private let schemaReady = Mutex(false)
     private let migration = MigrationGate()
@@ -94,6 +95,7 @@ public final class PostgresSessionStore: ObservableSessionStore, UserIndexedSess
         }
         let tableName = try Self.validated(table)
         let format = try SessionFileFormat(encryptionKey: encryptionKey)
+        let heldFactorFormat = try HeldFactorRecordFormat(encryptionKey: encryptionKey)
         let settings = try PostgresConnectionSettings(parsed)
         // The pool logs every failed connection attempt at info, many a second while the server is
         // down; the store's own errors say so once per operation, so the pool speaks from warning up.
@@ -101,7 +103,7 @@ public final class PostgresSessionStore: ObservableSessionStore, UserIndexedSess
         poolLogger.logLevel = max(logger.logLevel, .warning)
         let client = PostgresClient(configuration: settings.client, backgroundLogger: poolLogger)
         self.init(client: client, ownsClient: true, lockConnection: settings.connection, location: parsed.description, table: tableName,
-                  format: format, operationTimeout: operationTimeout, logger: logger)
+                  format: format, heldFactorFormat: heldFactorFormat, operationTimeout: operationTimeout, logger: logger)
     }
 
     /// Creates a store on a `PostgresClient` the app runs itself (its `run()` must be running, e.g.
@@ -123,13 +125,16 @@ public final class PostgresSessionStore: ObservableSessionStore, UserIndexedSess
         let tableName = try Self.validated(table)
         let format = try SessionFileFormat(encryptionKey: encryptionKey)
         self.init(client: client, ownsClient: false, lockConnection: lockConnection, location: location, table: tableName,
-                  format: format, operationTimeout: operationTimeout, logger: logger)
+                  format: format, heldFactorFormat: try HeldFactorRecordFormat(encryptionKey: encryptionKey),
+                  operationTimeout: operationTimeout, logger: logger)
     }
 
     private init(client: PostgresClient, ownsClient: Bool, lockConnection: PostgresConnection.Configuration, location: String,
-                 table: PostgresTableName, format: SessionFileFormat, operationTimeout: Duration, logger: Logger) {
+                 table: PostgresTableName, format: SessionFileFormat, heldFactorFormat: HeldFactorRecordFormat,
+                 operationTimeout: Duration, logger: Logger) {
         self.tableName = table
         self.format = format
+        self.heldFactorFormat = heldFactorFormat
         self.location = location
         self.operationTimeout = operationTimeout
         var logger = logger
@@ -347,11 +352,16 @@ public final class PostgresSessionStore: ObservableSessionStore, UserIndexedSess
     public func dropTable() async throws {
         _ = try await run("drop the table \(tableName)") { client, table, logger in
             try await client.query("DROP TABLE IF EXISTS \(unescaped: table.quoted)", logger: logger).collect()
+            try await client.query("DROP TABLE IF EXISTS \(unescaped: table.heldFactorsQuoted)", logger: logger).collect()
             try await client.query("DELETE FROM authhub_schema_migrations WHERE table_name = \(table.name)", logger: logger).collect()
         }
         schemaReady.withLock { $0 = false }
         await migration.reset()
     }
+
+    /// AuthHub-held factors, in the table beside the sessions (`<table>_factors`), sealed with this
+    /// store's key: ``PostgresHeldFactorStore``.
+    public var heldFactorStore: any HeldFactorStore { PostgresHeldFactorStore(store: self) }
 
     /// The store's ``PostgresRefreshLock``.
     public func makeRefreshLock() -> any RefreshLock { refreshLock }
@@ -390,7 +400,7 @@ public final class PostgresSessionStore: ObservableSessionStore, UserIndexedSess
 
     /// Runs `body` on the pool, after the schema is ready, within ``operationTimeout``, mapping every
     /// failure to an ``AuthError``.
-    private func run<T: Sendable>(_ operation: String,
+    func run<T: Sendable>(_ operation: String,
                                   _ body: @escaping @Sendable (PostgresClient, PostgresTableName, Logger) async throws -> T) async throws -> T {
         let client = client
         let table = tableName

@@ -47,5 +47,14 @@ package struct PostgresTableName: Sendable, Hashable, CustomStringConvertible {
         return "\"authhub_user_ref_\(digest)\""
     }
 
+    /// The table of AuthHub-held factors beside the sessions table (schema version 3), quoted:
+    /// `<name>_factors` when that fits in 63 bytes, else `authhub_factors_` and 16 hex digits of the
+    /// name's SHA-256.
+    package var heldFactorsQuoted: String {
+        if name.utf8.count + 8 <= 63 { return "\"\(name)_factors\"" }
+        let digest = SHA256.hash(data: Data(name.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
+        return "\"authhub_factors_\(digest)\""
+    }
+
     package var description: String { name }
 }

@@ -67,6 +67,7 @@ enum TestDatabase {
             for table in tables {
                 let name = try PostgresTableName(table)
                 _ = try await connection.query("DROP TABLE IF EXISTS \(unescaped: name.quoted)", logger: connection.logger).collect()
+                _ = try await connection.query("DROP TABLE IF EXISTS \(unescaped: name.heldFactorsQuoted)", logger: connection.logger).collect()
                 _ = try await connection.query("DELETE FROM authhub_schema_migrations WHERE table_name = \(table)", logger: connection.logger)
                     .collect()
             }
