@@ -73,7 +73,7 @@ let package = Package(
         ),
         .target(
             name: "AuthHubProviders",
-            dependencies: ["AuthHub", "AuthHubOIDC", "AuthHubAuth0", "AuthHubFirebase", "AuthHubOpenfort", "AuthHubTurnkey"]
+            dependencies: ["AuthHub", "AuthHubOIDC", "AuthHubAuth0", "AuthHubFactors", "AuthHubFirebase", "AuthHubOpenfort", "AuthHubTurnkey"]
         ),
         .target(
             name: "AuthHubEmulator",

@@ -89,6 +89,13 @@ public final class AuthHub: Sendable {
         if store == nil, let owned = resolvedStore as? any Shutdownable { ownedResources.append(owned) }
         self.ownedResources = ownedResources
         self.refreshLock = resolvedStore.makeRefreshLock()
+        if let settings = environment.heldFactors {
+            guard let factory = registry.heldFactorFactory else {
+                throw AuthError(.invalidConfiguration, message: "heldFactors: no held-factor factory is registered "
+                                    + "(ProviderRegistry.builtIn has AuthHubFactors'; registry.registering(heldFactorFactory:) adds one).")
+            }
+            heldFactorGate.use(try factory.makeService(settings, store: (resolvedStore as? any HeldFactorStoring)?.heldFactorStore, context: context))
+        }
         if let observable = resolvedStore as? any ObservableSessionStore {
             let changes = observable.changes()
             changeFollower.withLock {

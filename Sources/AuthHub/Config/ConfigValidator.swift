@@ -32,7 +32,7 @@ struct ConfigValidator {
     }
 
     static let rootKeys = ["$schema", "defaultEnvironment", "environments"]
-    static let environmentKeys = ["defaultProvider", "sessionStore", "transport", "providers"]
+    static let environmentKeys = ["defaultProvider", "sessionStore", "transport", "heldFactors", "providers"]
 
     // MARK: Root
 
@@ -144,6 +144,7 @@ struct ConfigValidator {
         var defaultProvider: String?
         var store: SessionStoreConfiguration = .memory
         var transport: String?
+        var heldFactors: HeldFactorSettings?
         var seenKeys: [String: Int] = [:]
         for member in members {
             let memberPath = Self.path(path, member.key)
@@ -178,6 +179,8 @@ struct ConfigValidator {
                 } else {
                     report(memberPath, "unknown transport \(quoted(name)) (known: \(known.joined(separator: ", ")))")
                 }
+            case "heldFactors":
+                heldFactors = heldFactorSettings(member.value, path: memberPath, knownIDs: knownIDs)
             default:
                 reportUnknown(member.key, path: path, allowed: Self.environmentKeys, what: "key")
             }
@@ -193,7 +196,71 @@ struct ConfigValidator {
 
         guard mode == .resolve, let defaultProvider else { return nil }
         return EnvironmentConfiguration(name: name, defaultProvider: defaultProvider, sessionStore: store, providers: providers,
-                                        transport: transport)
+                                        transport: transport, heldFactors: heldFactors)
+    }
+
+    /// Checks `heldFactors`: known keys, provider ids of this environment, known kinds, a relying
+    /// party for passkeys, origins that are URLs of a web origin.
+    mutating func heldFactorSettings(_ node: JSONSourceNode, path: String, knownIDs: [String]) -> HeldFactorSettings? {
+        guard let members = node.members else {
+            report(path, "expected object, found \(node.typeName)")
+            return nil
+        }
+        let before = problems.count
+        func strings(_ key: String) -> [String]? {
+            guard let value = node[key] else { return nil }
+            guard let elements = value.elements else {
+                report(Self.path(path, key), "expected array of strings, found \(value.typeName)")
+                return nil
+            }
+            var out: [String] = []
+            for (index, element) in elements.enumerated() {
+                guard let text = element.string else {
+                    report("\(Self.path(path, key))[\(index)]", "expected string, found \(element.typeName)")
+                    continue
+                }
+                out.append(text)
+            }
+            return out
+        }
+        func string(_ key: String) -> String? {
+            guard let value = node[key] else { return nil }
+            guard let text = value.string, !text.isEmpty else {
+                report(Self.path(path, key), "expected a non-empty string, found \(value.typeName)")
+                return nil
+            }
+            return text
+        }
+        for member in members where !HeldFactorSettings.keys.contains(member.key) {
+            reportUnknown(member.key, path: path, allowed: HeldFactorSettings.keys, what: "key for heldFactors")
+        }
+        let providers = strings("providers") ?? []
+        if node["providers"] == nil { report(Self.path(path, "providers"), "required") }
+        else if providers.isEmpty { report(Self.path(path, "providers"), "at least one provider id") }
+        for (index, id) in providers.enumerated() where !knownIDs.contains(id) {
+            report("\(Self.path(path, "providers"))[\(index)]", "unknown provider \(quoted(id)) (ids: \(knownIDs.isEmpty ? "none" : knownIDs.joined(separator: ", ")))")
+        }
+        let kinds = strings("kinds").map { names in names.map(FactorKind.init(rawValue:)) }
+        for (index, kind) in (kinds ?? []).enumerated() where !HeldFactorSettings.knownKinds.contains(kind) {
+            report("\(Self.path(path, "kinds"))[\(index)]", "unknown kind \(quoted(kind.rawValue)) (known: totp, passkey, recoveryCode)")
+        }
+        let relyingPartyID = string("relyingPartyID")
+        if let relyingPartyID, relyingPartyID.contains(where: { !($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }) {
+            report(Self.path(path, "relyingPartyID"), "expected a domain (app.example.com), without scheme, port or path")
+        }
+        let origins = strings("origins") ?? []
+        for (index, origin) in origins.enumerated() {
+            guard let url = URL(string: origin), let scheme = url.scheme, ["https", "http"].contains(scheme), url.host != nil,
+                  url.path.isEmpty, url.query == nil, url.fragment == nil else {
+                report("\(Self.path(path, "origins"))[\(index)]", "expected a web origin (https://app.example.com)")
+                continue
+            }
+        }
+        let settings = HeldFactorSettings(providers: providers, kinds: kinds, issuer: string("issuer"), relyingPartyID: relyingPartyID, origins: origins)
+        if settings.kinds.contains(.passkey), relyingPartyID == nil {
+            report(Self.path(path, "relyingPartyID"), "required for passkeys")
+        }
+        return problems.count == before ? settings : nil
     }
 
     /// Checks the `providers` array: every entry, then unique ids.

@@ -61,8 +61,12 @@ public struct EnvironmentConfiguration: Sendable {
     /// A transport set in code (``ProviderContext/transport``) wins over it.
     public var transport: String?
 
+    /// AuthHub's own factors (`heldFactors`), nil when off.
+    public var heldFactors: HeldFactorSettings?
+
     public init(name: String, defaultProvider: String, sessionStore: SessionStoreConfiguration,
-                providers: [ProviderConfiguration], transport: String? = nil) {
+                providers: [ProviderConfiguration], transport: String? = nil, heldFactors: HeldFactorSettings? = nil) {
+        self.heldFactors = heldFactors
         self.name = name
         self.defaultProvider = defaultProvider
         self.sessionStore = sessionStore

@@ -60,6 +60,8 @@ public enum ProvidersReference {
             ("defaultProvider", "string", text(environment?["properties"]?["defaultProvider"]?["description"])),
             ("sessionStore", "object", text(schema["$defs"]?["sessionStore"]?["description"]) + " See Session stores below."),
             ("transport", "string", transportText),
+            ("heldFactors", "object", text(environment?["properties"]?["heldFactors"]?["description"])
+                + " Keys: `providers` (required), `kinds`, `issuer`, `relyingPartyID`, `origins`."),
             ("providers", "array of provider entries", "At least one. Each entry has `id`, `type` and the fields of its type below."),
         ]
         for (key, type, description) in environmentRows {

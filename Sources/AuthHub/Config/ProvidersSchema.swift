@@ -76,6 +76,7 @@ public enum ProvidersSchema {
                     "default": .string(TransportName.urlSession),
                     "description": .string(transportDescription),
                 ],
+                "heldFactors": HeldFactorSettings.schema,
                 "providers": ["type": "array", "minItems": 1, "items": ["$ref": "#/$defs/provider"]],
             ],
         ]

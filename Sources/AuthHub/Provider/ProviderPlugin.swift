@@ -201,6 +201,8 @@ public struct ProviderRegistry: Sendable {
     private var plugins: [String: any ProviderPlugin]
     private var storeFactories: [String: any SessionStoreFactory] = [:]
     private var transportFactories: [String: any TransportFactory] = [:]
+    /// Builds an environment's `heldFactors` (AuthHub's own factors); nil: such an environment is refused.
+    public private(set) var heldFactorFactory: (any HeldFactorServiceFactory)?
 
     /// A registry of the given plugins; a later plugin with the same type replaces an earlier one.
     public init(_ plugins: [any ProviderPlugin] = []) {
@@ -231,6 +233,13 @@ public struct ProviderRegistry: Sendable {
     /// Adds (or replaces) the factory of a session store type. A factory for `memory` or `file`
     /// replaces core's own (as a transport factory for `urlsession` does).
     public mutating func register(storeFactory: any SessionStoreFactory) { storeFactories[storeFactory.storeType] = storeFactory }
+
+    /// A copy whose environments' `heldFactors` are built by `heldFactorFactory`.
+    public func registering(heldFactorFactory: any HeldFactorServiceFactory) -> ProviderRegistry {
+        var copy = self
+        copy.heldFactorFactory = heldFactorFactory
+        return copy
+    }
 
     /// A copy with `storeFactory` added (or replacing the one of the same store type).
     public func registering(storeFactory: any SessionStoreFactory) -> ProviderRegistry {
