@@ -252,6 +252,18 @@ struct LoginCommand: AsyncParsableCommand {
     /// code (`--recovery-code`) or a one-time code (`--otp` or the prompt), then stores the session.
     private func answerMFA(_ error: AuthError, hub: AuthHub, provider: String) async throws -> Session {
         guard let requirement = error.mfa else { throw error }
+        // AuthHub's own factors: a passkey answers when the user holds one and typed no code.
+        if AuthHub.isHeldSecondStep(error), recoveryCode == nil, otp == nil, let step = hub.heldSecondStep(token: requirement.token),
+           let options = step.passkey, step.kinds.first == .passkey, let authenticator = hub.context.passkeyAuthenticator {
+            CLI.stderr("A second factor is required: using your passkey for \(CLI.shown(options.relyingPartyID)).")
+            do {
+                let assertion = try await authenticator.getAssertion(options)
+                return try await hub.completeHeldSecondStep(token: requirement.token, response: .passkey(assertion))
+            } catch let failed as AuthError where step.kinds.count > 1 && failed.code != .sessionExpired {
+                // No usable passkey here: a code from the app or a recovery code instead.
+                CLI.stderr("The passkey did not work (\(failed.message))")
+            }
+        }
         let response: MFAResponse
         if let recoveryCode {
             response = .recoveryCode(Secret(recoveryCode))
