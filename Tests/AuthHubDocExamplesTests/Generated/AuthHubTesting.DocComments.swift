@@ -40,6 +40,16 @@ let suite = HTTPTransportConformance { settings in
     }
 }
 
+// Sources/AuthHubTesting/HeldFactorStoreConformance.swift, line 12
+extension DocExampleContext {
+    func authHubTesting_HeldFactorStoreConformance_line12() async throws {
+#sourceLocation(file: "Sources/AuthHubTesting/HeldFactorStoreConformance.swift", line: 13)
+let failures = await HeldFactorStoreConformance { InMemoryHeldFactorStore() }.run()
+#sourceLocation()
+        _ = failures
+    }
+}
+
 // Sources/AuthHubTesting/PasskeyCredentialStoreConformance.swift, line 13
 extension DocExampleContext {
     func authHubTesting_PasskeyCredentialStoreConformance_line13() async throws {
