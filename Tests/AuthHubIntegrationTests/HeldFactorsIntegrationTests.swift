@@ -146,6 +146,29 @@ import Testing
         #expect(try await hub.session(provider: "openfort").providerID == "openfort")
     }
 
+    /// The session is stored under the account the sign-in was made for (not the provider's
+    /// default), as a web layer's browser-session accounts need.
+    @Test func theSecondStepStoresUnderTheAccountSignedInFor() async throws {
+        let emulator = try await Emulator.start()
+        defer { Task { await emulator.stop() } }
+        let hub = try Self.hub(emulator, clock: FakeClock(now: Date()))
+        _ = try await hub.signUp(.init(email: "acct2@example.com", password: Secret(Self.password)), provider: "openfort", account: "work")
+        let challenge = try await hub.startMethodEnrollment(.recoveryCodes, provider: "openfort", account: "work")
+        guard case .recoveryCodes(let codes) = challenge.prompt else { Issue.record("not codes"); return }
+        _ = try await hub.confirmMethodEnrollment(challenge, response: .acknowledged, provider: "openfort", account: "work")
+        _ = try await hub.signOut(provider: "openfort", account: "work")
+        var requirement: MFARequirement?
+        do {
+            _ = try await hub.signIn(.password(identifier: "acct2@example.com", password: Secret(Self.password)), provider: "openfort", account: "work")
+        } catch let error as AuthError where AuthHub.isHeldSecondStep(error) {
+            requirement = error.mfa
+        }
+        let token = try #require(requirement?.token)
+        _ = try await hub.completeHeldSecondStep(token: token, response: .recoveryCode(codes[0]))
+        #expect(try await hub.session(provider: "openfort", account: "work").providerID == "openfort")
+        await #expect(throws: AuthError(.noSession)) { _ = try await hub.session(provider: "openfort") }
+    }
+
     /// Providers the service does not cover sign in as before; a covered one whose user holds
     /// nothing too.
     @Test func onlyCoveredUsersWithFactorsAreAsked() async throws {

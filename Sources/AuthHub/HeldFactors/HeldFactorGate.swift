@@ -53,7 +53,9 @@ package final class HeldFactorGate: Sendable {
 
     /// Throws ``AuthErrorCode/mfaRequired`` (keeping the sign-in) when `session`'s user must pass a
     /// second step; returns when none is due.
-    func requireSecondStep(_ session: Session, provider: any AuthProvider, start: SessionManager.SignInStart,
+    /// `key` is the manager's (a web session's account is its browser session id, not the
+    /// provider's account): the session is stored under it once the step is answered.
+    func requireSecondStep(_ session: Session, key: SessionKey, provider: any AuthProvider, start: SessionManager.SignInStart,
                            policy: SignInPolicy) async throws {
         guard let service = service(for: provider) else { return }
         guard let owner = HeldFactorOwner(session) else {
@@ -72,7 +74,7 @@ package final class HeldFactorGate: Sendable {
                 throw AuthError(.rateLimited, message: "Too many sign-ins are waiting for a second step; try again shortly.",
                                 provider: session.providerID)
             }
-            table[token] = Pending(key: session.key, session: session, start: start, policy: policy, owner: owner, step: step,
+            table[token] = Pending(key: key, session: session, start: start, policy: policy, owner: owner, step: step,
                                    expiresAt: now.addingTimeInterval(Self.lifetime), failures: 0)
         }
         throw AuthError(.mfaRequired, message: "A second factor is required.", provider: session.providerID,

@@ -98,7 +98,7 @@ extension SessionManager {
     package func finishSignIn(_ session: Session, after start: SignInStart, policy: SignInPolicy,
                               secondStepPassed: Bool = false) async throws -> Session {
         if !secondStepPassed, let heldFactorGate {
-            try await heldFactorGate.requireSecondStep(session, provider: provider, start: start, policy: policy)
+            try await heldFactorGate.requireSecondStep(session, key: key, provider: provider, start: start, policy: policy)
         }
         let replaced = (try? await current()) ?? nil
         let stored = try await store(session)
