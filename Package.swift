@@ -25,6 +25,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.0.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
         .package(url: "https://github.com/vapor/jwt-kit.git", from: "5.0.0"),
@@ -96,6 +97,7 @@ let package = Package(
                 "AuthHub", "AuthHubOIDC",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),
         .target(
@@ -245,7 +247,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AuthHubWebCoreTests",
-            dependencies: ["AuthHubWebCore", "AuthHub", "AuthHubAuth0", "AuthHubTesting", "AuthHubWebTestSupport",
+            dependencies: ["AuthHubWebCore", "AuthHub", "AuthHubAuth0", "AuthHubFactors", "AuthHubTesting", "AuthHubWebTestSupport",
                            .product(name: "HTTPTypes", package: "swift-http-types")]
         ),
         // The emulator-backed identity provider both web adapters' conformance tests use.

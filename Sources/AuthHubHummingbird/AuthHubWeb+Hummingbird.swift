@@ -7,14 +7,17 @@ import HummingbirdAuth
 extension AuthHubWeb {
     /// The sign-in, callback and sign-out routes, to add with
     /// `router.addRoutes(web.routes(context: AppContext.self), atPath: web.configuration.routePrefix)`:
-    /// `GET login`, `GET callback` and `POST logout` (see ``AuthHubWeb/login(_:)``,
-    /// ``AuthHubWeb/callback(_:)`` and ``AuthHubWeb/logout(_:)``).
+    /// `GET login`, `GET callback`, `POST logout` and `GET`/`POST second-factor` (see
+    /// ``AuthHubWeb/login(_:)``, ``AuthHubWeb/callback(_:)``, ``AuthHubWeb/logout(_:)``,
+    /// ``AuthHubWeb/secondFactor(_:)`` and ``AuthHubWeb/submitSecondFactor(_:)``).
     public func routes<Context: AuthRequestContext>(context: Context.Type = Context.self) -> RouteCollection<Context>
     where Context.Identity == AuthHubIdentity {
         let routes = RouteCollection(context: Context.self)
         routes.get("login") { request, _ in Response(await self.login(WebRequest(request))) }
         routes.get("callback") { request, _ in Response(await self.callback(WebRequest(request))) }
         routes.post("logout") { request, _ in Response(await self.logout(WebRequest(request))) }
+        routes.get("second-factor") { request, _ in Response(await self.secondFactor(WebRequest(request))) }
+        routes.post("second-factor") { request, _ in Response(await self.submitSecondFactor(WebRequest(request))) }
         return routes
     }
 

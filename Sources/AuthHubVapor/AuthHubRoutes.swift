@@ -2,8 +2,9 @@ import AuthHub
 import Vapor
 
 /// The sign-in, callback and sign-out routes under the configuration's prefix (`/auth`):
-/// `GET login`, `GET callback` and `POST logout` (see ``AuthHubWeb/login(_:)``,
-/// ``AuthHubWeb/callback(_:)`` and ``AuthHubWeb/logout(_:)``).
+/// `GET login`, `GET callback`, `POST logout` and `GET`/`POST second-factor` (see
+/// ``AuthHubWeb/login(_:)``, ``AuthHubWeb/callback(_:)``, ``AuthHubWeb/logout(_:)``,
+/// ``AuthHubWeb/secondFactor(_:)`` and ``AuthHubWeb/submitSecondFactor(_:)``).
 ///
 /// <!-- example: context app: Application, web: AuthHubWeb -->
 /// ```swift
@@ -21,6 +22,10 @@ public struct AuthHubRoutes: RouteCollection, Sendable {
         group.get("callback") { request async -> Response in Response(await web.callback(WebRequest(request))) }
         group.on(.POST, "logout", body: .stream) { request async -> Response in
             Response(await web.logout(WebRequest(request)))
+        }
+        group.get("second-factor") { request async -> Response in Response(await web.secondFactor(WebRequest(request))) }
+        group.on(.POST, "second-factor", body: .stream) { request async -> Response in
+            Response(await web.submitSecondFactor(WebRequest(request)))
         }
     }
 }

@@ -115,7 +115,13 @@ extension AuthHubWeb {
             refused.setCookie(clearing(configuration.preSessionCookieName))
             return refused
         }
-        let id = try await startSession(session, provider: entry.provider, userAgent: request.headerFields[.userAgent])
+        let id = WebSessionID.make(provider: entry.provider, now: now, random: hub.context.random)
+        do {
+            _ = try await startSession(session, id: id, userAgent: request.headerFields[.userAgent])
+        } catch let error as AuthError where AuthHub.isHeldSecondStep(error) {
+            // The provider accepted the user; AuthHub's own factor comes next, on its page.
+            return beginSecondStep(error, id: id, request: request, returnPath: entry.returnPath)
+        }
         // Signing in while signed in replaces the browser's session (the hub's one rule): the old one
         // is removed from the store at once and revoked at its provider in the background
         // (`SessionManager.retire`), so the redirect does not wait for the provider.

@@ -35,6 +35,8 @@ public final class AuthHubWeb: Sendable {
     public let hub: AuthHub
     public let configuration: WebSignInConfiguration
     let pending = PendingWebSignIns()
+    let secondSteps = PendingSecondSteps()
+    let pages: WebPageRenderer
     private let csrfKey: SymmetricKey
     /// HMAC-SHA256 keyed with ``csrfKey`` and nothing authenticated yet: a copy per token skips
     /// the key schedule (padding and hashing the key) that `HMAC(key:)` makes on every request.
@@ -90,6 +92,7 @@ public final class AuthHubWeb: Sendable {
     /// - Throws: ``AuthErrorCode/invalidConfiguration`` for settings ``WebSignInConfiguration`` refuses.
     public init(hub: AuthHub, configuration: WebSignInConfiguration) throws {
         try configuration.validate()
+        pages = try WebPageRenderer(configuration.pages)
         self.hub = hub
         self.configuration = configuration
         let key = configuration.csrfKey.map { SymmetricKey(data: SHA256.hash(data: Data($0.revealed().utf8))) }
@@ -379,8 +382,8 @@ public final class AuthHubWeb: Sendable {
     func forget(_ id: WebSessionID) { seen.withLock { $0.entries[id.value] = nil } }
 
     /// Stores a new session under a fresh id and returns the id.
-    func startSession(_ session: Session, provider: String, userAgent: String? = nil) async throws -> WebSessionID {
-        let id = WebSessionID.make(provider: provider, now: now, random: hub.context.random)
+    func startSession(_ session: Session, id: WebSessionID, userAgent: String? = nil) async throws -> WebSessionID {
+        let provider = id.provider
         var session = session
         // What the sessions list shows of this browser (a summary, never the header).
         if let device = WebUserAgent.summary(userAgent) { session.extras[Self.deviceExtra] = .string(device) }
@@ -389,6 +392,11 @@ public final class AuthHubWeb: Sendable {
         _ = try await hub.manager(provider: provider, account: id.account).signIn(method: "browser") { [session] _ in session }
         touch(id, csrfToken: csrfToken(for: id), sendingCookie: true)
         return id
+    }
+
+    /// Marks a browser session stored by another path (the held second step) as seen, its cookie sent now.
+    func sessionStarted(_ id: WebSessionID) {
+        touch(id, csrfToken: csrfToken(for: id), sendingCookie: true)
     }
 
     /// A provider that can sign in through a redirect to this app (and whose id can stand in a

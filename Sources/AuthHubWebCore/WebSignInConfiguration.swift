@@ -26,6 +26,9 @@ public struct WebSignInConfiguration: Sendable {
     /// sniffing, no `Referer` carrying the callback's code); change a field to send another value,
     /// nil to send none.
     public var securityHeaders: SecurityHeaders = .standard
+    /// The templates, strings and stylesheet of AuthHub's own pages (the second step of a sign-in,
+    /// the account pages).
+    public var pages = WebPages()
 
     /// Plain-HTTP development on a loopback address: cookies without `Secure` and without the
     /// `__Host-` prefix (browsers refuse both over `http://`). Derived from ``publicBaseURL``: true
@@ -40,6 +43,10 @@ public struct WebSignInConfiguration: Sendable {
     public var sessionCookieName: String { isDevelopment ? "authhub-session" : "__Host-authhub-session" }
     /// The short-lived cookie that binds a started sign-in to the browser that started it.
     public var preSessionCookieName: String { isDevelopment ? "authhub-signin" : "__Host-authhub-signin" }
+    /// The cookie of a sign-in waiting for its AuthHub-held second step (opaque, five minutes).
+    public var secondStepCookieName: String { isDevelopment ? "authhub-2fa" : "__Host-authhub-2fa" }
+    /// The page of the second step (`<prefix>/second-factor`).
+    public var secondFactorPath: String { routePrefix + "/second-factor" }
 
     /// The redirect URI the provider sends the browser back to.
     public var callbackURL: String { origin + routePrefix + "/callback" }
