@@ -94,7 +94,7 @@ let package = Package(
         .target(
             name: "AuthHubWebCore",
             dependencies: [
-                "AuthHub", "AuthHubOIDC",
+                "AuthHub", "AuthHubOIDC", "AuthHubFactors",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Mustache", package: "swift-mustache"),

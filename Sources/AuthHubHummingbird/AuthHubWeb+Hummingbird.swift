@@ -21,6 +21,20 @@ extension AuthHubWeb {
         return routes
     }
 
+    /// The account pages, to add with
+    /// `router.addRoutes(web.accountRoutes(context: AppContext.self), atPath: web.configuration.accountPath)`:
+    /// `GET /`, `GET enroll`, `GET confirm` and `POST /` (see ``AuthHubWeb/accountPage(_:)``,
+    /// ``AuthHubWeb/accountEnrollPage(_:)``, ``AuthHubWeb/accountConfirmPage(_:)`` and
+    /// ``AuthHubWeb/accountAction(_:)``). They resolve the session themselves (no middleware needed).
+    public func accountRoutes<Context: RequestContext>(context: Context.Type = Context.self) -> RouteCollection<Context> {
+        let routes = RouteCollection(context: Context.self)
+        routes.get { request, _ in Response(await self.accountPage(WebRequest(request))) }
+        routes.get("enroll") { request, _ in Response(await self.accountEnrollPage(WebRequest(request))) }
+        routes.get("confirm") { request, _ in Response(await self.accountConfirmPage(WebRequest(request))) }
+        routes.post { request, _ in Response(await self.accountAction(WebRequest(request))) }
+        return routes
+    }
+
     /// Whether a state-changing request of a signed-in browser (a form of the app's own) may be
     /// served: it comes from the app's origin and carries the session's CSRF token (form field
     /// `csrf`, up to 4 KiB of form body, or header `X-CSRF-Token`).

@@ -30,6 +30,30 @@ public struct AuthHubRoutes: RouteCollection, Sendable {
     }
 }
 
+/// The account pages under the configuration's ``WebSignInConfiguration/accountPath`` (`/account`):
+/// `GET /`, `GET enroll`, `GET confirm` and `POST /` (see ``AuthHubWeb/accountPage(_:)``,
+/// ``AuthHubWeb/accountEnrollPage(_:)``, ``AuthHubWeb/accountConfirmPage(_:)`` and
+/// ``AuthHubWeb/accountAction(_:)``); they resolve the session themselves.
+///
+/// <!-- example: context app: Application, web: AuthHubWeb -->
+/// ```swift
+/// try app.register(collection: AuthHubAccountRoutes(web))
+/// ```
+public struct AuthHubAccountRoutes: RouteCollection, Sendable {
+    public let web: AuthHubWeb
+
+    public init(_ web: AuthHubWeb) { self.web = web }
+
+    public func boot(routes: any RoutesBuilder) throws {
+        let prefix = web.configuration.accountPath.split(separator: "/").map { PathComponent.constant(String($0)) }
+        let group = routes.grouped(prefix), web = self.web
+        group.get { request async -> Response in Response(await web.accountPage(WebRequest(request))) }
+        group.get("enroll") { request async -> Response in Response(await web.accountEnrollPage(WebRequest(request))) }
+        group.get("confirm") { request async -> Response in Response(await web.accountConfirmPage(WebRequest(request))) }
+        group.on(.POST, body: .stream) { request async -> Response in Response(await web.accountAction(WebRequest(request))) }
+    }
+}
+
 extension AuthHubWeb {
     /// Whether a state-changing request of a signed-in browser (a form of the app's own) may be
     /// served: it comes from the app's origin and carries the session's CSRF token (form field

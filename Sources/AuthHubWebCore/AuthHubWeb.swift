@@ -36,6 +36,8 @@ public final class AuthHubWeb: Sendable {
     public let configuration: WebSignInConfiguration
     let pending = PendingWebSignIns()
     let secondSteps = PendingSecondSteps()
+    /// Enrollments started on the account pages, by browser session (one each), kept server-side.
+    let enrollments = Mutex<[String: (challenge: MethodEnrollmentChallenge, startedAt: Date)]>([:])
     let pages: WebPageRenderer
     private let csrfKey: SymmetricKey
     /// HMAC-SHA256 keyed with ``csrfKey`` and nothing authenticated yet: a copy per token skips

@@ -29,6 +29,11 @@ public struct WebSignInConfiguration: Sendable {
     /// The templates, strings and stylesheet of AuthHub's own pages (the second step of a sign-in,
     /// the account pages).
     public var pages = WebPages()
+    /// Where the account pages live (`/account`: the overview; `/account/enroll`, `/account/confirm`).
+    public var accountPath = "/account"
+    /// How recent a sign-in must be for a sensitive account action (adding or removing a method,
+    /// signing other sessions out); an older one is sent through the provider again first.
+    public var accountStepUpMaxAge: Duration = .seconds(600)
 
     /// Plain-HTTP development on a loopback address: cookies without `Secure` and without the
     /// `__Host-` prefix (browsers refuse both over `http://`). Derived from ``publicBaseURL``: true

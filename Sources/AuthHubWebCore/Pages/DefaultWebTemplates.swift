@@ -52,6 +52,95 @@ public enum DefaultWebTemplates {
             <p class="ah-foot"><a href="{{restart}}">{{t.startOver}}</a></p>
             </section>
             """,
+        "account": """
+            {{#notice}}<p class="ah-notice" role="status">{{notice}}</p>{{/notice}}
+            <section class="ah-card" aria-labelledby="ah-profile">
+            <h1 id="ah-profile">{{t.accountTitle}}</h1>
+            <dl class="ah-facts">
+            {{#name}}<dt>{{t.name}}</dt><dd>{{name}}</dd>{{/name}}
+            {{#email}}<dt>{{t.email}}</dt><dd>{{email}}</dd>{{/email}}
+            <dt>{{t.signedInWith}}</dt><dd>{{provider}}</dd>
+            </dl>
+            </section>
+            <section class="ah-card" aria-labelledby="ah-methods">
+            <h2 id="ah-methods">{{t.methodsTitle}}</h2>
+            {{#hasMethods}}
+            <table>
+            <thead><tr><th scope="col">{{t.method}}</th><th scope="col">{{t.added}}</th><th scope="col">{{t.lastUsed}}</th><th scope="col"><span class="ah-hidden">{{t.actions}}</span></th></tr></thead>
+            <tbody>
+            {{#methods}}
+            <tr><td><strong>{{label}}</strong><br><span class="ah-muted">{{kindText}}{{#held}} · {{t.keptByApp}}{{/held}}{{^confirmed}} · {{t.pending}}{{/confirmed}}</span></td>
+            <td>{{created}}</td><td>{{lastUsed}}</td>
+            <td>{{#removable}}<a class="ah-link-danger" href="{{removeLink}}">{{t.remove}}<span class="ah-hidden"> {{label}}</span></a>{{/removable}}</td></tr>
+            {{/methods}}
+            </tbody>
+            </table>
+            {{/hasMethods}}
+            {{^hasMethods}}<p class="ah-muted">{{t.noMethods}}</p>{{/hasMethods}}
+            <p class="ah-actions">
+            {{#canEnrollTOTP}}<a class="ah-button ah-secondary" href="{{enrollTOTP}}">{{t.addTOTP}}</a>{{/canEnrollTOTP}}
+            {{#canEnrollRecoveryCodes}}<a class="ah-button ah-secondary" href="{{enrollRecoveryCodes}}">{{t.addRecoveryCodes}}</a>{{/canEnrollRecoveryCodes}}
+            </p>
+            </section>
+            <section class="ah-card" aria-labelledby="ah-sessions">
+            <h2 id="ah-sessions">{{t.sessionsTitle}}</h2>
+            <table>
+            <thead><tr><th scope="col">{{t.device}}</th><th scope="col">{{t.signedIn}}</th><th scope="col"><span class="ah-hidden">{{t.actions}}</span></th></tr></thead>
+            <tbody>
+            {{#sessions}}
+            <tr><td>{{device}}{{#current}} <span class="ah-badge">{{t.thisDevice}}</span>{{/current}}</td><td>{{created}}</td>
+            <td>{{^current}}<form method="post" action="{{action}}" class="ah-inline"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="action" value="sign-out-session"><input type="hidden" name="id" value="{{id}}"><button type="submit" class="ah-button ah-danger">{{t.signOut}}<span class="ah-hidden"> {{device}}</span></button></form>{{/current}}</td></tr>
+            {{/sessions}}
+            </tbody>
+            </table>
+            {{#hasOthers}}<p class="ah-actions"><a class="ah-button ah-danger" href="{{signOutOthersLink}}">{{t.signOutOthers}}</a></p>{{/hasOthers}}
+            </section>
+            """,
+        "confirm": """
+            <section class="ah-card" aria-labelledby="ah-title">
+            <h1 id="ah-title">{{heading}}</h1>
+            <p class="ah-lead">{{text}}</p>
+            <form method="post" action="{{action}}" class="ah-form">
+            <input type="hidden" name="csrf" value="{{csrf}}">
+            <input type="hidden" name="action" value="{{actionName}}">
+            {{#id}}<input type="hidden" name="id" value="{{id}}">{{/id}}
+            <button type="submit" class="ah-button ah-danger">{{confirmText}}</button>
+            </form>
+            <p class="ah-foot"><a href="{{back}}">{{t.cancel}}</a></p>
+            </section>
+            """,
+        "enroll-totp": """
+            <section class="ah-card" aria-labelledby="ah-title">
+            <h1 id="ah-title">{{t.addTOTP}}</h1>
+            <ol class="ah-steps">
+            <li>{{t.totpStepScan}}</li>
+            </ol>
+            <figure class="ah-qr">{{{qr}}}</figure>
+            <p>{{t.totpManual}} <code class="ah-secret" aria-label="{{t.totpManualLabel}}">{{secret}}</code></p>
+            {{#error}}<p class="ah-error" role="alert" id="ah-error">{{error}}</p>{{/error}}
+            <form method="post" action="{{action}}" class="ah-form">
+            <input type="hidden" name="csrf" value="{{csrf}}">
+            <input type="hidden" name="action" value="confirm-totp">
+            <label for="ah-code">{{t.totpStepCode}}</label>
+            <input id="ah-code" name="code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]{6,10}" maxlength="10" required{{#error}} aria-describedby="ah-error"{{/error}}>
+            <button type="submit" class="ah-button">{{t.verify}}</button>
+            </form>
+            <p class="ah-foot"><a href="{{back}}">{{t.cancel}}</a></p>
+            </section>
+            """,
+        "recovery-codes": """
+            <section class="ah-card" aria-labelledby="ah-title">
+            <h1 id="ah-title">{{t.recoveryCodesTitle}}</h1>
+            <p class="ah-lead">{{t.recoveryCodesLead}}</p>
+            <ul class="ah-codes">{{#codes}}<li><code>{{.}}</code></li>{{/codes}}</ul>
+            <p><a class="ah-button ah-secondary" download="recovery-codes.txt" href="{{download}}">{{t.download}}</a></p>
+            <form method="post" action="{{action}}" class="ah-form">
+            <input type="hidden" name="csrf" value="{{csrf}}">
+            <input type="hidden" name="action" value="confirm-recovery-codes">
+            <button type="submit" class="ah-button">{{t.savedThem}}</button>
+            </form>
+            </section>
+            """,
         "message": """
             <section class="ah-card" aria-labelledby="ah-title">
             <h1 id="ah-title">{{heading}}</h1>
@@ -74,6 +163,55 @@ public enum DefaultWebTemplates {
         "wrongCode": "That code is not right, or it was used already. Try again.",
         "expiredTitle": "This sign-in is over",
         "expiredText": "It took too long, or too many codes were wrong. Please sign in again.",
+        "accountTitle": "Your account",
+        "name": "Name",
+        "email": "Email",
+        "signedInWith": "Signed in with",
+        "methodsTitle": "Sign-in methods",
+        "method": "Method",
+        "added": "Added",
+        "lastUsed": "Last used",
+        "actions": "Actions",
+        "keptByApp": "kept by this app",
+        "pending": "not confirmed",
+        "remove": "Remove",
+        "noMethods": "Your sign-in methods are managed by your identity provider.",
+        "addTOTP": "Add an authenticator app",
+        "addRecoveryCodes": "Create recovery codes",
+        "sessionsTitle": "Where you are signed in",
+        "device": "Device",
+        "signedIn": "Signed in",
+        "thisDevice": "this device",
+        "signOut": "Sign out",
+        "signOutOthers": "Sign out everywhere else",
+        "cancel": "Cancel",
+        "confirmRemoveTitle": "Remove this sign-in method?",
+        "confirmRemoveText": "You will no longer be able to use it to sign in.",
+        "confirmSignOutOthersTitle": "Sign out everywhere else?",
+        "confirmSignOutOthersText": "Every other browser signed in to your account is signed out; this one stays signed in.",
+        "totpStepScan": "Scan this code with your authenticator app (or type the key below).",
+        "totpManual": "Key for manual entry:",
+        "totpManualLabel": "Key for manual entry",
+        "totpStepCode": "Then enter the 6-digit code the app shows",
+        "recoveryCodesTitle": "Your recovery codes",
+        "recoveryCodesLead": "Each code signs you in once if you lose your other factors. They are shown only now: save them somewhere safe.",
+        "download": "Download as a text file",
+        "savedThem": "I have saved them",
+        "added.totp": "Your authenticator app was added.",
+        "added.recoveryCode": "Your recovery codes are ready.",
+        "removed": "The sign-in method was removed.",
+        "signedOutOne": "That session was signed out.",
+        "signedOutOthers": "Every other session was signed out.",
+        "unknownKind": "That sign-in method",
+        "unknownDevice": "A browser",
+        "kind.password": "Password",
+        "kind.totp": "Authenticator app",
+        "kind.passkey": "Passkey",
+        "kind.recoveryCode": "Recovery codes",
+        "kind.emailCode": "Codes by email",
+        "kind.smsCode": "Codes by text message",
+        "kind.push": "Push notifications",
+        "kind.linkedAccount": "Linked account",
     ]
 
     /// The built-in stylesheet: a calm card layout, readable type, visible focus, contrast ≥ 4.5:1.
@@ -91,6 +229,13 @@ public enum DefaultWebTemplates {
         :focus-visible{outline:3px solid #f0b429;outline-offset:2px}
         .ah-error{color:var(--ah-error);font-weight:600;margin:0 0 16px}.ah-foot{margin:16px 0 0;color:var(--ah-muted)}
         a{color:var(--ah-accent)}details.ah-alt summary{cursor:pointer;color:var(--ah-accent);margin:8px 0}
+        .ah-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+        .ah-muted{color:var(--ah-muted);font-size:.92rem}.ah-badge{background:#e6ecf9;color:#1d3f8f;border-radius:999px;padding:2px 8px;font-size:.8rem;font-weight:600}
+        .ah-facts{display:grid;grid-template-columns:max-content 1fr;gap:6px 16px;margin:0}.ah-facts dt{color:var(--ah-muted)}.ah-facts dd{margin:0}
+        .ah-actions{display:flex;gap:12px;flex-wrap:wrap;margin:16px 0 0}.ah-actions .ah-button,a.ah-button{text-decoration:none;display:inline-block}
+        .ah-inline{margin:0}.ah-link-danger{color:var(--ah-error)}.ah-notice{background:#e8f5ec;border:1px solid #9ccfae;color:#14532d;border-radius:8px;padding:10px 14px}
+        .ah-qr{margin:16px 0}.ah-qr svg{width:216px;height:216px}.ah-secret{font-size:1.05rem;letter-spacing:.06em;word-break:break-all}
+        .ah-codes{columns:2;list-style:none;padding:0;font-size:1.05rem}.ah-codes li{margin:4px 0}
         table{width:100%;border-collapse:collapse}th,td{text-align:left;padding:8px 6px;border-bottom:1px solid var(--ah-border)}th{color:var(--ah-muted);font-weight:600;font-size:.9rem}
         """
 }

@@ -1,0 +1,254 @@
+import AuthHub
+import AuthHubFactors
+import Foundation
+import HTTPTypes
+
+/// The account pages (issue: what Auth0's UI Components give an iOS app, for every web app on
+/// AuthHub), served by the web core so every framework adapter mounts the same ones: the overview
+/// (profile, sign-in methods, sessions), adding an authenticator app (QR code as inline SVG and the
+/// key) or recovery codes (shown once, with a download), and confirmation pages for removing a
+/// method or signing other sessions out. They are one client of the headless API
+/// (`AuthHub.accountMethods`, `startMethodEnrollment`, …, ``sessions(of:)``).
+///
+/// Every page needs a signed-in browser (else it is sent to sign in and back); every change is a
+/// form POST from this origin with the session's CSRF token; adding or removing a method and signing
+/// other sessions out need a sign-in within ``WebSignInConfiguration/accountStepUpMaxAge`` (else the
+/// browser goes through the provider again — `prompt=login`, `max_age=0` — and back to the page).
+/// Everything works without JavaScript.
+extension AuthHubWeb {
+    /// `GET <accountPath>`: the overview.
+    public func accountPage(_ request: WebRequest) async -> WebResponse {
+        await withSignedIn(request) { identity, id in
+            let methods = try await listedMethods(identity, id)
+            let capabilities = try hub.accountCapabilities(provider: identity.provider)
+            let sessions = try await self.sessions(of: identity)
+            let csrf = identity.csrfToken ?? ""
+            let base = configuration.accountPath
+            var context: [String: Any] = [
+                "provider": identity.provider, "name": identity.claims["name"]?.stringValue ?? "", "email": identity.email ?? "",
+                "hasMethods": !methods.isEmpty,
+                "methods": methods.map { method -> [String: Any] in
+                    [
+                        "label": method.label, "kindText": pages.strings["kind.\(method.kind.rawValue)"] ?? method.kind.rawValue,
+                        "held": method.source == .authHub, "confirmed": method.isConfirmed,
+                        "created": method.createdAt.map(Self.day) ?? "—", "lastUsed": method.lastUsedAt.map(Self.day) ?? "—",
+                        "removable": method.isDeletable && capabilities.contains(.deleteMethod),
+                        "removeLink": base + "/confirm?action=remove-method&id=" + Self.queryEscaped(method.id),
+                    ]
+                },
+                "canEnrollTOTP": capabilities.contains(.enrollTOTP), "enrollTOTP": base + "/enroll?kind=totp",
+                "canEnrollRecoveryCodes": capabilities.contains(.enrollRecoveryCodes), "enrollRecoveryCodes": base + "/enroll?kind=recovery-codes",
+                "sessions": sessions.map { session -> [String: Any] in
+                    ["device": session.device ?? (pages.strings["unknownDevice"] ?? "A browser"), "created": Self.day(session.createdAt),
+                     "current": session.isCurrent, "id": session.id, "csrf": csrf, "action": base]
+                },
+                "hasOthers": sessions.contains { !$0.isCurrent }, "signOutOthersLink": base + "/confirm?action=sign-out-others",
+            ]
+            if let done = request.queryParameters["done"], let notice = pages.strings[done], Self.notices.contains(done) { context["notice"] = notice }
+            return pages.render("account", title: pages.strings["accountTitle"] ?? "Your account", context: context, random: hub.context.random)
+        }
+    }
+
+    /// `GET <accountPath>/enroll?kind=totp|recovery-codes`: starts adding the method (a recent
+    /// sign-in first) and shows what to do.
+    public func accountEnrollPage(_ request: WebRequest) async -> WebResponse {
+        await withSignedIn(request) { identity, id in
+            let kind = request.queryParameters["kind"]
+            let enrollment: MethodEnrollmentRequest
+            switch kind {
+            case "totp": enrollment = .totp
+            case "recovery-codes": enrollment = .recoveryCodes
+            default: return .page(.notFound, "There is no such sign-in method to add.")
+            }
+            if let stepUp = requireRecentAuthentication(identity, maxAge: configuration.accountStepUpMaxAge,
+                                                        returnTo: configuration.accountPath + "/enroll?kind=" + (kind ?? "")) {
+                return stepUp
+            }
+            let options = MethodEnrollmentOptions(issuer: configuration.pages.productName, accountName: identity.email)
+            let challenge = try await hub.startMethodEnrollment(enrollment, options: options, provider: identity.provider, account: id.account)
+            keepEnrollment(challenge, for: id)
+            return enrollmentPage(challenge, identity: identity, error: nil)
+        }
+    }
+
+    /// `GET <accountPath>/confirm?action=remove-method&id=…|sign-out-others`: asks before a
+    /// destructive action (a recent sign-in first), whose form posts to ``accountAction(_:)``.
+    public func accountConfirmPage(_ request: WebRequest) async -> WebResponse {
+        await withSignedIn(request) { identity, id in
+            let query = request.queryParameters
+            let heading: String, text: String, confirm: String, methodID: String?
+            switch query["action"] {
+            case "remove-method":
+                guard let asked = query["id"], let method = try await listedMethods(identity, id).first(where: { $0.id == asked }) else {
+                    return .page(.notFound, "There is no such sign-in method.")
+                }
+                (heading, text, confirm, methodID) = (pages.strings["confirmRemoveTitle"] ?? "", method.label + " — " + (pages.strings["confirmRemoveText"] ?? ""),
+                                                      pages.strings["remove"] ?? "Remove", method.id)
+            case "sign-out-others":
+                (heading, text, confirm, methodID) = (pages.strings["confirmSignOutOthersTitle"] ?? "", pages.strings["confirmSignOutOthersText"] ?? "",
+                                                      pages.strings["signOutOthers"] ?? "Sign out", nil)
+            default:
+                return .page(.notFound, "There is no such action.")
+            }
+            let here = configuration.accountPath + "/confirm?action=" + Self.queryEscaped(query["action"] ?? "")
+                + (methodID.map { "&id=" + Self.queryEscaped($0) } ?? "")
+            if let stepUp = requireRecentAuthentication(identity, maxAge: configuration.accountStepUpMaxAge, returnTo: here) { return stepUp }
+            var context: [String: Any] = ["heading": heading, "text": text, "confirmText": confirm, "csrf": identity.csrfToken ?? "",
+                                          "action": configuration.accountPath, "actionName": query["action"] ?? "", "back": configuration.accountPath]
+            if let methodID { context["id"] = methodID }
+            return pages.render("confirm", title: heading, context: context, random: hub.context.random)
+        }
+    }
+
+    /// `POST <accountPath>` with `action` = `remove-method` (`id`), `sign-out-session` (`id`),
+    /// `sign-out-others`, `confirm-totp` (`code`) or `confirm-recovery-codes`, and `csrf`: does it
+    /// and redirects (303) to the overview with a notice; a wrong code shows the page again (401).
+    public func accountAction(_ request: WebRequest) async -> WebResponse {
+        await withSignedIn(request) { identity, id in
+            guard isSameOrigin(request.head) else { return .page(.forbidden, "This form must come from this site.") }
+            let fields: [String: String]
+            do {
+                fields = try await request.formFields()
+            } catch {
+                return .page(.forbidden, "This form expired. Please try again.")
+            }
+            guard isValidCSRFToken(request.headerFields[WebRequest.csrfHeader] ?? fields["csrf"], for: id) else {
+                return .page(.forbidden, "This form expired. Please try again.")
+            }
+            let back = configuration.accountPath
+            func done(_ notice: String) -> WebResponse { .redirect(back + "?done=" + notice, status: .seeOther) }
+            func stepUp(_ returnTo: String) -> WebResponse? {
+                requireRecentAuthentication(identity, maxAge: configuration.accountStepUpMaxAge, returnTo: returnTo)
+            }
+            switch fields["action"] {
+            case "remove-method":
+                guard let methodID = fields["id"] else { return .page(.badRequest, "Which method?") }
+                if let redirect = stepUp(back + "/confirm?action=remove-method&id=" + Self.queryEscaped(methodID)) { return redirect }
+                try await hub.deleteMethod(id: methodID, provider: identity.provider, account: id.account)
+                return done("removed")
+            case "sign-out-session":
+                guard let sessionID = fields["id"] else { return .page(.badRequest, "Which session?") }
+                if let redirect = stepUp(back) { return redirect }
+                try await signOutSession(id: sessionID, of: identity)
+                return done("signedOutOne")
+            case "sign-out-others":
+                if let redirect = stepUp(back + "/confirm?action=sign-out-others") { return redirect }
+                _ = try await signOutOtherSessions(of: identity)
+                return done("signedOutOthers")
+            case "confirm-totp", "confirm-recovery-codes":
+                guard let challenge = takeEnrollment(for: id) else {
+                    return .redirect(back, status: .seeOther)
+                }
+                let response: MethodEnrollmentResponse = fields["action"] == "confirm-totp"
+                    ? .code(Secret(String((fields["code"] ?? "").prefix(16)))) : .acknowledged
+                do {
+                    try await hub.confirmMethodEnrollment(challenge, response: response, provider: identity.provider, account: id.account)
+                } catch let error as AuthError where error.code == .invalidMFACode {
+                    keepEnrollment(challenge, for: id)
+                    return enrollmentPage(challenge, identity: identity, error: pages.strings["wrongCode"], status: .unauthorized)
+                }
+                return done("added." + challenge.kind.rawValue)
+            default:
+                return .page(.badRequest, "There is no such action.")
+            }
+        }
+    }
+
+    // MARK: Helpers
+
+    static let notices: Set<String> = ["added.totp", "added.recoveryCode", "removed", "signedOutOne", "signedOutOthers"]
+
+    /// Runs `body` for a signed-in browser, adding a renewed session cookie to its response; sends
+    /// a signed-out browser to sign in and back; maps errors to pages.
+    private func withSignedIn(_ request: WebRequest, _ body: (AuthHubIdentity, WebSessionID) async throws -> WebResponse) async -> WebResponse {
+        let value = request.cookie(configuration.sessionCookieName)
+        switch await resolveSession(cookie: value) {
+        case .signedIn(let identity, let renewed):
+            guard let value, let id = WebSessionID(cookie: value) else { return secured(.page(.unauthorized, "Please sign in.")) }
+            var response: WebResponse
+            do {
+                response = try await body(identity, id)
+            } catch let error as AuthError where error.code == .unsupported {
+                response = .page(.notFound, "That is not available for your account.")
+            } catch {
+                response = errorResponse(for: error)
+            }
+            if let renewed { response.setCookie(renewed) }
+            return secured(response)
+        case .failed(let response):
+            return secured(response)
+        case .anonymous, .ended:
+            guard let provider = redirectProvider(nil) else { return secured(.page(.unauthorized, "Please sign in.")) }
+            var components = URLComponents()
+            components.path = configuration.routePrefix + "/login"
+            components.queryItems = [URLQueryItem(name: "provider", value: provider.id), URLQueryItem(name: "returnTo", value: configuration.accountPath)]
+            var response = WebResponse.redirect(components.string ?? configuration.routePrefix + "/login", status: .seeOther)
+            if value != nil { response.setCookie(clearing(configuration.sessionCookieName)) }
+            return secured(response)
+        }
+    }
+
+    /// The account's methods, or none when neither the provider nor held factors list them.
+    private func listedMethods(_ identity: AuthHubIdentity, _ id: WebSessionID) async throws -> [AccountMethod] {
+        guard try hub.accountCapabilities(provider: identity.provider).contains(.listMethods) else { return [] }
+        return try await hub.accountMethods(provider: identity.provider, account: id.account)
+    }
+
+    private func enrollmentPage(_ challenge: MethodEnrollmentChallenge, identity: AuthHubIdentity, error: String?,
+                                status: HTTPResponseStatus = .ok) -> WebResponse {
+        var context: [String: Any] = ["csrf": identity.csrfToken ?? "", "action": configuration.accountPath, "back": configuration.accountPath]
+        if let error { context["error"] = error }
+        switch challenge.prompt {
+        case .totp(let uri, let secret):
+            context["qr"] = (try? QRCode(encoding: uri.revealed()).svg(label: pages.strings["totpStepScan"] ?? "QR code")) ?? ""
+            context["secret"] = Self.grouped(secret.revealed())
+            return pages.render("enroll-totp", title: pages.strings["addTOTP"] ?? "", context: context, status: status, random: hub.context.random)
+        case .recoveryCodes(let codes):
+            let text = codes.map { $0.revealed() }.joined(separator: "\n") + "\n"
+            context["codes"] = codes.map { $0.revealed() }
+            context["download"] = "data:text/plain;charset=utf-8," + Self.queryEscaped(text)
+            return pages.render("recovery-codes", title: pages.strings["recoveryCodesTitle"] ?? "", context: context, status: status,
+                                random: hub.context.random)
+        case .passkey, .codeSent:
+            return .page(.notFound, "That sign-in method cannot be added here yet.")
+        }
+    }
+
+    private func keepEnrollment(_ challenge: MethodEnrollmentChallenge, for id: WebSessionID) {
+        let now = self.now
+        enrollments.withLock { table in
+            if table.count >= 10_000 { table = table.filter { now.timeIntervalSince($0.value.startedAt) < 900 } }
+            table[id.value] = (challenge, now)
+        }
+    }
+
+    private func takeEnrollment(for id: WebSessionID) -> MethodEnrollmentChallenge? {
+        let now = self.now
+        return enrollments.withLock { table in
+            guard let kept = table.removeValue(forKey: id.value), now.timeIntervalSince(kept.startedAt) < 900 else { return nil }
+            return kept.challenge
+        }
+    }
+
+    static func day(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "d MMM yyyy"
+        return formatter.string(from: date)
+    }
+
+    static func queryEscaped(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+    }
+
+    /// A base32 key in groups of four, easier to type.
+    static func grouped(_ key: String) -> String {
+        stride(from: 0, to: key.count, by: 4).map { start -> String in
+            let from = key.index(key.startIndex, offsetBy: start)
+            return String(key[from..<(key.index(from, offsetBy: 4, limitedBy: key.endIndex) ?? key.endIndex)])
+        }.joined(separator: " ")
+    }
+}

@@ -1,0 +1,123 @@
+import AuthHub
+import AuthHubFactors
+import AuthHubTesting
+import AuthHubWebCore
+import AuthHubWebTestSupport
+import Foundation
+import HTTPTypes
+import Testing
+
+/// The account pages through the web core's own handlers, against the emulator's Auth0 tenant (My
+/// Account API underneath): the overview, adding an authenticator app from the page's key, the
+/// step-up before removing it, other sessions signed out, and the refusals (no session, no CSRF
+/// token, another origin).
+@Suite struct AccountPagesTests {
+    typealias Browser = StepUpTests.Browser
+    static let origin = "http://127.0.0.1:8080"
+
+    func get(_ web: AuthHubWeb, _ browser: Browser, _ path: String) async -> WebResponse {
+        let request = browser.request(path, cookies: [])
+        let bare = String(path.prefix { $0 != "?" })
+        switch bare {
+        case "/account": return await web.accountPage(request)
+        case "/account/enroll": return await web.accountEnrollPage(request)
+        default: return await web.accountConfirmPage(request)
+        }
+    }
+
+    func post(_ web: AuthHubWeb, _ browser: Browser, _ fields: [(String, String)], origin: String = Self.origin) async -> WebResponse {
+        var request = browser.request("/account", cookies: [])
+        request.head.method = .post
+        request.head.headerFields[.origin] = origin
+        request.head.headerFields[.contentType] = "application/x-www-form-urlencoded"
+        let body = fields.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }.joined(separator: "&")
+        request.readBody = { _ in Array(body.utf8) }
+        return await web.accountAction(request)
+    }
+
+    static func html(_ response: WebResponse) -> String { String(decoding: response.body, as: UTF8.self) }
+
+    @Test func theOverviewAddingAnAuthenticatorAndRemovingItAfterAStepUp() async throws {
+        let environment = try await EmulatorWebEnvironment.make()
+        defer { Task { await environment.tearDown() } }
+        let web = try AuthHubWeb(hub: environment.hub, configuration: WebSignInConfiguration(publicBaseURL: URL(string: Self.origin)!))
+        var browser = Browser(web: web)
+        // Signed out: sent to sign in and back.
+        let anonymous = await get(web, browser, "/account")
+        #expect(anonymous.status == .seeOther && anonymous.headerFields[.location] == "/auth/login?provider=auth0&returnTo=/account")
+        _ = try await StepUpTests().signIn(&browser, query: "", approve: environment.approve)
+
+        let overview = await get(web, browser, "/account")
+        let html = Self.html(overview)
+        #expect(overview.status == .ok, "\(html)")
+        #expect(html.contains("Your account") && html.contains(EmulatorWebEnvironment.email) && html.contains("this device"))
+        #expect(html.contains("Add an authenticator app") && overview.headerFields[.contentSecurityPolicy]?.contains("default-src 'none'") == true)
+        let cookie = try #require(browser.session)
+        let csrf = try #require(await web.resolveSession(cookie: cookie).identity?.csrfToken)
+        let account = try #require(web.account(ofSessionCookie: cookie))
+
+        // Adding an authenticator app: QR code and key on the page, the app's code confirms it.
+        let enroll = await get(web, browser, "/account/enroll?kind=totp")
+        let enrollHTML = Self.html(enroll)
+        #expect(enroll.status == .ok && enrollHTML.contains("<svg") && enrollHTML.contains("role=\"img\""), "\(enrollHTML.prefix(300))")
+        let keyStart = try #require(enrollHTML.range(of: "class=\"ah-secret\""))
+        let key = String(enrollHTML[keyStart.upperBound...].drop { $0 != ">" }.dropFirst().prefix { $0 != "<" }).replacingOccurrences(of: " ", with: "")
+        let totp = try TOTP(secret: Secret(try Base32.decode(key)), skew: 0)
+        let code = try totp.code(at: environment.clock.now).revealed()
+        let wrong = await post(web, browser, [("csrf", csrf), ("action", "confirm-totp"), ("code", code == "000000" ? "111111" : "000000")])
+        #expect(wrong.status == .unauthorized && Self.html(wrong).contains("role=\"alert\""))
+        let added = await post(web, browser, [("csrf", csrf), ("action", "confirm-totp"), ("code", code)])
+        #expect(added.status == .seeOther && added.headerFields[.location] == "/account?done=added.totp", "\(Self.html(added))")
+        let after = Self.html(await get(web, browser, "/account?done=added.totp"))
+        #expect(after.contains("Your authenticator app was added.") && after.contains("Authenticator app"))
+        #expect(!Self.html(await get(web, browser, "/account?done=%3Cscript%3E")).contains("<script>"), "only known notices are shown")
+        let methods = try await environment.hub.accountMethods(provider: "auth0", account: account)
+        let totpMethod = try #require(methods.first { $0.kind == .totp })
+
+        // Refused: another origin, no CSRF token.
+        #expect(await post(web, browser, [("csrf", csrf), ("action", "remove-method"), ("id", totpMethod.id)], origin: "https://evil.example").status == .forbidden)
+        #expect(await post(web, browser, [("action", "remove-method"), ("id", totpMethod.id)]).status == .forbidden)
+
+        // Later: removing needs a recent sign-in — through the provider again, back to the confirmation.
+        environment.clock.advance(by: 700)
+        let confirmPath = "/account/confirm?action=remove-method&id=" + (totpMethod.id.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
+        let stale = await get(web, browser, confirmPath)
+        #expect(stale.status == .seeOther && stale.headerFields[.location]?.contains("maxAge=0") == true, "\(stale.status)")
+        let staleCSRF = try #require(await web.resolveSession(cookie: cookie).identity?.csrfToken)
+        let stalePost = await post(web, browser, [("csrf", staleCSRF), ("action", "remove-method"), ("id", totpMethod.id)])
+        #expect(stalePost.status == .seeOther && stalePost.headerFields[.location]?.contains("maxAge=0") == true)
+        #expect(try await environment.hub.accountMethods(provider: "auth0", account: account).contains { $0.id == totpMethod.id },
+                "nothing removed without the step-up")
+        _ = try await StepUpTests().signIn(&browser, query: "&maxAge=0", approve: environment.approve)
+        let confirm = await get(web, browser, confirmPath)
+        #expect(confirm.status == .ok && Self.html(confirm).contains("Remove this sign-in method?"))
+        let freshCSRF = try #require(SecondFactorPageTests.field("csrf", in: Self.html(confirm)))
+        let removed = await post(web, browser, [("csrf", freshCSRF), ("action", "remove-method"), ("id", totpMethod.id)])
+        #expect(removed.status == .seeOther && removed.headerFields[.location] == "/account?done=removed")
+        let newCookie = try #require(browser.session)
+        let newAccount = try #require(web.account(ofSessionCookie: newCookie))
+        #expect(!(try await environment.hub.accountMethods(provider: "auth0", account: newAccount).contains { $0.id == totpMethod.id }))
+    }
+
+    @Test func anotherSessionIsSignedOutFromTheList() async throws {
+        let environment = try await EmulatorWebEnvironment.make()
+        defer { Task { await environment.tearDown() } }
+        let web = try AuthHubWeb(hub: environment.hub, configuration: WebSignInConfiguration(publicBaseURL: URL(string: Self.origin)!))
+        var laptop = Browser(web: web), phone = Browser(web: web)
+        _ = try await StepUpTests().signIn(&laptop, query: "", approve: environment.approve)
+        _ = try await StepUpTests().signIn(&phone, query: "", approve: environment.approve)
+        let laptopCookie = try #require(laptop.session)
+        let phoneCookie = try #require(phone.session)
+        let identity = try #require(await web.resolveSession(cookie: laptopCookie).identity)
+        let other = try #require(try await web.sessions(of: identity).first { !$0.isCurrent })
+        let page = Self.html(await get(web, laptop, "/account"))
+        #expect(page.contains("name=\"id\" value=\"\(other.id)\"") && page.contains("Sign out everywhere else"))
+        let csrf = try #require(identity.csrfToken)
+        let done = await post(web, laptop, [("csrf", csrf), ("action", "sign-out-session"), ("id", other.id)])
+        #expect(done.status == .seeOther && done.headerFields[.location] == "/account?done=signedOutOne")
+        #expect(await web.resolveSession(cookie: phoneCookie).identity == nil, "the phone is signed out")
+        #expect(await web.resolveSession(cookie: laptopCookie).identity != nil, "this browser stays")
+        let phonePage = await get(web, phone, "/account")
+        #expect(phonePage.status == .seeOther, "the phone is sent to sign in again")
+    }
+}
