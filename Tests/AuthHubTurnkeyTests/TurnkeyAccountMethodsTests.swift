@@ -191,6 +191,21 @@ import Testing
         #expect(Set(body.objectValue?.keys.map { $0 } ?? []) == ["type", "timestampMs", "organizationId", "parameters"])
     }
 
+    /// whoami's username is outside input: one that is long or has control characters is not the
+    /// passkey's account name (the user id is).
+    @Test func aHostileUsernameIsNotTheAccountName() async throws {
+        for username in [String(repeating: "u", count: 257), "ada\u{1B}[2J", ""] {
+            let f = try await Fixture()
+            f.stubAuthenticators([])
+            f.transport.on(.post, "/public/v1/query/whoami") { _ in
+                .json(200, ["organizationId": .string(TK.subOrg), "userId": .string(TK.userId), "username": .string(username)])
+            }
+            let challenge = try await f.provider.startMethodEnrollment(.passkey, options: MethodEnrollmentOptions(), manager: f.manager)
+            guard case .passkey(let options) = challenge.prompt else { Issue.record("no passkey prompt"); return }
+            #expect(options.user.name == TK.userId, "\(username.debugDescription)")
+        }
+    }
+
     /// What cannot be right is refused before any request.
     @Test func enrollmentRefusalsBeforeAnyRequest() async throws {
         let f = try await Fixture()

@@ -56,7 +56,11 @@ extension TurnkeyProvider: AccountProvider {
         var accountName = options.accountName?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         if accountName.isEmpty {
             let me = try await api.whoami(organizationId: user.organizationId, stamper: user.stamper, errorContext: .session)
-            accountName = me.username.flatMap { $0.isEmpty ? nil : $0 } ?? user.userId
+            // Outside input: a username that is empty, long or has control characters is not shown.
+            accountName = me.username.flatMap { name in
+                (1...Self.maximumPasskeyNameLength).contains(name.count)
+                    && !name.unicodeScalars.contains { $0.properties.generalCategory == .control } ? name : nil
+            } ?? user.userId
         }
         let challenge = context.random.bytes(32)
         let userHandle = context.random.bytes(16)
