@@ -20,6 +20,9 @@ import Foundation
 ///
 /// Signing out is local (the protocol default): the private key only ever lived on this device, so
 /// deleting the stored session ends it; the key expires at Turnkey at `exp`.
+///
+/// The signed-in user's passkeys (Turnkey authenticators) are listed, added and removed through the
+/// account API: the provider is an ``AccountProvider`` (<doc:TurnkeyProtocol>: “Authenticators”).
 public struct TurnkeyProvider: AuthProvider {
     /// What a Turnkey provider can do.
     public static let supportedCapabilities: Set<AuthCapability> = [.passkey, .passkeySignUp, .refresh, .userInfo]

@@ -182,9 +182,12 @@ import Testing
                         "POST /turnkey/__emulator/api-keys",
                         "POST /turnkey/__emulator/users",
                         "POST /turnkey/public/v1/query/get_activity",
+                        "POST /turnkey/public/v1/query/get_authenticators",
                         "POST /turnkey/public/v1/query/list_suborgs",
                         "POST /turnkey/public/v1/query/whoami",
+                        "POST /turnkey/public/v1/submit/create_authenticators",
                         "POST /turnkey/public/v1/submit/create_read_write_session",
+                        "POST /turnkey/public/v1/submit/delete_authenticators",
                         "POST /turnkey/public/v1/submit/stamp_login",
                     ],
                 ]

@@ -4,6 +4,7 @@ import AuthHubEmulator
 import AuthHubFactors
 import AuthHubFirebase
 import AuthHubOpenfort
+@_spi(Internals) import AuthHubTurnkey
 import Foundation
 import HTTPTypes
 import Testing
@@ -162,6 +163,70 @@ import Testing
                                            headerFields: [HTTPField.Name("x-project-key")!: "pk_test_00000000-0000-4000-8000-000000000001"])
         #expect(followed.status == 200, "\(String(decoding: followed.body, as: UTF8.self))")
         #expect(try await hub.userInfo(provider: "openfort").email == "ofv.new@example.com")
+    }
+
+    /// Turnkey: the user's passkeys (`get_authenticators`), a second one enrolled through the hub
+    /// on another (software) authenticator (`create_authenticators`, its registration verified by
+    /// the emulator), which then signs in; one removed (`delete_authenticators`), and the last one
+    /// kept: the hub refuses it before any request, and the emulator refuses it too when a caller
+    /// asks anyway.
+    @Test func turnkeyPasskeysThroughTheHub() async throws {
+        let f = try await TurnkeyIntegrationTests.Fixture.start()
+        defer { Task { await f.emulator.stop() } }
+        let hub = try TurnkeyIntegrationTests.hub(f, store: InMemorySessionStore())
+        _ = try await hub.signUpWithPasskey(email: "tess@example.com", displayName: "Tess", provider: "turnkey")
+        #expect(try hub.accountCapabilities(provider: "turnkey") == [.listMethods, .enrollPasskey, .deleteMethod])
+
+        let first = try await hub.accountMethods(provider: "turnkey")
+        #expect(first.count == 1, "\(first)")
+        let signUpPasskey = try #require(first.first)
+        #expect(signUpPasskey.kind == .passkey && signUpPasskey.name == "AuthHub passkey" && signUpPasskey.usage == [.primary])
+        #expect(signUpPasskey.detail == "internal", "the software authenticator's transport")
+        #expect(!signUpPasskey.isDeletable, "the only passkey is the only way back in")
+        let createdAt = try #require(signUpPasskey.createdAt)
+        #expect(abs(createdAt.timeIntervalSinceNow) < 300)
+
+        // A second passkey: creation options for the emulator's RP, the existing one excluded (the
+        // authenticator that holds it refuses to make another).
+        let challenge = try await hub.startMethodEnrollment(.passkey, options: MethodEnrollmentOptions(name: "Backup key"), provider: "turnkey")
+        guard case .passkey(let creation) = challenge.prompt else { Issue.record("no passkey options: \(challenge.prompt)"); return }
+        #expect(creation.relyingParty.id == "localhost" && creation.user.name == "tess@example.com" && creation.excludeCredentials.count == 1)
+        await #expect(throws: AuthError(.passkeyExcluded)) { try await f.authenticator.makeCredential(creation) }
+        let backup = try SoftwarePasskeyAuthenticator(store: InMemoryPasskeyCredentialStore())
+        let registration = try await backup.makeCredential(creation)
+        let added = try #require(try await hub.confirmMethodEnrollment(challenge, response: .passkey(registration), provider: "turnkey"))
+        #expect(added.kind == .passkey && added.name == "Backup key")
+
+        let two = try await hub.accountMethods(provider: "turnkey")
+        #expect(Set(two.map(\.id)) == [signUpPasskey.id, added.id], "\(two)")
+        #expect(two.allSatisfy { $0.isDeletable })
+        #expect(two.first { $0.id == added.id }?.name == "Backup key")
+        // The same passkey is not registered twice.
+        await #expect(throws: AuthError.self) {
+            try await hub.confirmMethodEnrollment(challenge, response: .passkey(registration), provider: "turnkey")
+        }
+        // The new passkey signs in (a passkey-stamped stamp_login the emulator verifies against it).
+        let viaBackup = try await f.provider.signIn(email: "tess@example.com", authenticator: backup)
+        #expect(viaBackup.userID == (try await hub.session(provider: "turnkey")).userID)
+
+        // Remove it again; the sign-up passkey is the last and stays.
+        try await hub.deleteMethod(id: added.id, provider: "turnkey")
+        let one = try await hub.accountMethods(provider: "turnkey")
+        #expect(one.map(\.id) == [signUpPasskey.id] && one[0].isDeletable == false)
+        await #expect(throws: AuthError(.invalidRequest)) { try await hub.deleteMethod(id: signUpPasskey.id, provider: "turnkey") }
+        await #expect(throws: AuthError(.invalidCredentials), "a removed passkey no longer signs in") {
+            try await f.provider.signIn(email: "tess@example.com", authenticator: backup)
+        }
+
+        // A caller going around the hub with a method it marks removable: the emulator refuses
+        // removing the last passkey (400, code 9), mapped to invalidRequest.
+        let turnkey = try hub.provider("turnkey", as: TurnkeyProvider.self)
+        let refused = await #expect(throws: AuthError(.invalidRequest)) {
+            try await turnkey.deleteMethod(AccountMethod(id: signUpPasskey.id, kind: .passkey), manager: try hub.manager(provider: "turnkey"))
+        }
+        #expect(refused?.statusCode == 400 && refused?.providerCode == "9")
+        #expect(try await hub.accountMethods(provider: "turnkey").map(\.id) == [signUpPasskey.id])
+        await #expect(throws: AuthError(.unsupported)) { try await hub.startMethodEnrollment(.totp, provider: "turnkey") }
     }
 
     @Test func aSignedOutUserGetsNoSession() async throws {

@@ -27,6 +27,20 @@ import Hummingbird
 ///   `targetPublicKey` (AuthHubTurnkey docs, TurnkeyProtocol: “Bundles”) and base58check-encoded.
 /// - `query/whoami` `{organizationId}` → `{organizationId, organizationName, userId, username}` of
 ///   the stamping user; `query/get_activity` `{organizationId, activityId}` → `{"activity"}`.
+/// - `query/get_authenticators` `{organizationId, userId}` → `{"authenticators": [{authenticatorId,
+///   authenticatorName, credentialId (base64url), aaguid, model (""), transports, attestationType,
+///   credential: {publicKey (compressed hex), type}, createdAt, updatedAt}]}`: the user's passkeys (the
+///   one sign-up registered, then those added); the stamp's key must belong to that organization or
+///   its parent.
+/// - `submit/create_authenticators` (`ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2`) `parameters
+///   {authenticators: [{authenticatorName, challenge, attestation: {credentialId, clientDataJson,
+///   attestationObject, transports}}], userId}` → `result.createAuthenticatorsResult
+///   {authenticatorIds}`; each registration verified as at sign-up.
+/// - `submit/delete_authenticators` (`ACTIVITY_TYPE_DELETE_AUTHENTICATORS`) `parameters {userId,
+///   authenticatorIds}` → `result.deleteAuthenticatorsResult {authenticatorIds}`. Removing the
+///   user's last passkey is refused, `400` code 9 (the emulator's choice: Turnkey's reference is silent).
+///   Both activities need a key of the named organization itself (`403` code 7 otherwise); an
+///   unknown user or authenticator is `404` code 5.
 ///
 /// Conventions (the spec is silent):
 /// - Stamps are verified for real. No stamp header → `401` code 16 `request not authenticated: …`;
@@ -42,7 +56,7 @@ import Hummingbird
 /// - Activities: `type` must match the route, `timestampMs` is a decimal string at most 24 h old and
 ///   1 h ahead of the emulator clock, `expirationSeconds` 1 s…1 year. Bad JSON, missing or mistyped
 ///   fields → `400` code 3 with a `google.rpc.BadRequest` detail. Times use the emulator clock.
-/// - Errors are `{"code","message","details"}` (AuthHubTurnkey docs, TurnkeyErrors): 3→400, 5→404, 6→409, 16/17→401, 13→500.
+/// - Errors are `{"code","message","details"}` (AuthHubTurnkey docs, TurnkeyErrors): 3→400, 5→404, 6→409, 7→403, 9→400, 16/17→401, 13→500.
 ///
 /// Emulator hooks (not Turnkey; no stamp):
 /// - `POST /turnkey/__emulator/users` `{parentOrganizationId? ("00000000-0000-4000-8000-0000000000aa"),
@@ -82,6 +96,8 @@ public struct TurnkeyEmulatorModule: EmulatorModule {
             ("query/list_suborgs", service.listSubOrgs), ("query/whoami", service.whoami),
             ("query/get_activity", service.getActivity), ("submit/stamp_login", service.stampLogin),
             ("submit/create_read_write_session", service.createReadWriteSession),
+            ("query/get_authenticators", service.getAuthenticators), ("submit/create_authenticators", service.createAuthenticators),
+            ("submit/delete_authenticators", service.deleteAuthenticators),
         ]
         for (path, handler) in posts {
             api.post(RouterPath(path)) { request, _ in EmulatorResponse.json(try await handler(request)) }

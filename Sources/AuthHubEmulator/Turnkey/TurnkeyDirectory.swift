@@ -47,12 +47,14 @@ struct TurnkeyOrganization: Sendable, Equatable {
 
 /// One activity (AuthHubTurnkey docs, TurnkeyProtocol: “Activities”) as the emulator keeps it.
 struct TurnkeyActivity: Sendable {
-    /// What completing the activity changes: an API key added to a user.
-    struct Effect: Sendable {
-        var organizationId: String
-        var userId: String
-        var key: TurnkeyAPIKey
-        var invalidateExisting: Bool
+    /// What completing the activity changes.
+    enum Effect: Sendable {
+        /// An API or session key added to a user (`invalidateExisting`: the user's other session keys removed).
+        case apiKey(organizationId: String, userId: String, key: TurnkeyAPIKey, invalidateExisting: Bool)
+        /// Passkeys added to a user.
+        case addAuthenticators(TurnkeyDirectory.Owner, [TurnkeyAuthenticator])
+        /// Passkeys removed from a user, by id.
+        case deleteAuthenticators(TurnkeyDirectory.Owner, [String])
     }
 
     var id: String
@@ -194,12 +196,32 @@ struct TurnkeyDirectory: Sendable {
         organizations[owner.organizationId] = organization
     }
 
-    /// Applies a completed activity's effect.
+    /// Applies a completed activity's effect. Passkeys are checked again here (an activity may
+    /// complete polls after it was submitted): one whose credential is registered by then is not
+    /// added twice, and a removal that would leave the user without a passkey is dropped.
     mutating func apply(_ effect: TurnkeyActivity.Effect) {
-        updateUser(Owner(organizationId: effect.organizationId, userId: effect.userId)) { user in
-            if effect.invalidateExisting { user.apiKeys.removeAll { $0.isSession } }
-            user.apiKeys.removeAll { $0.publicKey == effect.key.publicKey }
-            user.apiKeys.append(effect.key)
+        switch effect {
+        case .apiKey(let organizationId, let userId, let key, let invalidateExisting):
+            updateUser(Owner(organizationId: organizationId, userId: userId)) { user in
+                if invalidateExisting { user.apiKeys.removeAll { $0.isSession } }
+                user.apiKeys.removeAll { $0.publicKey == key.publicKey }
+                user.apiKeys.append(key)
+            }
+        case .addAuthenticators(let owner, let authenticators):
+            let fresh = authenticators.filter { !isRegistered(credential: $0.credential.id) }
+            updateUser(owner) { user in user.authenticators += fresh }
+        case .deleteAuthenticators(let owner, let ids):
+            updateUser(owner) { user in
+                let remaining = user.authenticators.filter { !ids.contains($0.id) }
+                if !remaining.isEmpty { user.authenticators = remaining }
+            }
+        }
+    }
+
+    /// Whether any user of any organization holds the passkey `credential`.
+    func isRegistered(credential: [UInt8]) -> Bool {
+        organizations.values.contains { organization in
+            organization.users.contains { $0.authenticators.contains { $0.credential.id == credential } }
         }
     }
 }

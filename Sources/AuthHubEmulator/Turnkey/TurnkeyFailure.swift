@@ -57,6 +57,10 @@ struct TurnkeyFailure: EmulatorFailure, Equatable {
     static func alreadyExists(_ message: String) -> TurnkeyFailure {
         TurnkeyFailure(status: .conflict, code: 6, message: message)
     }
+    /// `400` code 9 (`FAILED_PRECONDITION`).
+    static func failedPrecondition(_ message: String) -> TurnkeyFailure {
+        TurnkeyFailure(status: .badRequest, code: 9, message: message)
+    }
     /// `403` code 7 (`PERMISSION_DENIED`).
     static func permissionDenied(_ message: String) -> TurnkeyFailure {
         TurnkeyFailure(status: .forbidden, code: 7, message: message)

@@ -103,7 +103,7 @@ extension TurnkeyService {
         )
         let outcome = Outcome(
             intentKey: "stampLoginIntent", resultKey: "stampLoginResult", result: ["session": .string(session)],
-            effect: .init(organizationId: owner.organizationId, userId: owner.userId, key: key, invalidateExisting: invalidate),
+            effect: .apiKey(organizationId: owner.organizationId, userId: owner.userId, key: key, invalidateExisting: invalidate),
             organizationId: owner.organizationId
         )
         return await record(outcome, type: Self.stampLoginType, submission: submission)
@@ -154,7 +154,7 @@ extension TurnkeyService {
         ]
         let outcome = Outcome(
             intentKey: "createReadWriteSessionIntentV2", resultKey: "createReadWriteSessionResultV2", result: result,
-            effect: .init(organizationId: owner.organizationId, userId: owner.userId, key: key, invalidateExisting: invalidate),
+            effect: .apiKey(organizationId: owner.organizationId, userId: owner.userId, key: key, invalidateExisting: invalidate),
             organizationId: owner.organizationId
         )
         return await record(outcome, type: Self.readWriteSessionType, submission: submission)

@@ -67,6 +67,38 @@ extension TurnkeyService {
         let subOrganizationName = subOrganizationName.flatMap { $0.isEmpty ? nil : $0 } ?? "Sub-organization of \(email)"
         let authenticatorName = try Self.optionalString(authenticator, nameField, in: path).flatMap { $0.isEmpty ? nil : $0 }
             ?? "Passkey"
+        let credential = try await verifiedPasskey(authenticator, path: path)
+
+        let now = self.now
+        let organizationId = newUUID(), userId = newUUID(), authenticatorId = newUUID(), rootUserId = newUUID()
+        try await state.update(TurnkeyDirectory.key) { directory in
+            _ = Self.ensureParent(parentId, in: &directory, now: now, userId: { rootUserId })
+            guard directory.organizations[parentId]?.parentId == nil else {
+                throw TurnkeyFailure.invalid("parentOrganizationId", "is a sub-organization")
+            }
+            let siblings = directory.subOrganizations(of: parentId)
+            if siblings.contains(where: { $0.users.contains { $0.email == email } }) {
+                throw TurnkeyFailure.alreadyExists("a sub-organization with email \(email) already exists")
+            }
+            if directory.isRegistered(credential: credential.id) { throw TurnkeyFailure.alreadyExists("this passkey is already registered") }
+            directory.organizations[organizationId] = TurnkeyOrganization(
+                id: organizationId, name: subOrganizationName, parentId: parentId,
+                users: [TurnkeyUser(
+                    id: userId, userName: userName, email: email,
+                    authenticators: [TurnkeyAuthenticator(id: authenticatorId, name: authenticatorName, credential: credential, createdAt: now)]
+                )],
+                createdAt: now
+            )
+        }
+        return (organizationId, userId, authenticatorId)
+    }
+
+    /// The passkey described by `authenticator` (`challenge` and `attestation: {credentialId,
+    /// clientDataJson, attestationObject, transports?}`, base64url), its registration verified
+    /// against the configured RP ID (the origin `https://<rpId>` or a subdomain, `http` on
+    /// localhost). Malformed members or a registration that does not verify → `400` code 3 naming
+    /// the field under `path`.
+    func verifiedPasskey(_ authenticator: [String: JSONValue], path: String) async throws -> WebAuthnCredentialRecord {
         guard let challenge = Base64URL.decode(try Self.string(authenticator, "challenge", in: path)) else {
             throw TurnkeyFailure.invalid(path + "challenge", "must be base64url")
         }
@@ -97,32 +129,7 @@ extension TurnkeyService {
         } catch let error as AuthError {
             throw TurnkeyFailure.invalid(path + "attestation", "the passkey registration does not verify: \(error.message)")
         }
-
-        let now = self.now
-        let organizationId = newUUID(), userId = newUUID(), authenticatorId = newUUID(), rootUserId = newUUID()
-        try await state.update(TurnkeyDirectory.key) { directory in
-            _ = Self.ensureParent(parentId, in: &directory, now: now, userId: { rootUserId })
-            guard directory.organizations[parentId]?.parentId == nil else {
-                throw TurnkeyFailure.invalid("parentOrganizationId", "is a sub-organization")
-            }
-            let siblings = directory.subOrganizations(of: parentId)
-            if siblings.contains(where: { $0.users.contains { $0.email == email } }) {
-                throw TurnkeyFailure.alreadyExists("a sub-organization with email \(email) already exists")
-            }
-            let taken = directory.organizations.values.contains { organization in
-                organization.users.contains { $0.authenticators.contains { $0.credential.id == credential.id } }
-            }
-            if taken { throw TurnkeyFailure.alreadyExists("this passkey is already registered") }
-            directory.organizations[organizationId] = TurnkeyOrganization(
-                id: organizationId, name: subOrganizationName, parentId: parentId,
-                users: [TurnkeyUser(
-                    id: userId, userName: userName, email: email,
-                    authenticators: [TurnkeyAuthenticator(id: authenticatorId, name: authenticatorName, credential: credential, createdAt: now)]
-                )],
-                createdAt: now
-            )
-        }
-        return (organizationId, userId, authenticatorId)
+        return credential
     }
 
     /// `POST /turnkey/__emulator/api-keys` `{organizationId, publicKey, expirationSeconds?, apiKeyName?}`:

@@ -21,11 +21,7 @@ extension TurnkeyAPI {
         if !base.hasSuffix("/") { base += "/" }
         let body = TurnkeyCreateSubOrganizationRequest(
             email: email,
-            passkey: .init(name: passkeyName, challenge: Base64URL.encode(challenge), attestation: .init(
-                credentialId: Base64URL.encode(registration.credentialID),
-                clientDataJson: Base64URL.encode(registration.clientDataJSON),
-                attestationObject: Base64URL.encode(registration.attestationObject),
-                transports: Self.transportNames(registration.transports))))
+            passkey: .init(name: passkeyName, challenge: Base64URL.encode(challenge), attestation: TurnkeyAttestation(registration)))
         let request = try APIRequest.json(.post, base + Self.createSubOrganizationPath, body, retry: .never, operation: .signUp)
         return try await client(.signUp, baseURL: configuration.proxyURL)
             .send(request, as: TurnkeyCreateSubOrganizationReply.self).subOrganizationId

@@ -7,14 +7,7 @@ struct TurnkeyCreateSubOrganizationRequest: Codable, Sendable {
     struct Passkey: Codable, Sendable {
         var name: String
         var challenge: String
-        var attestation: Attestation
-    }
-
-    struct Attestation: Codable, Sendable {
-        var credentialId: String
-        var clientDataJson: String
-        var attestationObject: String
-        var transports: [String]
+        var attestation: TurnkeyAttestation
     }
 
     var email: String

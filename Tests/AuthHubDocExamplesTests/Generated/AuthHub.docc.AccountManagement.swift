@@ -26,10 +26,10 @@ import NIOPosix
 import Testing
 import Tracing
 
-// Sources/AuthHub/AuthHub.docc/AccountManagement.md, line 16
+// Sources/AuthHub/AuthHub.docc/AccountManagement.md, line 17
 extension DocExampleContext {
-    func authHub_AuthHub_docc_AccountManagement_line16() async throws {
-#sourceLocation(file: "Sources/AuthHub/AuthHub.docc/AccountManagement.md", line: 17)
+    func authHub_AuthHub_docc_AccountManagement_line17() async throws {
+#sourceLocation(file: "Sources/AuthHub/AuthHub.docc/AccountManagement.md", line: 18)
 let methods = try await hub.accountMethods(provider: "auth0")     // [AccountMethod]
 let challenge = try await hub.startMethodEnrollment(.totp, provider: "auth0")
 if case .totp(let uri, let secret) = challenge.prompt {
