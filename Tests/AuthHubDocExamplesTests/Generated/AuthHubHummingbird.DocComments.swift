@@ -26,10 +26,10 @@ import NIOPosix
 import Testing
 import Tracing
 
-// Sources/AuthHubHummingbird/AuthHubWeb+Hummingbird.swift, line 34
+// Sources/AuthHubHummingbird/AuthHubWeb+Hummingbird.swift, line 51
 extension DocExampleContext {
-    func authHubHummingbird_AuthHubWeb_Hummingbird_line34(web: AuthHubWeb, identity: AuthHubIdentity, account: String) async throws {
-#sourceLocation(file: "Sources/AuthHubHummingbird/AuthHubWeb+Hummingbird.swift", line: 35)
+    func authHubHummingbird_AuthHubWeb_Hummingbird_line51(web: AuthHubWeb, identity: AuthHubIdentity, account: String) async throws {
+#sourceLocation(file: "Sources/AuthHubHummingbird/AuthHubWeb+Hummingbird.swift", line: 52)
 do { _ = try await hub.refresh(provider: identity.provider, account: account) }
 catch { throw web.httpError(error) }
 #sourceLocation()

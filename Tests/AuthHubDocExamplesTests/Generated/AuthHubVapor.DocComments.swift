@@ -36,11 +36,20 @@ app.middleware.use(try AuthHubSessionAuthenticator(app.authHubWeb))
     }
 }
 
-// Sources/AuthHubVapor/AuthHubRoutes.swift, line 9
+// Sources/AuthHubVapor/AuthHubRoutes.swift, line 10
 extension DocExampleContext {
-    func authHubVapor_AuthHubRoutes_line9(app: Application, web: AuthHubWeb) async throws {
-#sourceLocation(file: "Sources/AuthHubVapor/AuthHubRoutes.swift", line: 10)
+    func authHubVapor_AuthHubRoutes_line10(app: Application, web: AuthHubWeb) async throws {
+#sourceLocation(file: "Sources/AuthHubVapor/AuthHubRoutes.swift", line: 11)
 try app.register(collection: AuthHubRoutes(web))
+#sourceLocation()
+    }
+}
+
+// Sources/AuthHubVapor/AuthHubRoutes.swift, line 39
+extension DocExampleContext {
+    func authHubVapor_AuthHubRoutes_line39(app: Application, web: AuthHubWeb) async throws {
+#sourceLocation(file: "Sources/AuthHubVapor/AuthHubRoutes.swift", line: 40)
+try app.register(collection: AuthHubAccountRoutes(web))
 #sourceLocation()
     }
 }
