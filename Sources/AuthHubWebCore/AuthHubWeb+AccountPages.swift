@@ -25,16 +25,21 @@ extension AuthHubWeb {
             let csrf = identity.csrfToken ?? ""
             let base = configuration.accountPath
             var context: [String: Any] = [
-                "provider": identity.provider, "name": identity.claims["name"]?.stringValue ?? "", "email": identity.email ?? "",
+                "provider": identity.provider,
                 "hasMethods": !methods.isEmpty,
                 "methods": methods.map { method -> [String: Any] in
-                    [
-                        "label": method.label, "kindText": pages.strings["kind.\(method.kind.rawValue)"] ?? method.kind.rawValue,
+                    // The kind in words first; the name or what it points at beneath.
+                    let kindText = pages.strings["kind.\(method.kind.rawValue)"] ?? method.kind.rawValue
+                    let detail = [method.name, method.detail].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " · ")
+                    var row: [String: Any] = [
+                        "label": kindText,
                         "held": method.source == .authHub, "confirmed": method.isConfirmed,
                         "created": method.createdAt.map(Self.day) ?? "—", "lastUsed": method.lastUsedAt.map(Self.day) ?? "—",
                         "removable": method.isDeletable && capabilities.contains(.deleteMethod),
                         "removeLink": base + "/confirm?action=remove-method&id=" + Self.queryEscaped(method.id),
                     ]
+                    if !detail.isEmpty { row["detail"] = detail }
+                    return row
                 },
                 "canEnrollTOTP": capabilities.contains(.enrollTOTP), "enrollTOTP": base + "/enroll?kind=totp",
                 "canEnrollRecoveryCodes": capabilities.contains(.enrollRecoveryCodes), "enrollRecoveryCodes": base + "/enroll?kind=recovery-codes",
@@ -44,6 +49,8 @@ extension AuthHubWeb {
                 },
                 "hasOthers": sessions.contains { !$0.isCurrent }, "signOutOthersLink": base + "/confirm?action=sign-out-others",
             ]
+            if let name = identity.claims["name"]?.stringValue, !name.isEmpty, name != identity.email { context["name"] = name }
+            if let email = identity.email, !email.isEmpty { context["email"] = email }
             if let done = request.queryParameters["done"], let notice = pages.strings[done], Self.notices.contains(done) { context["notice"] = notice }
             return pages.render("account", title: pages.strings["accountTitle"] ?? "Your account", context: context, random: hub.context.random)
         }
@@ -82,7 +89,9 @@ extension AuthHubWeb {
                 guard let asked = query["id"], let method = try await listedMethods(identity, id).first(where: { $0.id == asked }) else {
                     return .page(.notFound, "There is no such sign-in method.")
                 }
-                (heading, text, confirm, methodID) = (pages.strings["confirmRemoveTitle"] ?? "", method.label + " — " + (pages.strings["confirmRemoveText"] ?? ""),
+                let what = [pages.strings["kind.\(method.kind.rawValue)"] ?? method.kind.rawValue, method.name ?? method.detail]
+                    .compactMap { $0 }.joined(separator: " · ")
+                (heading, text, confirm, methodID) = (pages.strings["confirmRemoveTitle"] ?? "", what + " — " + (pages.strings["confirmRemoveText"] ?? ""),
                                                       pages.strings["remove"] ?? "Remove", method.id)
             case "sign-out-others":
                 (heading, text, confirm, methodID) = (pages.strings["confirmSignOutOthersTitle"] ?? "", pages.strings["confirmSignOutOthersText"] ?? "",
@@ -152,6 +161,31 @@ extension AuthHubWeb {
                 return .page(.badRequest, "There is no such action.")
             }
         }
+    }
+
+    /// An app's own page in the account pages' look (``WebPages``: the layout, the stylesheet under
+    /// a fresh CSP nonce): `bodyHTML` is the app's markup, placed as it is (escape what came from
+    /// outside; ``escapeHTML(_:)``); no script runs on it but one carrying the nonce, which
+    /// `bodyHTML` receives.
+    public func page(title: String, status: HTTPResponse.Status = .ok, bodyHTML: (_ nonce: String) -> String) -> WebResponse {
+        secured(pages.renderBody(title: title, status: status, random: hub.context.random, body: bodyHTML))
+    }
+
+    /// Text for HTML: `&`, `<`, `>`, `"` and `'` escaped.
+    public static func escapeHTML(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.append(character)
+            }
+        }
+        return out
     }
 
     // MARK: Helpers

@@ -111,7 +111,7 @@ import Testing
 
     @Test func apiCredentialsAreExchangedCachedAndRotateTheMainRefreshToken() async throws {
         let m = try manager()
-        try await m.store(credentials())
+        try await m.store(credentials(claims: ["sub": "auth0|1", "email": "ada@example.com", "name": "A."]))
         transport.on(.post, "/oauth/token") { _ in
             .json(200, ["access_token": "api-at", "expires_in": 600, "scope": "openid read:me", "refresh_token": "rt-2",
                         "id_token": .string(Auth0ProviderTests.idToken(["sub": "auth0|1", "name": "Ada"]))])
@@ -122,6 +122,7 @@ import Testing
                                                      "audience": "https://tenant.auth0.com/me/", "scope": "openid read:me"])
         let main = try #require(try await m.sessions.current())
         #expect(main.accessToken.revealed() == "at-1" && main.refreshToken?.revealed() == "rt-2" && main.claims["name"] == "Ada")
+        #expect(main.claims["email"] == "ada@example.com", "the same user's claims the exchange's ID token lacks are kept")
         #expect(await store.keys().contains(SessionKey(provider: "auth0", account: "default#api:https://tenant.auth0.com/me/::read:me")))
 
         // Cached: the same audience and scope (stored openid ignored) sends nothing.

@@ -283,7 +283,11 @@ public actor Auth0CredentialsManager {
         if !idToken.isEmpty {
             updated.idToken = idToken
             if let claims = Auth0IDTokenClaims.decode(idToken) {
-                updated.claims = claims
+                // An exchange for an API's audience asks for that API's scopes, so its ID token may
+                // carry fewer profile claims (no `email`, `name`): those of the same user are kept,
+                // the new token's win. Another user's token replaces them all.
+                let sameUser = claims["sub"]?.stringValue == nil || claims["sub"]?.stringValue == main.userID
+                updated.claims = sameUser ? main.claims.merging(claims, uniquingKeysWith: { _, new in new }) : claims
                 updated.userID = claims["sub"]?.stringValue ?? updated.userID
             }
         }

@@ -57,8 +57,8 @@ public enum DefaultWebTemplates {
             <section class="ah-card" aria-labelledby="ah-profile">
             <h1 id="ah-profile">{{t.accountTitle}}</h1>
             <dl class="ah-facts">
-            {{#name}}<dt>{{t.name}}</dt><dd>{{name}}</dd>{{/name}}
-            {{#email}}<dt>{{t.email}}</dt><dd>{{email}}</dd>{{/email}}
+            {{#name}}<dt>{{t.name}}</dt><dd>{{.}}</dd>{{/name}}
+            {{#email}}<dt>{{t.email}}</dt><dd>{{.}}</dd>{{/email}}
             <dt>{{t.signedInWith}}</dt><dd>{{provider}}</dd>
             </dl>
             </section>
@@ -69,7 +69,7 @@ public enum DefaultWebTemplates {
             <thead><tr><th scope="col">{{t.method}}</th><th scope="col">{{t.added}}</th><th scope="col">{{t.lastUsed}}</th><th scope="col"><span class="ah-hidden">{{t.actions}}</span></th></tr></thead>
             <tbody>
             {{#methods}}
-            <tr><td><strong>{{label}}</strong><br><span class="ah-muted">{{kindText}}{{#held}} · {{t.keptByApp}}{{/held}}{{^confirmed}} · {{t.pending}}{{/confirmed}}</span></td>
+            <tr><td><strong>{{label}}</strong>{{#detail}}<br><span class="ah-muted">{{.}}</span>{{/detail}}{{#held}}<br><span class="ah-muted">{{t.keptByApp}}</span>{{/held}}{{^confirmed}}<br><span class="ah-muted">{{t.pending}}</span>{{/confirmed}}</td>
             <td>{{created}}</td><td>{{lastUsed}}</td>
             <td>{{#removable}}<a class="ah-link-danger" href="{{removeLink}}">{{t.remove}}<span class="ah-hidden"> {{label}}</span></a>{{/removable}}</td></tr>
             {{/methods}}
@@ -233,7 +233,7 @@ public enum DefaultWebTemplates {
         .ah-muted{color:var(--ah-muted);font-size:.92rem}.ah-badge{background:#e6ecf9;color:#1d3f8f;border-radius:999px;padding:2px 8px;font-size:.8rem;font-weight:600}
         .ah-facts{display:grid;grid-template-columns:max-content 1fr;gap:6px 16px;margin:0}.ah-facts dt{color:var(--ah-muted)}.ah-facts dd{margin:0}
         .ah-actions{display:flex;gap:12px;flex-wrap:wrap;margin:16px 0 0}.ah-actions .ah-button,a.ah-button{text-decoration:none;display:inline-block}
-        .ah-inline{margin:0}.ah-link-danger{color:var(--ah-error)}.ah-notice{background:#e8f5ec;border:1px solid #9ccfae;color:#14532d;border-radius:8px;padding:10px 14px}
+        .ah-inline{margin:0}.ah-plain{list-style:none;padding:0;display:flex;gap:12px;flex-wrap:wrap}.ah-link-danger{color:var(--ah-error)}.ah-notice{background:#e8f5ec;border:1px solid #9ccfae;color:#14532d;border-radius:8px;padding:10px 14px}
         .ah-qr{margin:16px 0}.ah-qr svg{width:216px;height:216px}.ah-secret{font-size:1.05rem;letter-spacing:.06em;word-break:break-all}
         .ah-codes{columns:2;list-style:none;padding:0;font-size:1.05rem}.ah-codes li{margin:4px 0}
         table{width:100%;border-collapse:collapse}th,td{text-align:left;padding:8px 6px;border-bottom:1px solid var(--ah-border)}th{color:var(--ah-muted);font-weight:600;font-size:.9rem}

@@ -76,6 +76,17 @@ struct WebPageRenderer: Sendable {
         return response
     }
 
+    /// A page whose body the app made (trusted markup) inside the layout.
+    func renderBody(title: String, status: HTTPTypes.HTTPResponse.Status, random: any RandomSource, body: (String) -> String) -> WebResponse {
+        let nonce = Base64URL.encode(random.bytes(18))
+        let page = library.render(["t": strings, "nonce": nonce, "product": productName, "title": title, "body": body(nonce),
+                                   "stylesheet": stylesheet], withTemplate: "layout") ?? ""
+        var response = WebResponse(status: status, headerFields: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+                                   body: Array(page.utf8))
+        response.headerFields[.contentSecurityPolicy] = Self.contentSecurityPolicy(nonce: nonce)
+        return response
+    }
+
     /// Nothing from elsewhere; scripts and styles only with this response's nonce; images inline
     /// (the QR code is SVG in the page); forms post to this origin only; never framed.
     static func contentSecurityPolicy(nonce: String) -> String {

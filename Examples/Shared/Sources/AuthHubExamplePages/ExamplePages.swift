@@ -5,6 +5,8 @@ import Foundation
 /// The pages of the repository's example web apps, the same for the Hummingbird app
 /// (Examples/WebApp) and the Vapor app (Examples/VaporApp): each app only routes to them.
 ///
+/// Pages are drawn in the account pages' look (`AuthHubWeb.page`), and link to them (`/account`).
+///
 /// - `GET /`: the providers with sign-in links, or who is signed in.
 /// - `GET /profile` (signed in): the claims, the token's expiry, a "Refresh now" button and a
 ///   sign-out button (both forms carry the CSRF token).
@@ -12,14 +14,14 @@ import Foundation
 /// - `POST /profile/refresh` (signed in, same origin, CSRF token): renews the access token now.
 /// - `GET /api/me` (bearer token for the API audience): the token's provider and subject as JSON.
 public enum ExamplePages {
-    /// The home page.
-    public static func home(hub: AuthHub, identity: AuthHubIdentity?) -> WebResponse {
-        html(page(title: "AuthHub example", body: homeBody(hub: hub, identity: identity)))
+    /// The home page, in the account pages' look (`AuthHubWeb.page`).
+    public static func home(web: AuthHubWeb, identity: AuthHubIdentity?) -> WebResponse {
+        web.page(title: "Home") { _ in homeBody(hub: web.hub, identity: identity) }
     }
 
-    /// The profile page of a signed-in user.
-    public static func profile(_ identity: AuthHubIdentity) -> WebResponse {
-        html(page(title: "Profile", body: profileBody(identity)))
+    /// The profile page of a signed-in user, in the account pages' look.
+    public static func profile(web: AuthHubWeb, _ identity: AuthHubIdentity) -> WebResponse {
+        web.page(title: "Profile") { _ in profileBody(identity) }
     }
 
     /// `GET /profile.json`.
@@ -49,35 +51,35 @@ public enum ExamplePages {
 
     static func homeBody(hub: AuthHub, identity: AuthHubIdentity?) -> String {
         if let identity {
-            return "<p>Signed in with \(escape(identity.provider)) as <b>\(escape(identity.email ?? identity.subject ?? "?"))</b>.</p>"
-                + "<p><a href=\"/profile\">Your profile</a></p>"
+            return "<section class=\"ah-card\"><h1>Welcome</h1><p>Signed in with \(escape(identity.provider)) as <b>\(escape(identity.email ?? identity.subject ?? "?"))</b>.</p>"
+                + "<p class=\"ah-actions\"><a class=\"ah-button\" href=\"/profile\">Your profile</a>"
+                + "<a class=\"ah-button ah-secondary\" href=\"/account\">Manage your account</a></p></section>"
         }
         let links = hub.providerIDs.filter { id in (try? hub.provider(id)).map { $0.capabilities.contains(.webAuth) } ?? false }
-            .map { "<li><a href=\"/auth/login?provider=\(escape($0))&amp;returnTo=/profile\">Sign in with \(escape($0))</a></li>" }
-        return "<p>You are signed out.</p><ul>\(links.joined())</ul>"
+            .map { "<li><a class=\"ah-button\" href=\"/auth/login?provider=\(escape($0))&amp;returnTo=/profile\">Sign in with \(escape($0))</a></li>" }
+        return "<section class=\"ah-card\"><h1>Welcome</h1><p>You are signed out.</p><ul class=\"ah-plain\">\(links.joined())</ul></section>"
     }
 
     static func profileBody(_ identity: AuthHubIdentity) -> String {
         let claims = identity.claims.sorted { $0.key < $1.key }.map { key, value in
-            "<tr><th>\(escape(key))</th><td>\(escape((try? value.serialized()).map { String(decoding: $0, as: UTF8.self) } ?? ""))</td></tr>"
+            "<tr><th scope=\"row\">\(escape(key))</th><td>\(escape((try? value.serialized()).map { String(decoding: $0, as: UTF8.self) } ?? ""))</td></tr>"
         }
         let expiry = identity.expiresAt.map { ISO8601DateFormatter().string(from: $0) } ?? "unknown"
         let csrf = escape(identity.csrfToken ?? "")
         return """
+        <section class="ah-card" aria-labelledby="email">
         <h1 id="email">\(escape(identity.email ?? identity.subject ?? "?"))</h1>
         <p>Provider: \(escape(identity.provider)). Access token expires: <span id="expiry">\(escape(expiry))</span>.</p>
-        <table>\(claims.joined())</table>
-        <form method="post" action="/profile/refresh"><input type="hidden" name="csrf" value="\(csrf)"><button id="refresh">Refresh now</button></form>
-        <form method="post" action="/auth/logout"><input type="hidden" name="csrf" value="\(csrf)"><button id="signout">Sign out</button></form>
+        <p class="ah-actions"><a class="ah-button ah-secondary" id="account" href="/account">Manage your account</a></p>
+        </section>
+        <section class="ah-card" aria-labelledby="claims"><h2 id="claims">Claims</h2>
+        <table><thead><tr><th scope="col">Claim</th><th scope="col">Value</th></tr></thead><tbody>\(claims.joined())</tbody></table>
+        </section>
+        <section class="ah-card ah-actions">
+        <form method="post" action="/profile/refresh" class="ah-inline"><input type="hidden" name="csrf" value="\(csrf)"><button class="ah-button ah-secondary" id="refresh">Refresh now</button></form>
+        <form method="post" action="/auth/logout" class="ah-inline"><input type="hidden" name="csrf" value="\(csrf)"><button class="ah-button ah-danger" id="signout">Sign out</button></form>
+        </section>
         """
-    }
-
-    static func page(title: String, body: String) -> String {
-        "<!doctype html><html><head><meta charset=\"utf-8\"><title>\(escape(title))</title></head><body>\(body)</body></html>"
-    }
-
-    static func html(_ text: String) -> WebResponse {
-        WebResponse(status: .ok, headerFields: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"], body: Array(text.utf8))
     }
 
     static func json(_ value: JSONValue) -> WebResponse {

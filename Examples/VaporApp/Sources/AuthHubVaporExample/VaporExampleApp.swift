@@ -22,10 +22,11 @@ public enum VaporExampleApp {
         app.middleware.use(ErrorMiddleware.default(environment: app.environment))
         app.middleware.use(AuthHubSessionAuthenticator(web))
         try app.register(collection: AuthHubRoutes(web))
+        try app.register(collection: AuthHubAccountRoutes(web))
 
-        app.get { request in Response(ExamplePages.home(hub: hub, identity: request.auth.get(AuthHubIdentity.self))) }
+        app.get { request in Response(ExamplePages.home(web: web, identity: request.auth.get(AuthHubIdentity.self))) }
         let signedIn = app.grouped(AuthHubGuardMiddleware())
-        signedIn.get("profile") { request in Response(ExamplePages.profile(try request.auth.require(AuthHubIdentity.self))) }
+        signedIn.get("profile") { request in Response(ExamplePages.profile(web: web, try request.auth.require(AuthHubIdentity.self))) }
         signedIn.get("profile.json") { request in Response(ExamplePages.profileJSON(try request.auth.require(AuthHubIdentity.self))) }
         signedIn.post("profile", "refresh") { request -> Response in
             let identity = try request.auth.require(AuthHubIdentity.self)

@@ -24,10 +24,11 @@ public enum WebExampleApp {
         router.add(middleware: AuthHubSecurityHeadersMiddleware())
         router.add(middleware: web.sessionMiddleware())
         router.addRoutes(web.routes(), atPath: RouterPath(web.configuration.routePrefix))
+        router.addRoutes(web.accountRoutes(), atPath: RouterPath(web.configuration.accountPath))
 
-        router.get("/") { _, context in Response(ExamplePages.home(hub: hub, identity: context.identity)) }
+        router.get("/") { _, context in Response(ExamplePages.home(web: web, identity: context.identity)) }
         let profile = router.group("profile").add(middleware: IsAuthenticatedMiddleware())
-        profile.get { _, context in Response(ExamplePages.profile(try context.requireIdentity())) }
+        profile.get { _, context in Response(ExamplePages.profile(web: web, try context.requireIdentity())) }
         router.group("profile.json").add(middleware: IsAuthenticatedMiddleware()).get { _, context in
             Response(ExamplePages.profileJSON(try context.requireIdentity()))
         }
