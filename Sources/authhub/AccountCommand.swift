@@ -13,7 +13,7 @@ struct AccountCommand: AsyncParsableCommand {
         abstract: "Manage your account: sign-in methods, factors, password, profile.",
         discussion: "Works on the session stored by `authhub login`, with every provider that offers it (`authhub account capabilities`).",
         subcommands: [AccountCapabilitiesCommand.self, AccountMethodsCommand.self, AccountEnrollCommand.self, AccountRemoveCommand.self,
-                      AccountPasswordCommand.self, AccountProfileCommand.self]
+                      AccountPasswordCommand.self, AccountProfileCommand.self, AccountSessionsCommand.self]
     )
 }
 
@@ -274,6 +274,78 @@ struct AccountProfileCommand: AsyncParsableCommand {
             case .changed: CLI.out("Profile changed.")
             case .verificationSent(let address): CLI.out("A verification link was sent to \(CLI.shown(address)); the change happens once it is followed.")
             }
+        }
+    }
+}
+
+/// `authhub account sessions`: the user's sessions with this provider in the store (this CLI's, and a
+/// web app's browser sessions when it shares the store: PostgreSQL or a shared directory), through
+/// the store's index by user; `--sign-out ACCOUNT`, `--sign-out-others` and `--everywhere` end them
+/// (each revoked at the provider, as `authhub logout` does).
+struct AccountSessionsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "sessions", abstract: "List your sessions here; sign some or all of them out.")
+
+    @OptionGroup var options: GlobalOptions
+    @OptionGroup var session: SessionOptions
+    @Option(name: .customLong("sign-out"), help: ArgumentHelp("Sign out the session with this account key.", valueName: "account"))
+    var signOut: String?
+    @Flag(name: .customLong("sign-out-others"), help: "Sign out every session of yours but this one.") var signOutOthers = false
+    @Flag(name: .long, help: "Sign out every session of yours, this one too.") var everywhere = false
+    @Flag(name: .long, help: "Print the sessions as JSON.") var json = false
+
+    func validate() throws {
+        guard [signOut != nil, signOutOthers, everywhere].filter({ $0 }).count <= 1 else {
+            throw ValidationError("Choose one of --sign-out, --sign-out-others and --everywhere.")
+        }
+    }
+
+    struct Row: Encodable {
+        var account: String
+        var device: String?
+        var signedIn: Date?
+        var current: Bool
+    }
+
+    func run() async throws {
+        await AccountContext.run {
+            let context = try await AccountContext(options: options, session: session)
+            let hub = context.hub
+            guard let me = try await hub.manager(provider: context.provider, account: context.account).current(), let user = me.userID else {
+                throw AuthError(.unsupported, message: "This session names no user, so its other sessions cannot be found.", provider: context.provider)
+            }
+            var rows: [Row] = []
+            for key in try await hub.sessionKeys(ofUser: user, provider: context.provider) {
+                guard let stored = try? await hub.manager(provider: key.provider, account: key.account).current() else { continue }
+                rows.append(Row(account: key.account, device: stored.extras["authhubWebDevice"]?.stringValue, signedIn: stored.issuedAt,
+                                current: key.account == context.account))
+            }
+            let targets: [Row]
+            if let signOut {
+                guard let row = rows.first(where: { $0.account == signOut }) else {
+                    throw AuthError(.invalidRequest, message: "You have no session '\(CLI.shown(signOut))' here.", provider: context.provider)
+                }
+                targets = [row]
+            } else if signOutOthers {
+                targets = rows.filter { !$0.current }
+            } else if everywhere {
+                targets = rows
+            } else {
+                if json {
+                    let encoder = JSONEncoder()
+                    encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+                    encoder.dateEncodingStrategy = .iso8601
+                    CLI.out(CLI.jsonEscaped(String(decoding: try encoder.encode(rows), as: UTF8.self)))
+                } else {
+                    let day = ISO8601DateFormatter()
+                    CLI.out(CLI.table([["ACCOUNT", "DEVICE", "SIGNED IN", ""]] + rows.map {
+                        [$0.account, $0.device ?? "-", $0.signedIn.map(day.string) ?? "-", $0.current ? "(this one)" : ""].map(CLI.shown)
+                    }))
+                }
+                return
+            }
+            for row in targets { _ = try await hub.signOut(provider: context.provider, account: row.account) }
+            try await hub.finishBackgroundWork()
+            CLI.out(targets.count == 1 ? "Signed out 1 session." : "Signed out \(targets.count) sessions.")
         }
     }
 }

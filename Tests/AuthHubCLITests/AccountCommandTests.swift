@@ -53,6 +53,35 @@ import Testing
         await f.stop()
     }
 
+    /// `authhub account sessions`: the user's sessions in the store (two CLI accounts of one user),
+    /// another one signed out, then refusals.
+    @Test func sessionsAreListedAndOthersSignedOut() async throws {
+        let f = try await FirebaseFixture.start()
+        let signup = try await f.run(["signup", "--provider", "firebase", "--email", "sess@example.com", "--password-stdin"], stdin: "correct horse battery\n")
+        #expect(signup.status == 0, "\(signup.stderr)")
+        let laptop = try await f.run(["login", "--provider", "firebase", "--account", "laptop", "--email", "sess@example.com", "--password-stdin"],
+                                     stdin: "correct horse battery\n")
+        #expect(laptop.status == 0, "\(laptop.stderr)")
+        let list = try await f.run(["account", "sessions", "--provider", "firebase", "--json"])
+        #expect(list.status == 0, "\(list.stderr)")
+        let rows = try JSONValue.parse(Data(list.stdout.utf8)).arrayValue ?? []
+        #expect(Set(rows.compactMap { $0["account"]?.stringValue }) == ["default", "laptop"], "\(list.stdout)")
+        #expect(rows.first { $0["current"] == true }?["account"] == "default")
+        let table = try await f.run(["account", "sessions", "--provider", "firebase"])
+        #expect(table.stdout.contains("(this one)") && table.stdout.contains("laptop"))
+        let both = try await f.run(["account", "sessions", "--provider", "firebase", "--sign-out-others", "--everywhere"])
+        #expect(both.status != 0, "one choice at a time")
+        let unknown = try await f.run(["account", "sessions", "--provider", "firebase", "--sign-out", "nope"])
+        #expect(unknown.status != 0 && unknown.stderr.contains("no session"), "\(unknown.stderr)")
+        let others = try await f.run(["account", "sessions", "--provider", "firebase", "--sign-out-others"])
+        #expect(others.status == 0 && others.stdout.contains("Signed out 1 session."), "\(others.stderr)")
+        let gone = try await f.run(["session", "--provider", "firebase", "--account", "laptop"])
+        #expect(gone.status != 0, "the laptop's session is gone")
+        let mine = try await f.run(["session", "--provider", "firebase"])
+        #expect(mine.status == 0, "this one stays: \(mine.stderr)")
+        await f.stop()
+    }
+
     @Test func firebaseNameAndPasswordAndNoSession() async throws {
         let f = try await FirebaseFixture.start()
         let none = try await f.run(["account", "methods", "--provider", "firebase"])
