@@ -48,6 +48,8 @@ extension AuthHubWeb {
                      "current": session.isCurrent, "id": session.id, "csrf": csrf, "action": base]
                 },
                 "hasOthers": sessions.contains { !$0.isCurrent }, "signOutOthersLink": base + "/confirm?action=sign-out-others",
+                "canDeleteAccount": try hub.provider(identity.provider).capabilities.contains(.accountDeletion),
+                "deleteAccountLink": base + "/confirm?action=delete-account",
             ]
             if let name = identity.claims["name"]?.stringValue, !name.isEmpty, name != identity.email { context["name"] = name }
             if let email = identity.email, !email.isEmpty { context["email"] = email }
@@ -78,7 +80,7 @@ extension AuthHubWeb {
         }
     }
 
-    /// `GET <accountPath>/confirm?action=remove-method&id=…|sign-out-others`: asks before a
+    /// `GET <accountPath>/confirm?action=remove-method&id=…|sign-out-others|delete-account`: asks before a
     /// destructive action (a recent sign-in first), whose form posts to ``accountAction(_:)``.
     public func accountConfirmPage(_ request: WebRequest) async -> WebResponse {
         await withSignedIn(request) { identity, id in
@@ -96,6 +98,12 @@ extension AuthHubWeb {
             case "sign-out-others":
                 (heading, text, confirm, methodID) = (pages.strings["confirmSignOutOthersTitle"] ?? "", pages.strings["confirmSignOutOthersText"] ?? "",
                                                       pages.strings["signOutOthers"] ?? "Sign out", nil)
+            case "delete-account":
+                guard try hub.provider(identity.provider).capabilities.contains(.accountDeletion) else {
+                    return .page(.notFound, "That is not available for your account.")
+                }
+                (heading, text, confirm, methodID) = (pages.strings["confirmDeleteTitle"] ?? "", pages.strings["confirmDeleteText"] ?? "",
+                                                      pages.strings["deleteAccount"] ?? "Delete", nil)
             default:
                 return .page(.notFound, "There is no such action.")
             }
@@ -110,8 +118,10 @@ extension AuthHubWeb {
     }
 
     /// `POST <accountPath>` with `action` = `remove-method` (`id`), `sign-out-session` (`id`),
-    /// `sign-out-others`, `confirm-totp` (`code`) or `confirm-recovery-codes`, and `csrf`: does it
-    /// and redirects (303) to the overview with a notice; a wrong code shows the page again (401).
+    /// `sign-out-others`, `delete-account`, `confirm-totp` (`code`) or `confirm-recovery-codes`, and
+    /// `csrf`: does it and redirects (303) to the overview with a notice (after a deletion: to
+    /// ``WebSignInConfiguration/signedOutPath``, the cookie cleared); a wrong code shows the page
+    /// again (401).
     public func accountAction(_ request: WebRequest) async -> WebResponse {
         await withSignedIn(request) { identity, id in
             guard isSameOrigin(request.head) else { return .page(.forbidden, "This form must come from this site.") }
@@ -144,6 +154,13 @@ extension AuthHubWeb {
                 if let redirect = stepUp(back + "/confirm?action=sign-out-others") { return redirect }
                 _ = try await signOutOtherSessions(of: identity)
                 return done("signedOutOthers")
+            case "delete-account":
+                if let redirect = stepUp(back + "/confirm?action=delete-account") { return redirect }
+                try await hub.deleteAccount(provider: identity.provider, account: id.account)
+                forget(id)
+                var gone = WebResponse.redirect(configuration.signedOutPath, status: .seeOther)
+                gone.setCookie(clearing(configuration.sessionCookieName))
+                return gone
             case "confirm-totp", "confirm-recovery-codes":
                 guard let challenge = takeEnrollment(for: id) else {
                     return .redirect(back, status: .seeOther)

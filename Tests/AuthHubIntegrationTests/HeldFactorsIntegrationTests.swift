@@ -169,6 +169,27 @@ import Testing
         await #expect(throws: AuthError(.noSession)) { _ = try await hub.session(provider: "openfort") }
     }
 
+    /// Deleting the account removes what AuthHub keeps of the user: the session, the user's other
+    /// sessions with the provider, and the held factors.
+    @Test func deletingTheAccountRemovesHeldFactorsAndOtherSessions() async throws {
+        let emulator = try await Emulator.start()
+        defer { Task { await emulator.stop() } }
+        let hub = try WrapperOwnershipTests.hub(emulator)
+        hub.useHeldFactors(try HeldFactors(store: hub.heldFactorStore, providers: ["firebase"], kinds: [.recoveryCode], issuer: "T"))
+        let session = try await hub.signUp(.init(email: "gone@example.com", password: Secret(Self.password)), provider: "firebase")
+        guard case .signedIn(let signedIn) = session else { Issue.record("not signed in"); return }
+        _ = try await hub.signIn(.password(identifier: "gone@example.com", password: Secret(Self.password)), provider: "firebase", account: "laptop")
+        let challenge = try await hub.startMethodEnrollment(.recoveryCodes, provider: "firebase")
+        _ = try await hub.confirmMethodEnrollment(challenge, response: .acknowledged, provider: "firebase")
+        let owner = try #require(HeldFactorOwner(signedIn))
+        #expect(try await hub.heldFactorStore?.load(owner) != nil)
+        try await hub.deleteAccount(provider: "firebase")
+        #expect(try await hub.heldFactorStore?.load(owner) == nil, "the held factors are gone")
+        await #expect(throws: AuthError(.noSession), "the user's other session is gone") {
+            _ = try await hub.session(provider: "firebase", account: "laptop")
+        }
+    }
+
     /// Providers the service does not cover sign in as before; a covered one whose user holds
     /// nothing too.
     @Test func onlyCoveredUsersWithFactorsAreAsked() async throws {

@@ -95,6 +95,13 @@ public enum DefaultWebTemplates {
             </table>
             {{#hasOthers}}<p class="ah-actions"><a class="ah-button ah-danger" href="{{signOutOthersLink}}">{{t.signOutOthers}}</a></p>{{/hasOthers}}
             </section>
+            {{#canDeleteAccount}}
+            <section class="ah-card" aria-labelledby="ah-delete">
+            <h2 id="ah-delete">{{t.deleteAccountTitle}}</h2>
+            <p class="ah-muted">{{t.deleteAccountLead}}</p>
+            <p class="ah-actions"><a class="ah-button ah-danger" href="{{deleteAccountLink}}">{{t.deleteAccount}}</a></p>
+            </section>
+            {{/canDeleteAccount}}
             """,
         "confirm": """
             <section class="ah-card" aria-labelledby="ah-title">
@@ -204,6 +211,11 @@ public enum DefaultWebTemplates {
         "signedOutOthers": "Every other session was signed out.",
         "unknownKind": "That sign-in method",
         "unknownDevice": "A browser",
+        "deleteAccountTitle": "Delete your account",
+        "deleteAccountLead": "Your account and everything kept with it are deleted for good; you are signed out everywhere.",
+        "deleteAccount": "Delete my account",
+        "confirmDeleteTitle": "Delete your account?",
+        "confirmDeleteText": "This cannot be undone.",
         "kind.password": "Password",
         "kind.totp": "Authenticator app",
         "kind.passkey": "Passkey",
