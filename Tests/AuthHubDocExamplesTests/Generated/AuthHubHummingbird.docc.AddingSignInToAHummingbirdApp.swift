@@ -61,10 +61,10 @@ try await app.runService()
     }
 }
 
-// Sources/AuthHubHummingbird/AuthHubHummingbird.docc/AddingSignInToAHummingbirdApp.md, line 170
+// Sources/AuthHubHummingbird/AuthHubHummingbird.docc/AddingSignInToAHummingbirdApp.md, line 171
 extension DocExampleContext {
-    func authHubHummingbird_AuthHubHummingbird_docc_AddingSignInToAHummingbirdApp_line170(router: Router<AuthHubRequestContext>) async throws {
-#sourceLocation(file: "Sources/AuthHubHummingbird/AuthHubHummingbird.docc/AddingSignInToAHummingbirdApp.md", line: 171)
+    func authHubHummingbird_AuthHubHummingbird_docc_AddingSignInToAHummingbirdApp_line171(router: Router<AuthHubRequestContext>) async throws {
+#sourceLocation(file: "Sources/AuthHubHummingbird/AuthHubHummingbird.docc/AddingSignInToAHummingbirdApp.md", line: 172)
 let bearer = try await AuthHubBearerMiddleware<AuthHubRequestContext>(
     hub: hub, audience: "https://api.example.com", requiredScopes: ["read:things"])
 router.group("api")

@@ -286,3 +286,13 @@ router.group("api").add(middleware: bearer).add(middleware: IsAuthenticatedMiddl
         _ = (web, router, bearer)
     }
 }
+
+// README.md, line 660
+extension DocExampleContext {
+    func rEADME_line660() async throws {
+#sourceLocation(file: "README.md", line: 661)
+router.addRoutes(web.accountRoutes(), atPath: "/account")   // Hummingbird
+try app.register(collection: AuthHubAccountRoutes(web))      // Vapor
+#sourceLocation()
+    }
+}
