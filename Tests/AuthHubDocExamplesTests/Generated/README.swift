@@ -26,6 +26,8 @@ import NIOPosix
 import Testing
 import Tracing
 
+// Not compiled: README.md, line 666: the README's examples compile with Hummingbird imported, whose Application clashes with Vapor's; AuthHubVapor's articles compile this call
+
 // README.md, line 62
 extension DocExampleContext {
     func rEADME_line62() async throws {
@@ -287,12 +289,11 @@ router.group("api").add(middleware: bearer).add(middleware: IsAuthenticatedMiddl
     }
 }
 
-// README.md, line 660
+// README.md, line 661
 extension DocExampleContext {
-    func rEADME_line660() async throws {
-#sourceLocation(file: "README.md", line: 661)
+    func rEADME_line661(router: Router<AuthHubRequestContext>, web: AuthHubWeb) async throws {
+#sourceLocation(file: "README.md", line: 662)
 router.addRoutes(web.accountRoutes(), atPath: "/account")   // Hummingbird
-try app.register(collection: AuthHubAccountRoutes(web))      // Vapor
 #sourceLocation()
     }
 }
