@@ -43,6 +43,7 @@ extension AuthHubWeb {
                 },
                 "canEnrollTOTP": capabilities.contains(.enrollTOTP), "enrollTOTP": base + "/enroll?kind=totp",
                 "canEnrollRecoveryCodes": capabilities.contains(.enrollRecoveryCodes), "enrollRecoveryCodes": base + "/enroll?kind=recovery-codes",
+                "canEnrollPasskey": capabilities.contains(.enrollPasskey), "enrollPasskey": base + "/enroll?kind=passkey",
                 "sessions": sessions.map { session -> [String: Any] in
                     ["device": session.device ?? (pages.strings["unknownDevice"] ?? "A browser"), "created": Self.day(session.createdAt),
                      "current": session.isCurrent, "id": session.id, "csrf": csrf, "action": base]
@@ -66,6 +67,7 @@ extension AuthHubWeb {
             let enrollment: MethodEnrollmentRequest
             switch kind {
             case "totp": enrollment = .totp
+            case "passkey": enrollment = .passkey
             case "recovery-codes": enrollment = .recoveryCodes
             default: return .page(.notFound, "There is no such sign-in method to add.")
             }
@@ -73,7 +75,7 @@ extension AuthHubWeb {
                                                         returnTo: configuration.accountPath + "/enroll?kind=" + (kind ?? "")) {
                 return stepUp
             }
-            let options = MethodEnrollmentOptions(issuer: configuration.pages.productName, accountName: identity.email)
+            let options = MethodEnrollmentOptions(issuer: configuration.pages.productName, accountName: identity.email, origin: configuration.origin)
             let challenge = try await hub.startMethodEnrollment(enrollment, options: options, provider: identity.provider, account: id.account)
             keepEnrollment(challenge, for: id)
             return enrollmentPage(challenge, identity: identity, error: nil)
@@ -127,7 +129,7 @@ extension AuthHubWeb {
             guard isSameOrigin(request.head) else { return .page(.forbidden, "This form must come from this site.") }
             let fields: [String: String]
             do {
-                fields = try await request.formFields()
+                fields = try await request.formFields(limit: Self.formLimit)
             } catch {
                 return .page(.forbidden, "This form expired. Please try again.")
             }
@@ -161,17 +163,34 @@ extension AuthHubWeb {
                 var gone = WebResponse.redirect(configuration.signedOutPath, status: .seeOther)
                 gone.setCookie(clearing(configuration.sessionCookieName))
                 return gone
-            case "confirm-totp", "confirm-recovery-codes":
+            case "confirm-totp", "confirm-recovery-codes", "confirm-passkey":
                 guard let challenge = takeEnrollment(for: id) else {
                     return .redirect(back, status: .seeOther)
                 }
-                let response: MethodEnrollmentResponse = fields["action"] == "confirm-totp"
-                    ? .code(Secret(String((fields["code"] ?? "").prefix(16)))) : .acknowledged
+                let response: MethodEnrollmentResponse
+                switch fields["action"] {
+                case "confirm-totp": response = .code(Secret(String((fields["code"] ?? "").prefix(16))))
+                case "confirm-passkey":
+                    guard let text = fields["credential"], let json = try? JSONValue.parse(Data(text.utf8)),
+                          let registration = try? PasskeyRegistration(json: json) else {
+                        keepEnrollment(challenge, for: id)
+                        return enrollmentPage(challenge, identity: identity, error: pages.strings["passkeyFailed"], status: .badRequest)
+                    }
+                    response = .passkey(registration)
+                default: response = .acknowledged
+                }
                 do {
                     try await hub.confirmMethodEnrollment(challenge, response: response, provider: identity.provider, account: id.account)
                 } catch let error as AuthError where error.code == .invalidMFACode {
                     keepEnrollment(challenge, for: id)
                     return enrollmentPage(challenge, identity: identity, error: pages.strings["wrongCode"], status: .unauthorized)
+                } catch let error as AuthError where challenge.kind == .passkey && error.code != .sessionExpired && !error.code.isTransientByDefault {
+                    // The browser's registration did not verify (another challenge, origin, RP): start again.
+                    hub.context.logger.notice("a passkey registration was refused", metadata: ["error": "\(error.code)"])
+                    return enrollmentPage(try await hub.startMethodEnrollment(.passkey, options: MethodEnrollmentOptions(
+                        issuer: configuration.pages.productName, accountName: identity.email, origin: configuration.origin),
+                        provider: identity.provider, account: id.account).keptFor(id, by: self),
+                        identity: identity, error: pages.strings["passkeyFailed"], status: .badRequest)
                 }
                 return done("added." + challenge.kind.rawValue)
             default:
@@ -207,7 +226,10 @@ extension AuthHubWeb {
 
     // MARK: Helpers
 
-    static let notices: Set<String> = ["added.totp", "added.recoveryCode", "removed", "signedOutOne", "signedOutOthers"]
+    static let notices: Set<String> = ["added.totp", "added.recoveryCode", "added.passkey", "removed", "signedOutOne", "signedOutOthers"]
+
+    /// The largest form the account and second-step pages read (a passkey's registration is ~1–2 KiB).
+    static let formLimit = 16 * 1024
 
     /// Runs `body` for a signed-in browser, adding a renewed session cookie to its response; sends
     /// a signed-out browser to sign in and back; maps errors to pages.
@@ -260,12 +282,15 @@ extension AuthHubWeb {
             context["download"] = "data:text/plain;charset=utf-8," + Self.queryEscaped(text)
             return pages.render("recovery-codes", title: pages.strings["recoveryCodesTitle"] ?? "", context: context, status: status,
                                 random: hub.context.random)
-        case .passkey, .codeSent:
+        case .passkey(let creation):
+            context["options"] = (try? creation.json.serialized()).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+            return pages.render("enroll-passkey", title: pages.strings["addPasskey"] ?? "", context: context, status: status, random: hub.context.random)
+        case .codeSent:
             return .page(.notFound, "That sign-in method cannot be added here yet.")
         }
     }
 
-    private func keepEnrollment(_ challenge: MethodEnrollmentChallenge, for id: WebSessionID) {
+    fileprivate func keepEnrollment(_ challenge: MethodEnrollmentChallenge, for id: WebSessionID) {
         let now = self.now
         enrollments.withLock { table in
             if table.count >= 10_000 { table = table.filter { now.timeIntervalSince($0.value.startedAt) < 900 } }
@@ -301,5 +326,13 @@ extension AuthHubWeb {
             let from = key.index(key.startIndex, offsetBy: start)
             return String(key[from..<(key.index(from, offsetBy: 4, limitedBy: key.endIndex) ?? key.endIndex)])
         }.joined(separator: " ")
+    }
+}
+
+extension MethodEnrollmentChallenge {
+    /// The challenge, kept server-side for the browser session `id`.
+    fileprivate func keptFor(_ id: WebSessionID, by web: AuthHubWeb) -> MethodEnrollmentChallenge {
+        web.keepEnrollment(self, for: id)
+        return self
     }
 }

@@ -28,7 +28,7 @@ extension AuthHubWeb {
         guard let (cookieID, entry) = waitingSecondStep(request) else { return secured(expiredSecondStep()) }
         let fields: [String: String]
         do {
-            fields = try await request.formFields()
+            fields = try await request.formFields(limit: Self.formLimit)
         } catch {
             return secured(.page(.forbidden, "This form expired. Please try again."))
         }
@@ -40,6 +40,13 @@ extension AuthHubWeb {
         switch fields["kind"] {
         case "totp": response = .totp(code)
         case "recoveryCode": response = .recoveryCode(code)
+        case "passkey":
+            guard let text = fields["credential"], let json = try? JSONValue.parse(Data(text.utf8)),
+                  let assertion = try? PasskeyAssertion(json: json) else {
+                guard let step = hub.heldSecondStep(token: entry.token) else { return secured(expiredSecondStep()) }
+                return secured(secondFactorPage(entry, step: step, error: pages.strings["passkeyFailed"], status: .badRequest))
+            }
+            response = .passkey(assertion)
         default: return secured(.page(.badRequest, "Choose a code from your app or a recovery code."))
         }
         do {
@@ -93,6 +100,10 @@ extension AuthHubWeb {
             "action": configuration.secondFactorPath, "csrf": entry.csrf, "restart": restart.string ?? configuration.routePrefix + "/login",
             "hasTOTP": step.kinds.contains(.totp), "hasRecoveryCode": step.kinds.contains(.recoveryCode),
         ]
+        if step.kinds.contains(.passkey), let options = step.passkey, let json = try? options.json.serialized() {
+            context["hasPasskey"] = true
+            context["passkeyOptions"] = String(decoding: json, as: UTF8.self)
+        }
         if let error { context["error"] = error }
         return pages.render("second-factor", title: pages.strings["secondFactorTitle"] ?? "Two-step verification", context: context,
                             status: status, random: hub.context.random)

@@ -48,14 +48,19 @@ public struct WebRequest: Sendable {
     /// repeated name wins); empty for another content type.
     /// - Throws: ``AuthErrorCode/invalidRequest`` for a longer body.
     public func formFields() async throws -> [String: String] {
+        try await formFields(limit: 4096)
+    }
+
+    /// ``formFields()`` for a form that may be larger (a passkey's registration: up to `limit` bytes).
+    public func formFields(limit: Int) async throws -> [String: String] {
         guard head.headerFields[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true else { return [:] }
         let body: [UInt8]
         do {
-            body = try await readBody(4096)
+            body = try await readBody(limit)
         } catch {
             throw AuthError(.invalidRequest, message: "The form is too large.")
         }
-        guard body.count <= 4096 else { throw AuthError(.invalidRequest, message: "The form is too large.") }
+        guard body.count <= limit else { throw AuthError(.invalidRequest, message: "The form is too large.") }
         return Dictionary(FormEncoding.decode(String(decoding: body, as: UTF8.self)), uniquingKeysWith: { _, last in last })
     }
 

@@ -99,6 +99,28 @@ import Testing
         #expect(!(try await environment.hub.accountMethods(provider: "auth0", account: newAccount).contains { $0.id == totpMethod.id }))
     }
 
+    /// Adding a passkey: the page carries the creation options for its own script (and the script
+    /// under the nonce); a registration that is not WebAuthn's JSON shows the page again.
+    @Test func thePasskeyPageCarriesItsOptions() async throws {
+        let environment = try await EmulatorWebEnvironment.make()
+        defer { Task { await environment.tearDown() } }
+        let web = try AuthHubWeb(hub: environment.hub, configuration: WebSignInConfiguration(publicBaseURL: URL(string: Self.origin)!))
+        var browser = Browser(web: web)
+        _ = try await StepUpTests().signIn(&browser, query: "", approve: environment.approve)
+        #expect(Self.html(await get(web, browser, "/account")).contains("Add a passkey"))
+        let page = await get(web, browser, "/account/enroll?kind=passkey")
+        let html = Self.html(page)
+        #expect(page.status == .ok && html.contains("data-ah-passkey=\"create\"") && html.contains("navigator.credentials.create"))
+        let nonce = try #require(page.headerFields[.contentSecurityPolicy]?.split(separator: "'").first { $0.hasPrefix("nonce-") }?.dropFirst(6))
+        #expect(html.contains("<script nonce=\"\(nonce)\">"))
+        let options = try PasskeyRegistrationOptions(json: try JSONValue.parse(Data(try #require(PasskeyPagesTests.attribute("data-ah-options", in: html)).utf8)))
+        #expect(options.challenge.count >= 16 && options.user.name == EmulatorWebEnvironment.email)
+        let cookie = try #require(browser.session)
+        let csrf = try #require(await web.resolveSession(cookie: cookie).identity?.csrfToken)
+        let garbled = await post(web, browser, [("csrf", csrf), ("action", "confirm-passkey"), ("credential", "{}")])
+        #expect(garbled.status == .badRequest && Self.html(garbled).contains("data-ah-passkey=\"create\""))
+    }
+
     @Test func anotherSessionIsSignedOutFromTheList() async throws {
         let environment = try await EmulatorWebEnvironment.make()
         defer { Task { await environment.tearDown() } }

@@ -122,3 +122,70 @@ import Testing
         #expect(html.contains("<p class=mine>Session terminée</p>"), "\(html)")
     }
 }
+
+/// Passkeys on the pages: the second step answered with a held passkey through the page's options,
+/// and a passkey added on the account page (the registration posted as WebAuthn's JSON, as the
+/// page's script does).
+@Suite struct PasskeyPagesTests {
+    typealias Browser = StepUpTests.Browser
+    static let origin = "http://localhost:8080"
+
+    static func attribute(_ name: String, in html: String) -> String? {
+        guard let range = html.range(of: "\(name)=\"") else { return nil }
+        let raw = String(html[range.upperBound...].prefix { $0 != "\"" })
+        return raw.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
+            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+    }
+
+    func post(_ web: AuthHubWeb, _ request: WebRequest, fields: [(String, String)], submit: (WebRequest) async -> WebResponse) async -> WebResponse {
+        var request = request
+        request.head.method = .post
+        request.head.headerFields[.origin] = Self.origin
+        request.head.headerFields[.contentType] = "application/x-www-form-urlencoded"
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        let body = fields.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }.joined(separator: "&")
+        request.readBody = { limit in
+            guard body.utf8.count <= limit else { throw AuthError(.invalidRequest, message: "too large") }
+            return Array(body.utf8)
+        }
+        return await submit(request)
+    }
+
+    @Test func aHeldPasskeyAnswersTheSecondStepThroughThePage() async throws {
+        let environment = try await EmulatorWebEnvironment.make()
+        defer { Task { await environment.tearDown() } }
+        let hub = environment.hub
+        let service = try HeldFactors(store: hub.heldFactorStore, providers: ["auth0"], kinds: [.passkey, .recoveryCode], issuer: "Web",
+                                      relyingParty: WebAuthnRelyingParty(id: "localhost", origins: [Self.origin]), clock: environment.clock)
+        hub.useHeldFactors(service)
+        let web = try AuthHubWeb(hub: hub, configuration: WebSignInConfiguration(publicBaseURL: URL(string: Self.origin)!))
+        var browser = Browser(web: web)
+        _ = try await StepUpTests().signIn(&browser, query: "", approve: environment.approve)
+        let identity = try #require(await web.resolveSession(cookie: try #require(browser.session)).identity)
+        let owner = HeldFactorOwner(provider: "auth0", user: try #require(identity.subject))
+        let authenticator = try SoftwarePasskeyAuthenticator(store: InMemoryPasskeyCredentialStore())
+        let enrollment = try await service.startEnrollment(.passkey, options: MethodEnrollmentOptions(origin: Self.origin), owner: owner)
+        guard case .passkey(let creation) = enrollment.prompt else { Issue.record("not a passkey"); return }
+        _ = try await service.confirmEnrollment(enrollment, response: .passkey(try await authenticator.makeCredential(creation)), owner: owner)
+
+        let callback = try await StepUpTests().signIn(&browser, query: "", approve: environment.approve)
+        let waiting = try #require(Browser.cookie(web.configuration.secondStepCookieName, in: callback))
+        let request = browser.request("/auth/second-factor", cookies: [(web.configuration.secondStepCookieName, waiting)])
+        let page = await web.secondFactor(request)
+        let html = String(decoding: page.body, as: UTF8.self)
+        #expect(html.contains("data-ah-passkey=\"get\"") && html.contains("<script nonce="), "the page's own script, under the nonce")
+        #expect(!html.contains("src=\"http"), "no third-party script")
+        let csrf = try #require(SecondFactorPageTests.field("csrf", in: html))
+        let options = try PasskeyAssertionOptions(json: try JSONValue.parse(Data(try #require(Self.attribute("data-ah-options", in: html)).utf8)),
+                                                  origin: Self.origin)
+        let assertion = try await authenticator.getAssertion(options)
+        let json = String(decoding: try assertion.json.serialized(), as: UTF8.self)
+        let garbled = await post(web, request, fields: [("csrf", csrf), ("kind", "passkey"), ("credential", "{not json")], submit: web.submitSecondFactor)
+        #expect(garbled.status == .badRequest)
+        let done = await post(web, request, fields: [("csrf", csrf), ("kind", "passkey"), ("credential", json)], submit: web.submitSecondFactor)
+        #expect(done.status == .seeOther, "\(String(decoding: done.body, as: UTF8.self))")
+        let session = try #require(Browser.cookie(web.configuration.sessionCookieName, in: done))
+        #expect(await web.resolveSession(cookie: session).identity?.subject == identity.subject)
+    }
+}

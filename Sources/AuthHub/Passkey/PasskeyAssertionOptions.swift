@@ -58,4 +58,17 @@ public struct PasskeyAssertionOptions: Sendable, Hashable {
             timeout: WebAuthnJSONReader.timeout(json["timeout"])
         )
     }
+
+    /// The options as `PublicKeyCredentialRequestOptionsJSON` (binary members base64url), what a page
+    /// hands to `navigator.credentials.get` after decoding them (``init(json:origin:)`` reads it back).
+    public var json: JSONValue {
+        var object: [String: JSONValue] = [
+            "rpId": .string(relyingPartyID),
+            "challenge": .string(Base64URL.encode(challenge)),
+            "allowCredentials": .array(allowCredentials.map { ["type": "public-key", "id": .string(Base64URL.encode($0))] }),
+            "userVerification": .string(userVerification.rawValue),
+        ]
+        if let timeout { object["timeout"] = .number(Double(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)) }
+        return .object(object)
+    }
 }

@@ -106,4 +106,22 @@ public struct PasskeyRegistrationOptions: Sendable, Hashable {
             timeout: WebAuthnJSONReader.timeout(json["timeout"])
         )
     }
+
+    /// The options as `PublicKeyCredentialCreationOptionsJSON` (binary members base64url), what a
+    /// page hands to `navigator.credentials.create` after decoding them (``init(json:origin:)`` reads
+    /// it back).
+    public var json: JSONValue {
+        var object: [String: JSONValue] = [
+            "rp": ["id": .string(relyingParty.id), "name": .string(relyingParty.name)],
+            "user": ["id": .string(Base64URL.encode(user.id)), "name": .string(user.name), "displayName": .string(user.displayName)],
+            "challenge": .string(Base64URL.encode(challenge)),
+            "pubKeyCredParams": .array(algorithms.map { ["type": "public-key", "alg": .number(Double($0.rawValue))] }),
+            "authenticatorSelection": ["residentKey": .string(residentKey.rawValue), "requireResidentKey": .bool(residentKey == .required),
+                                       "userVerification": .string(userVerification.rawValue)],
+            "excludeCredentials": .array(excludeCredentials.map { ["type": "public-key", "id": .string(Base64URL.encode($0))] }),
+            "attestation": .string(attestation),
+        ]
+        if let timeout { object["timeout"] = .number(Double(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)) }
+        return .object(object)
+    }
 }

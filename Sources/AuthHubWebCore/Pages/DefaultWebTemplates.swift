@@ -28,6 +28,16 @@ public enum DefaultWebTemplates {
             <h1 id="ah-title">{{t.secondFactorTitle}}</h1>
             <p class="ah-lead">{{t.secondFactorLead}}</p>
             {{#error}}<p class="ah-error" role="alert" id="ah-error">{{error}}</p>{{/error}}
+            {{#hasPasskey}}
+            <form method="post" action="{{action}}" class="ah-form">
+            <input type="hidden" name="csrf" value="{{csrf}}">
+            <input type="hidden" name="kind" value="passkey">
+            <input type="hidden" name="credential" value="">
+            <button type="button" class="ah-button" id="ah-passkey" data-ah-passkey="get" data-ah-options="{{passkeyOptions}}" hidden>{{t.usePasskey}}</button>
+            <p id="ah-passkey-status" class="ah-error" role="alert" data-ah-failed="{{t.passkeyFailed}}"></p>
+            </form>
+            <script nonce="{{nonce}}">{{{passkeyScript}}}</script>
+            {{/hasPasskey}}
             {{#hasTOTP}}
             <form method="post" action="{{action}}" class="ah-form">
             <input type="hidden" name="csrf" value="{{csrf}}">
@@ -79,6 +89,7 @@ public enum DefaultWebTemplates {
             {{^hasMethods}}<p class="ah-muted">{{t.noMethods}}</p>{{/hasMethods}}
             <p class="ah-actions">
             {{#canEnrollTOTP}}<a class="ah-button ah-secondary" href="{{enrollTOTP}}">{{t.addTOTP}}</a>{{/canEnrollTOTP}}
+            {{#canEnrollPasskey}}<a class="ah-button ah-secondary" href="{{enrollPasskey}}">{{t.addPasskey}}</a>{{/canEnrollPasskey}}
             {{#canEnrollRecoveryCodes}}<a class="ah-button ah-secondary" href="{{enrollRecoveryCodes}}">{{t.addRecoveryCodes}}</a>{{/canEnrollRecoveryCodes}}
             </p>
             </section>
@@ -134,6 +145,23 @@ public enum DefaultWebTemplates {
             </form>
             <p class="ah-foot"><a href="{{back}}">{{t.cancel}}</a></p>
             </section>
+            """,
+        "enroll-passkey": """
+            <section class="ah-card" aria-labelledby="ah-title">
+            <h1 id="ah-title">{{t.addPasskey}}</h1>
+            <p class="ah-lead">{{t.passkeyLead}}</p>
+            {{#error}}<p class="ah-error" role="alert">{{error}}</p>{{/error}}
+            <form method="post" action="{{action}}" class="ah-form">
+            <input type="hidden" name="csrf" value="{{csrf}}">
+            <input type="hidden" name="action" value="confirm-passkey">
+            <input type="hidden" name="credential" value="">
+            <button type="button" class="ah-button" id="ah-passkey" data-ah-passkey="create" data-ah-options="{{options}}" hidden>{{t.createPasskey}}</button>
+            <p id="ah-passkey-status" class="ah-error" role="alert" data-ah-failed="{{t.passkeyFailed}}"></p>
+            <noscript><p class="ah-muted">{{t.passkeyNeedsScript}}</p></noscript>
+            </form>
+            <p class="ah-foot"><a href="{{back}}">{{t.cancel}}</a></p>
+            </section>
+            <script nonce="{{nonce}}">{{{passkeyScript}}}</script>
             """,
         "recovery-codes": """
             <section class="ah-card" aria-labelledby="ah-title">
@@ -211,6 +239,13 @@ public enum DefaultWebTemplates {
         "signedOutOthers": "Every other session was signed out.",
         "unknownKind": "That sign-in method",
         "unknownDevice": "A browser",
+        "addPasskey": "Add a passkey",
+        "passkeyLead": "A passkey signs you in with your device's screen lock or a security key, nothing to type.",
+        "createPasskey": "Create a passkey",
+        "usePasskey": "Use your passkey",
+        "passkeyFailed": "The passkey was not created or not used. Try again, or use another way.",
+        "passkeyNeedsScript": "Passkeys need JavaScript in this browser.",
+        "added.passkey": "Your passkey was added.",
         "deleteAccountTitle": "Delete your account",
         "deleteAccountLead": "Your account and everything kept with it are deleted for good; you are signed out everywhere.",
         "deleteAccount": "Delete my account",
@@ -225,6 +260,68 @@ public enum DefaultWebTemplates {
         "kind.push": "Push notifications",
         "kind.linkedAccount": "Linked account",
     ]
+
+    /// The pages' own WebAuthn script (no third-party code): it shows a passkey button only where the
+    /// browser has WebAuthn, decodes the options the page carries (base64url members), calls
+    /// `navigator.credentials.create` or `.get`, and posts the result as WebAuthn's JSON form
+    /// (`RegistrationResponseJSON`, `AuthenticationResponseJSON`) in the form's `credential` field.
+    public static let passkeyScript = #"""
+        (function () {
+          "use strict";
+          if (!window.PublicKeyCredential || !navigator.credentials) { return; }
+          function decode(text) {
+            var base64 = text.replace(/-/g, "+").replace(/_/g, "/");
+            while (base64.length % 4) { base64 += "="; }
+            var binary = atob(base64), bytes = new Uint8Array(binary.length);
+            for (var i = 0; i < binary.length; i++) { bytes[i] = binary.charCodeAt(i); }
+            return bytes.buffer;
+          }
+          function encode(buffer) {
+            var bytes = new Uint8Array(buffer), binary = "";
+            for (var i = 0; i < bytes.length; i++) { binary += String.fromCharCode(bytes[i]); }
+            return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+          }
+          function ids(list) { return (list || []).map(function (c) { return { type: "public-key", id: decode(c.id), transports: c.transports }; }); }
+          document.querySelectorAll("[data-ah-passkey]").forEach(function (button) {
+            button.hidden = false;
+            button.addEventListener("click", function () {
+              var form = button.form, status = document.getElementById("ah-passkey-status");
+              var options = JSON.parse(button.getAttribute("data-ah-options"));
+              var creating = button.getAttribute("data-ah-passkey") === "create";
+              options.challenge = decode(options.challenge);
+              var call;
+              if (creating) {
+                options.user.id = decode(options.user.id);
+                options.excludeCredentials = ids(options.excludeCredentials);
+                call = navigator.credentials.create({ publicKey: options });
+              } else {
+                options.allowCredentials = ids(options.allowCredentials);
+                call = navigator.credentials.get({ publicKey: options });
+              }
+              button.disabled = true;
+              call.then(function (credential) {
+                var r = credential.response, response = { clientDataJSON: encode(r.clientDataJSON) };
+                if (creating) {
+                  response.attestationObject = encode(r.attestationObject);
+                  response.transports = r.getTransports ? r.getTransports() : [];
+                } else {
+                  response.authenticatorData = encode(r.authenticatorData);
+                  response.signature = encode(r.signature);
+                  if (r.userHandle) { response.userHandle = encode(r.userHandle); }
+                }
+                var json = { id: credential.id, rawId: encode(credential.rawId), type: credential.type, response: response,
+                             clientExtensionResults: credential.getClientExtensionResults ? credential.getClientExtensionResults() : {} };
+                if (credential.authenticatorAttachment) { json.authenticatorAttachment = credential.authenticatorAttachment; }
+                form.elements.credential.value = JSON.stringify(json);
+                form.submit();
+              }, function () {
+                button.disabled = false;
+                if (status) { status.textContent = status.getAttribute("data-ah-failed"); }
+              });
+            });
+          });
+        })();
+        """#
 
     /// The built-in stylesheet: a calm card layout, readable type, visible focus, contrast ≥ 4.5:1.
     public static let stylesheet = """

@@ -66,6 +66,7 @@ struct WebPageRenderer: Sendable {
         values["t"] = strings
         values["nonce"] = nonce
         values["product"] = productName
+        values["passkeyScript"] = DefaultWebTemplates.passkeyScript
         let body = library.render(values, withTemplate: template) ?? ""
         let page = library.render(["t": strings, "nonce": nonce, "product": productName, "title": title, "body": body,
                                    "stylesheet": stylesheet], withTemplate: "layout") ?? body

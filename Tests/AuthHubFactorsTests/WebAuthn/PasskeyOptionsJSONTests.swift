@@ -25,6 +25,20 @@ import Testing
         #expect(options.attestation == "none")
     }
 
+    /// What a page hands the browser (`json`) reads back as the same options, member by member.
+    @Test func optionsWrittenAsJSONReadBackTheSame() throws {
+        let creation = PasskeyRegistrationOptions(
+            relyingParty: PasskeyRelyingParty(id: "app.example.com", name: "Example"),
+            user: PasskeyUser(id: [1, 2, 3, 250], name: "ada@example.com", displayName: "Ada"), challenge: Array(0..<32),
+            origin: "https://app.example.com", algorithms: [.es256, .rs256], userVerification: .required, residentKey: .required,
+            excludeCredentials: [[9, 8, 7]], attestation: "none", timeout: .milliseconds(120_500))
+        #expect(try PasskeyRegistrationOptions(json: creation.json, origin: "https://app.example.com") == creation)
+        #expect(creation.json["challenge"]?.stringValue == Base64URL.encode(Array(0..<32)), "base64url, no padding")
+        let request = PasskeyAssertionOptions(relyingPartyID: "app.example.com", challenge: [7, 7, 7], origin: "https://app.example.com",
+                                              allowCredentials: [[1], [2, 3]], userVerification: .discouraged, timeout: .seconds(30))
+        #expect(try PasskeyAssertionOptions(json: request.json, origin: "https://app.example.com") == request)
+    }
+
     @Test func readsLoginOptionsAndDefaultsTheRPIDFromTheOrigin() throws {
         let options = try PasskeyAssertionOptions(json: [
             "challenge": "AAEC", "allowCredentials": [["type": "public-key", "id": "AQI"]], "userVerification": "discouraged",
