@@ -13,7 +13,7 @@ import Testing
 /// password first), checks the profile and the JSON route, and signs out. Screenshots of every step
 /// go to `AUTHHUB_BROWSER_ARTIFACTS/hummingbird` (CI keeps them when the test fails). Skipped by a
 /// plain `swift test`. The Vapor example has the same test (AuthHubVaporTests).
-@Suite(.enabled(if: BrowserScript.isEnabled, "set by .ci/browser (Chromium, chromium-driver and Selenium)"))
+@Suite(.enabled(if: BrowserScript.isEnabled, "set by .ci/browser (Chromium, chromium-driver and Selenium)"), .serialized)
 struct BrowserSignInTests {
     @Test func signInWithAuth0InAHeadlessChromiumThroughTheHummingbirdExample() async throws {
         let (emulator, hub, base) = try await BrowserScript.start()
@@ -23,6 +23,28 @@ struct BrowserSignInTests {
         let server = Task { try await app.runService() }
         defer { server.cancel() }
         let (status, text) = try BrowserScript.run(base: base, label: "hummingbird")
+        #expect(status == 0, "\(text)")
+        #expect(text.contains("browser: all steps passed"), "\(text)")
+    }
+
+    /// AuthHub-held factors in a real browser (`Tests/Browser/browser_held_factors.py`): a passkey
+    /// added on the account page with Chromium's virtual authenticator (DevTools'
+    /// `WebAuthn.addVirtualAuthenticator`) and then used for the second step; recovery codes created,
+    /// one used, the same one refused.
+    @Test func heldFactorsInAHeadlessChromiumThroughTheHummingbirdExample() async throws {
+        let (emulator, hub, base) = try await BrowserScript.startHeld()
+        defer { Task { await emulator.stop() } }
+        let app = Application(router: try await WebExampleApp.router(hub: hub, publicBaseURL: base, apiAudience: nil),
+                              configuration: .init(address: .hostname("127.0.0.1", port: base.port ?? 0)))
+        let server = Task { try await app.runService() }
+        defer { server.cancel() }
+        // Up before the browser comes (the browser maps `localhost` to 127.0.0.1).
+        let probe = URLSessionTransport(defaultTimeout: .seconds(2))
+        for _ in 0..<100 {
+            if let reply = try? await probe.send(.get, URL(string: "http://127.0.0.1:\(base.port ?? 0)/")!), reply.status == 200 { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let (status, text) = try BrowserScript.run(base: base, label: "hummingbird-held", script: "browser_held_factors.py")
         #expect(status == 0, "\(text)")
         #expect(text.contains("browser: all steps passed"), "\(text)")
     }

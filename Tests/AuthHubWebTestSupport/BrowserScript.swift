@@ -1,6 +1,8 @@
 import AuthHub
 import AuthHubAuth0
 import AuthHubEmulator
+import AuthHubFactors
+import AuthHubOIDC
 import AuthHubTesting
 import Foundation
 
@@ -44,14 +46,39 @@ public enum BrowserScript {
         }
     }
 
+    /// Like ``start()``, for AuthHub-held factors: the emulator's tenant also as a generic OpenID
+    /// Connect provider `oidc` (no second factors of its own), with providers.json's `heldFactors`
+    /// on for it — TOTP, passkeys (relying party `localhost`) and recovery codes — and the app's
+    /// base on `http://localhost` (browsers make passkeys on `localhost`, never on an IP address).
+    public static func startHeld() async throws -> (emulator: RunningEmulator, hub: AuthHub, base: URL) {
+        let (emulator, _, _) = try await start()
+        let port = try ScriptedUpstream.freeLoopbackPort()
+        let config = """
+        {"defaultEnvironment": "dev", "environments": {"dev": {"defaultProvider": "oidc", "sessionStore": {"type": "memory"},
+          "heldFactors": {"providers": ["oidc"], "issuer": "AuthHub browser test", "relyingPartyID": "localhost", "origins": ["http://localhost:\(port)"]},
+          "providers": [{"id": "oidc", "type": "oidc", "issuer": "\(emulator.url("/auth0/").absoluteString)", "clientId": "authhub-browser"}]}}}
+        """
+        let registry = ProviderRegistry([OIDCPlugin()]).registering(heldFactorFactory: HeldFactorsFactory())
+        do {
+            let environment = try ConfigLoader(registry: registry, environmentVariables: [:]).load(data: Data(config.utf8))
+            let hub = try AuthHub(environment: environment, registry: registry,
+                                  context: ProviderContext(transport: URLSessionTransport(defaultTimeout: .seconds(10))))
+            guard let base = URL(string: "http://localhost:\(port)") else { throw AuthError(.unknown, message: "no base URL") }
+            return (emulator, hub, base)
+        } catch {
+            await emulator.stop()
+            throw error
+        }
+    }
+
     /// Runs the script against the app at `base`: its exit status and everything it printed.
     /// Screenshots of every step go to `AUTHHUB_BROWSER_ARTIFACTS/<label>`.
-    public static func run(base: URL, label: String) throws -> (status: Int32, output: String) {
+    public static func run(base: URL, label: String, script name: String = "browser_sign_in.py") throws -> (status: Int32, output: String) {
         let environment = ProcessInfo.processInfo.environment
         guard let python = environment["AUTHHUB_BROWSER_PYTHON"] else { throw AuthError(.invalidConfiguration, message: "AUTHHUB_BROWSER_PYTHON is not set") }
         let artifacts = (environment["AUTHHUB_BROWSER_ARTIFACTS"] ?? NSTemporaryDirectory() + "authhub-browser") + "/" + label
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Browser/browser_sign_in.py").path
+            .appendingPathComponent("Browser/" + name).path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
         process.arguments = [script, base.absoluteString, email, password, artifacts]

@@ -1,0 +1,109 @@
+"""AuthHub-held factors in a headless Chromium (see browser_common.py), through the Hummingbird example
+app with a provider that has no second factors of its own (`oidc`) and providers.json's `heldFactors`
+on for it. Run by Tests/AuthHubHummingbirdTests/BrowserSignInTests.swift:
+
+    python browser_held_factors.py BASE_URL EMAIL PASSWORD SCREENSHOT_DIR
+
+A passkey is added on the account page with Chromium's virtual authenticator (DevTools'
+WebAuthn.addVirtualAuthenticator, through Selenium) and then answers the second step of the next
+sign-in; recovery codes are created, one is used, and the same one is refused the next time.
+"""
+import os
+import sys
+from urllib.parse import urlparse
+
+from selenium.webdriver.common.virtual_authenticator import Protocol, Transport, VirtualAuthenticatorOptions
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from browser_common import EC, By, base, check_page, driver, forget_provider_session, login, password, run, step, wait  # noqa: E402
+
+
+def sign_in_to_second_step(provider_path):
+    """Signs out, forgets the provider's session, signs in with the password: the app asks for AuthHub's factor."""
+    driver.get(base + "/profile")
+    driver.find_element(By.ID, "signout").click()
+    wait.until(EC.url_to_be(base + "/"))
+    forget_provider_session(provider_path)
+    driver.find_element(By.LINK_TEXT, "Sign in with oidc").click()
+    login(password)
+    wait.until(EC.url_to_be(base + "/auth/second-factor"))
+
+
+def use_recovery_code(code):
+    details = driver.find_element(By.CSS_SELECTOR, "details.ah-alt")
+    if details.get_attribute("open") is None:
+        details.find_element(By.TAG_NAME, "summary").click()
+    field = driver.find_element(By.ID, "ah-recovery")
+    field.clear()
+    field.send_keys(code)
+    field.submit()
+
+
+def main():
+    authenticator = VirtualAuthenticatorOptions()
+    authenticator.protocol = Protocol.CTAP2
+    authenticator.transport = Transport.INTERNAL
+    authenticator.has_resident_key = True
+    authenticator.has_user_verification = True
+    authenticator.is_user_verified = True
+    driver.add_virtual_authenticator(authenticator)
+
+    driver.get(base + "/")
+    wait.until(EC.presence_of_element_located((By.LINK_TEXT, "Sign in with oidc")))
+    driver.find_element(By.LINK_TEXT, "Sign in with oidc").click()
+    wait.until(EC.presence_of_element_located((By.NAME, "email")))
+    provider = urlparse(driver.current_url)
+    provider_path = f"{provider.scheme}://{provider.netloc}/{provider.path.strip('/').split('/')[0]}"
+    login(password)
+    wait.until(EC.url_to_be(base + "/profile"))
+    step("signed in with the provider alone (no factor yet)")
+
+    driver.find_element(By.ID, "account").click()
+    wait.until(EC.presence_of_element_located((By.LINK_TEXT, "Add a passkey")))
+    driver.find_element(By.LINK_TEXT, "Add a passkey").click()
+    wait.until(EC.visibility_of_element_located((By.ID, "ah-passkey")))
+    check_page("add a passkey")
+    driver.refresh()  # the check's fetch started a new enrollment: use the one the server keeps
+    wait.until(EC.visibility_of_element_located((By.ID, "ah-passkey")))
+    step("add a passkey")
+    driver.find_element(By.ID, "ah-passkey").click()
+    wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, ".ah-notice")))
+    assert "passkey was added" in driver.find_element(By.CSS_SELECTOR, ".ah-notice").text, driver.page_source[:400]
+    assert "kept by this app" in driver.page_source
+    check_page("account with a held passkey")
+    step("passkey added (kept by this app)")
+
+    driver.find_element(By.LINK_TEXT, "Create recovery codes").click()
+    wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, ".ah-codes li")))
+    driver.refresh()
+    wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, ".ah-codes li")))
+    codes = [element.text for element in driver.find_elements(By.CSS_SELECTOR, ".ah-codes li")]
+    assert len(codes) == 10, codes
+    step("recovery codes shown once")
+    driver.find_element(By.CSS_SELECTOR, "form.ah-form button").click()
+    wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, ".ah-notice")))
+
+    sign_in_to_second_step(provider_path)
+    check_page("second step")
+    step("the app asks for AuthHub's second factor")
+    wait.until(EC.visibility_of_element_located((By.ID, "ah-passkey"))).click()
+    wait.until(EC.url_to_be(base + "/profile"))
+    step("signed in with the passkey")
+
+    sign_in_to_second_step(provider_path)
+    use_recovery_code(codes[0])
+    wait.until(EC.url_to_be(base + "/profile"))
+    step("signed in with a recovery code")
+
+    sign_in_to_second_step(provider_path)
+    use_recovery_code(codes[0])
+    wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, ".ah-error[role=alert]")))
+    assert "not right" in driver.find_element(By.CSS_SELECTOR, ".ah-error[role=alert]").text
+    check_page("second step with an error")
+    step("the same recovery code is refused")
+    use_recovery_code(codes[1])
+    wait.until(EC.url_to_be(base + "/profile"))
+    step("another recovery code works")
+
+
+run(main)
