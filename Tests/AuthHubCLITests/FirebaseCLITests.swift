@@ -14,15 +14,20 @@ import Testing
         let directory: URL
 
         static func start() async throws -> Fixture {
-            let emulator = try await Emulator.start()
-            let config = """
+            try await start { emulator in """
             {"defaultEnvironment": "dev", "environments": {"dev": {"defaultProvider": "auth0",
               "sessionStore": {"type": "file", "path": "sessions"},
               "providers": [{"id": "auth0", "type": "auth0", "domain": "\(emulator.url("/auth0").absoluteString)", "clientId": "authhub-cli"},
                             {"id": "firebase", "type": "firebase", "apiKey": "cli-key", "projectId": "authhub-dev",
                              "emulatorHost": "\(emulator.host):\(emulator.port)"}]}}}
             """
-            return Fixture(emulator: emulator, directory: try AuthHubBinary.directory(withConfig: config))
+            }
+        }
+
+        /// An emulator and a folder with the providers.json `config` makes for it.
+        static func start(config: (RunningEmulator) -> String) async throws -> Fixture {
+            let emulator = try await Emulator.start()
+            return Fixture(emulator: emulator, directory: try AuthHubBinary.directory(withConfig: config(emulator)))
         }
 
         func run(_ arguments: [String], stdin: String? = nil) async throws -> AuthHubBinary.Result {

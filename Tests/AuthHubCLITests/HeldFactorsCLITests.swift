@@ -10,34 +10,21 @@ import Testing
 @Suite struct HeldFactorsCLITests {
     static let password = "correct horse battery staple"
 
-    struct Fixture {
-        let emulator: RunningEmulator
-        let directory: URL
+    typealias Fixture = FirebaseCLITests.Fixture
 
-        static func start() async throws -> Fixture {
-            let emulator = try await Emulator.start()
-            let config = """
+    static func start() async throws -> Fixture {
+        try await Fixture.start { emulator in """
             {"defaultEnvironment": "dev", "environments": {"dev": {"defaultProvider": "openfort",
               "sessionStore": {"type": "file", "path": "sessions"},
               "heldFactors": {"providers": ["openfort"], "issuer": "CLI tests", "relyingPartyID": "cli.example.test"},
               "providers": [{"id": "openfort", "type": "openfort", "publishableKey": "pk_test_00000000-0000-4000-8000-000000000001",
                              "baseURL": "\(emulator.url("/openfort").absoluteString)"}]}}}
             """
-            return Fixture(emulator: emulator, directory: try AuthHubBinary.directory(withConfig: config))
-        }
-
-        func run(_ arguments: [String], stdin: String? = nil) async throws -> AuthHubBinary.Result {
-            try await AuthHubBinary.runDetached(arguments, in: directory, stdin: stdin)
-        }
-
-        func stop() async {
-            await emulator.stop()
-            try? FileManager.default.removeItem(at: directory)
         }
     }
 
     @Test func recoveryCodesAndAPasskeyFromTheCommandLine() async throws {
-        let f = try await Fixture.start()
+        let f = try await Self.start()
         let signup = try await f.run(["signup", "--email", "held-cli@example.com", "--password-stdin"], stdin: Self.password + "\n")
         #expect(signup.status == 0, "\(signup.stderr) \(signup.stdout)")
         let capabilities = try await f.run(["account", "capabilities"])

@@ -26,13 +26,7 @@ import Testing
     }
 
     func post(_ web: AuthHubWeb, _ browser: Browser, _ fields: [(String, String)], origin: String = Self.origin) async -> WebResponse {
-        var request = browser.request("/account", cookies: [])
-        request.head.method = .post
-        request.head.headerFields[.origin] = origin
-        request.head.headerFields[.contentType] = "application/x-www-form-urlencoded"
-        let body = fields.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }.joined(separator: "&")
-        request.readBody = { _ in Array(body.utf8) }
-        return await web.accountAction(request)
+        await web.accountAction(browser.form("/account", fields: fields, origin: origin))
     }
 
     static func html(_ response: WebResponse) -> String { String(decoding: response.body, as: UTF8.self) }

@@ -16,13 +16,8 @@ import Testing
     static let origin = "http://127.0.0.1:8080"
 
     func post(_ web: AuthHubWeb, _ browser: Browser, cookie: String, fields: [(String, String)], origin: String = Self.origin) async -> WebResponse {
-        var request = browser.request("/auth/second-factor", cookies: [(web.configuration.secondStepCookieName, cookie)])
-        request.head.method = .post
-        request.head.headerFields[.origin] = origin
-        request.head.headerFields[.contentType] = "application/x-www-form-urlencoded"
-        let body = fields.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")" }.joined(separator: "&")
-        request.readBody = { _ in Array(body.utf8) }
-        return await web.submitSecondFactor(request)
+        await web.submitSecondFactor(browser.form("/auth/second-factor", cookies: [(web.configuration.secondStepCookieName, cookie)],
+                                                  fields: fields, origin: origin))
     }
 
     static func html(_ response: WebResponse) -> String { String(decoding: response.body, as: UTF8.self) }
@@ -137,21 +132,6 @@ import Testing
             .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
     }
 
-    func post(_ web: AuthHubWeb, _ request: WebRequest, fields: [(String, String)], submit: (WebRequest) async -> WebResponse) async -> WebResponse {
-        var request = request
-        request.head.method = .post
-        request.head.headerFields[.origin] = Self.origin
-        request.head.headerFields[.contentType] = "application/x-www-form-urlencoded"
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        let body = fields.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }.joined(separator: "&")
-        request.readBody = { limit in
-            guard body.utf8.count <= limit else { throw AuthError(.invalidRequest, message: "too large") }
-            return Array(body.utf8)
-        }
-        return await submit(request)
-    }
-
     @Test func aHeldPasskeyAnswersTheSecondStepThroughThePage() async throws {
         let environment = try await EmulatorWebEnvironment.make()
         defer { Task { await environment.tearDown() } }
@@ -171,8 +151,8 @@ import Testing
 
         let callback = try await StepUpTests().signIn(&browser, query: "", approve: environment.approve)
         let waiting = try #require(Browser.cookie(web.configuration.secondStepCookieName, in: callback))
-        let request = browser.request("/auth/second-factor", cookies: [(web.configuration.secondStepCookieName, waiting)])
-        let page = await web.secondFactor(request)
+        let cookies = [(web.configuration.secondStepCookieName, waiting)]
+        let page = await web.secondFactor(browser.request("/auth/second-factor", cookies: cookies))
         let html = String(decoding: page.body, as: UTF8.self)
         #expect(html.contains("data-ah-passkey=\"get\"") && html.contains("<script nonce="), "the page's own script, under the nonce")
         #expect(!html.contains("src=\"http"), "no third-party script")
@@ -181,9 +161,11 @@ import Testing
                                                   origin: Self.origin)
         let assertion = try await authenticator.getAssertion(options)
         let json = String(decoding: try assertion.json.serialized(), as: UTF8.self)
-        let garbled = await post(web, request, fields: [("csrf", csrf), ("kind", "passkey"), ("credential", "{not json")], submit: web.submitSecondFactor)
+        let garbled = await web.submitSecondFactor(browser.form("/auth/second-factor", cookies: cookies,
+                                                               fields: [("csrf", csrf), ("kind", "passkey"), ("credential", "{not json")], origin: Self.origin))
         #expect(garbled.status == .badRequest)
-        let done = await post(web, request, fields: [("csrf", csrf), ("kind", "passkey"), ("credential", json)], submit: web.submitSecondFactor)
+        let done = await web.submitSecondFactor(browser.form("/auth/second-factor", cookies: cookies,
+                                                            fields: [("csrf", csrf), ("kind", "passkey"), ("credential", json)], origin: Self.origin))
         #expect(done.status == .seeOther, "\(String(decoding: done.body, as: UTF8.self))")
         let session = try #require(Browser.cookie(web.configuration.sessionCookieName, in: done))
         #expect(await web.resolveSession(cookie: session).identity?.subject == identity.subject)

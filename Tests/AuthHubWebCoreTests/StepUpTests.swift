@@ -24,6 +24,22 @@ import Testing
             return WebRequest(head: head)
         }
 
+        /// A form POST of `fields` (`application/x-www-form-urlencoded`) from `origin`, read up to the handler's limit.
+        func form(_ path: String, cookies: [(String, String)] = [], fields: [(String, String)], origin: String) -> WebRequest {
+            var request = self.request(path, cookies: cookies)
+            request.head.method = .post
+            request.head.headerFields[.origin] = origin
+            request.head.headerFields[.contentType] = "application/x-www-form-urlencoded"
+            var allowed = CharacterSet.alphanumerics
+            allowed.insert(charactersIn: "-._~")
+            let body = fields.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }.joined(separator: "&")
+            request.readBody = { limit in
+                guard body.utf8.count <= limit else { throw AuthError(.invalidRequest, message: "too large") }
+                return Array(body.utf8)
+            }
+            return request
+        }
+
         static func cookie(_ name: String, in response: WebResponse) -> String? {
             response.headerFields[values: .setCookie].lazy.compactMap { line -> String? in
                 guard line.hasPrefix(name + "=") else { return nil }

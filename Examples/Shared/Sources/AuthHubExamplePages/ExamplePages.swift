@@ -87,9 +87,6 @@ public enum ExamplePages {
         return WebResponse(status: .ok, headerFields: [.contentType: "application/json", .cacheControl: "no-store"], body: bytes)
     }
 
-    /// Text for HTML: `&`, `<`, `>` and `"` escaped.
-    public static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-    }
+    /// Text for HTML (`AuthHubWeb.escapeHTML`: `&`, `<`, `>`, `"` and `'` escaped).
+    public static func escape(_ text: String) -> String { AuthHubWeb.escapeHTML(text) }
 }
