@@ -1,9 +1,11 @@
 import AuthHub
 import AuthHubAuth0
+import AuthHubFactors
 import AuthHubFirebase
 import AuthHubOIDC
 import AuthHubOpenfort
 import AuthHubTurnkey
+import Crypto
 import Foundation
 
 /// The plugins of `ProviderRegistry.builtIn`, listed here so the fuzz package does not need the
@@ -140,4 +142,55 @@ let headersTarget = FuzzTarget(name: "headers", summary: "HTTPFields from hostil
     _ = fields == fields
     _ = StatusErrorMapper().map(HTTPReply(status: 429, headerFields: fields), provider: "fuzz")
     _ = StatusErrorMapper().map(HTTPReply(status: Int(Int16(truncatingIfNeeded: reader.u16())), headerFields: fields), provider: "fuzz")
+}
+
+// MARK: 2b. AuthHub-held factor files
+
+let heldFactorOwner = HeldFactorOwner(provider: "oidc", user: "fuzz-user")
+let plainHeldStore: FileHeldFactorStore? = try? FileHeldFactorStore(directory: sessionDirectory.appendingPathComponent("held-plain"))
+let sealedHeldStore: FileHeldFactorStore? = try? FileHeldFactorStore(directory: sessionDirectory.appendingPathComponent("held-sealed"),
+                                                                      encryptionKey: sessionEncryptionKey)
+
+/// Seam: `FileHeldFactorStore.load` of a file at `<directory>/<owner reference>.json`, then what
+/// `HeldFactors` reads of the record (the methods list, the second step: every factor's material
+/// decoded). First byte: 0 = the bytes are the file (plain store); 1 = the bytes are the record JSON
+/// sealed (AES-256-GCM, the file name as authenticated data — the documented format) into an
+/// envelope for the sealed store; 2 = the bytes are the file, read by the sealed store.
+let heldFactorFileTarget = FuzzTarget(name: "held-factor-file", summary: "FileHeldFactorStore.load and HeldFactors of a fuzzed held-factor file") { bytes in
+    guard let plainHeldStore, let sealedHeldStore else { fatalError("cannot create the held-factor store directory") }
+    var reader = FuzzReader(bytes)
+    let mode = reader.byte() % 3
+    let store = mode == 0 ? plainHeldStore : sealedHeldStore
+    let name = heldFactorOwner.reference + ".json"
+    var contents = Data(reader.rest())
+    if mode == 1 {
+        guard let sealed = try? HeldFactorSealing.seal(contents, fileName: name, owner: heldFactorOwner) else { return }
+        contents = sealed
+    }
+    try? FileManager.default.createDirectory(at: store.directory, withIntermediateDirectories: true)
+    guard (try? contents.write(to: store.directory.appendingPathComponent(name))) != nil else { fatalError("cannot write the held-factor file") }
+    runBlocking {
+        guard let record = try? await store.load(heldFactorOwner) else { return }
+        _ = record.confirmed.count
+        guard let service = try? HeldFactors(store: store, providers: ["oidc"], issuer: "Fuzz",
+                                             relyingParty: WebAuthnRelyingParty(id: "example.com"), clock: FuzzClock(), random: FuzzRandom()) else { return }
+        _ = try? await service.methods(of: heldFactorOwner)
+        if let step = try? await service.secondStep(for: heldFactorOwner) {
+            _ = try? await service.verify(.totp(Secret("123456")), step: step, owner: heldFactorOwner)
+            _ = try? await service.verify(.recoveryCode(Secret("0000-0000-0000-0000")), step: step, owner: heldFactorOwner)
+        }
+    }
+}
+
+/// Seals a held-factor record JSON the way the sealed file store does (spec: HeldFactorRecordFormat doc comment).
+enum HeldFactorSealing {
+    static func seal(_ recordJSON: Data, fileName: String, owner: HeldFactorOwner) throws -> Data {
+        let key = SymmetricKey(data: Data((0..<32).map { UInt8($0) }))
+        guard let combined = try AES.GCM.seal(recordJSON, using: key, authenticating: Data(fileName.utf8)).combined else {
+            throw AuthError(.unknown, message: "no combined box")
+        }
+        let envelope: JSONValue = ["format": "authhub.held-factors", "version": 1, "owner": .string(owner.reference),
+                                   "cipher": "AES-256-GCM", "sealed": .string(combined.base64EncodedString())]
+        return try envelope.serialized()
+    }
 }

@@ -13,6 +13,7 @@ struct FuzzTarget: Sendable {
 let allTargets: [FuzzTarget] = [
     configTarget,
     sessionFileTarget,
+    heldFactorFileTarget,
     jsonTarget,
     callbackTarget,
     jwtTarget,

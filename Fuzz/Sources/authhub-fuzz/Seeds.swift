@@ -42,6 +42,8 @@ func fuzzSeeds(for target: String) -> [(name: String, bytes: [UInt8])] {
         ]
     case "session-file":
         return sessionFileSeeds()
+    case "held-factor-file":
+        return heldFactorFileSeeds()
     case "json":
         return [
             text("object.json", #"{"a":[1,-2.5e-3,true,false,null,"\u00e9\ud83d\ude00\n"],"b":{"c":{}}}"#),
@@ -136,6 +138,47 @@ func sessionFileSeeds() -> [(name: String, bytes: [UInt8])] {
         }
         try? await plainStore.remove(key)
         try? await sealedStore.remove(key)
+        return seeds
+    }
+}
+
+/// A held-factor record with every kind of factor (TOTP, recovery codes, a passkey), as the stores
+/// write it: the plain file, the record JSON for sealing, and the sealed file.
+func heldFactorFileSeeds() -> [(name: String, bytes: [UInt8])] {
+    guard let plainHeldStore, let sealedHeldStore else { return [] }
+    return runBlocking { () async -> [(name: String, bytes: [UInt8])] in
+        var seeds: [(name: String, bytes: [UInt8])] = []
+        guard let service = try? HeldFactors(store: plainHeldStore, providers: ["oidc"], issuer: "Fuzz",
+                                             relyingParty: WebAuthnRelyingParty(id: "example.com"), clock: FuzzClock(), random: FuzzRandom())
+        else { return [] }
+        try? await plainHeldStore.remove(heldFactorOwner)
+        if let totp = try? await service.startEnrollment(.totp, options: MethodEnrollmentOptions(), owner: heldFactorOwner),
+           case .totp(let uri, _) = totp.prompt, let code = try? OTPAuthURI(parsing: uri).totp(skew: 0).code(at: FuzzClock().now) {
+            _ = try? await service.confirmEnrollment(totp, response: .code(code), owner: heldFactorOwner)
+        }
+        if let codes = try? await service.startEnrollment(.recoveryCodes, options: MethodEnrollmentOptions(), owner: heldFactorOwner) {
+            _ = try? await service.confirmEnrollment(codes, response: .acknowledged, owner: heldFactorOwner)
+        }
+        if let passkey = try? await service.startEnrollment(.passkey, options: MethodEnrollmentOptions(), owner: heldFactorOwner),
+           case .passkey(let options) = passkey.prompt,
+           let authenticator = try? SoftwarePasskeyAuthenticator(store: InMemoryPasskeyCredentialStore()),
+           let registration = try? await authenticator.makeCredential(options) {
+            _ = try? await service.confirmEnrollment(passkey, response: .passkey(registration), owner: heldFactorOwner)
+        }
+        let name = heldFactorOwner.reference + ".json"
+        if let file = try? Data(contentsOf: plainHeldStore.directory.appendingPathComponent(name)) {
+            seeds.append(("plain-file", [0] + Array(file)))
+            if case .object(let tree)? = try? JSONValue.parse(file), let record = tree["record"]?.stringValue {
+                seeds.append(("sealed-record-json", [1] + Array(record.utf8)))
+            }
+        }
+        if let record = try? await plainHeldStore.load(heldFactorOwner),
+           (try? await sealedHeldStore.save(record, expectedVersion: try? await sealedHeldStore.load(heldFactorOwner)?.version)) != nil,
+           let file = try? Data(contentsOf: sealedHeldStore.directory.appendingPathComponent(name)) {
+            seeds.append(("sealed-file", [2] + Array(file)))
+        }
+        try? await plainHeldStore.remove(heldFactorOwner)
+        try? await sealedHeldStore.remove(heldFactorOwner)
         return seeds
     }
 }
