@@ -260,7 +260,7 @@ let package = Package(
         .testTarget(
             name: "AuthHubVaporTests",
             dependencies: [
-                "AuthHubVapor", "AuthHubWebCore", "AuthHub", "AuthHubTesting", "AuthHubWebTestSupport", "AuthHubVaporExample", "AuthHubAuth0",
+                "AuthHubVapor", "AuthHubWebCore", "AuthHub", "AuthHubTesting", "AuthHubWebTestSupport", "AuthHubVaporExample", "AuthHubAuth0", "AuthHubEmulator",
                 "AuthHubAsyncHTTPClient",
                 .product(name: "Vapor", package: "vapor"),
                 .product(name: "VaporTesting", package: "vapor"),

@@ -1,6 +1,7 @@
 import AuthHub
 import AuthHubTesting
 import AuthHubVapor
+import AuthHubEmulator
 import AuthHubVaporExample
 import AuthHubWebTestSupport
 import Foundation
@@ -11,10 +12,20 @@ import Vapor
 /// and pages as the Hummingbird example's test — a headless Chromium signs in through the
 /// emulator's login page (a wrong password first), checks the profile and the JSON route, and signs
 /// out. Skipped by a plain `swift test`; `.ci/browser` runs it.
-@Suite(.enabled(if: BrowserScript.isEnabled, "set by .ci/browser (Chromium, chromium-driver and Selenium)"))
+@Suite(.enabled(if: BrowserScript.isEnabled, "set by .ci/browser (Chromium, chromium-driver and Selenium)"), .serialized)
 struct BrowserSignInTests {
     @Test func signInWithAuth0InAHeadlessChromiumThroughTheVaporExample() async throws {
-        let (emulator, hub, base) = try await BrowserScript.start()
+        try await run(try await BrowserScript.start(), label: "vapor", script: "browser_sign_in.py")
+    }
+
+    /// AuthHub-held factors through the Vapor example (`browser_held_factors.py`, as for Hummingbird):
+    /// the second-step route and the account pages' passkey script on Vapor.
+    @Test func heldFactorsInAHeadlessChromiumThroughTheVaporExample() async throws {
+        try await run(try await BrowserScript.startHeld(), label: "vapor-held", script: "browser_held_factors.py")
+    }
+
+    func run(_ started: (emulator: RunningEmulator, hub: AuthHub, base: URL), label: String, script: String) async throws {
+        let (emulator, hub, base) = started
         defer { Task { await emulator.stop() } }
         let app = try await Application.make(.testing)
         app.logger.logLevel = .error
@@ -22,7 +33,7 @@ struct BrowserSignInTests {
             try app.useAuthHub(hub, web: WebSignInConfiguration(publicBaseURL: base))
             try await VaporExampleApp.configure(app, apiAudience: nil)
             try await app.server.start(address: .hostname("127.0.0.1", port: base.port ?? 0))
-            let (status, text) = try BrowserScript.run(base: base, label: "vapor")
+            let (status, text) = try BrowserScript.run(base: base, label: label, script: script)
             #expect(status == 0, "\(text)")
             #expect(text.contains("browser: all steps passed"), "\(text)")
         } catch {
