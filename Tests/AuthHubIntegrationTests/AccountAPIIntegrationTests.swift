@@ -127,6 +127,31 @@ import Testing
         _ = try await hub.signIn(.password(identifier: "fb@example.com", password: Secret("a brand new passphrase")), provider: "firebase")
     }
 
+    /// Step-up with the password (Firebase's recent sign-in): a change the provider refuses on an old
+    /// sign-in goes through once the current password signs the same user in again; another user's
+    /// password is refused and the session kept.
+    @Test func firebasePasswordChangeStepsUpWithTheCurrentPassword() async throws {
+        let emulator = try await Emulator.start()
+        defer { Task { await emulator.stop() } }
+        let hub = try WrapperOwnershipTests.hub(emulator)
+        _ = try await hub.signUp(.init(email: "step@example.com", password: Secret(Self.password)), provider: "firebase")
+        _ = try await hub.signUp(.init(email: "other@example.com", password: Secret("another passphrase")), provider: "firebase", account: "other")
+        let uid = try #require(try await hub.session(provider: "firebase").userID)
+        #expect(try await post(emulator, "/emulator/v1/projects/authhub-dev/accounts/\(uid):requireRecentLogin", [:]) == 200)
+        await #expect(throws: AuthError(.requiresRecentLogin), "no current password: the provider's answer") {
+            try await hub.changePassword(new: Secret("a fresh passphrase"), provider: "firebase")
+        }
+        await #expect(throws: AuthError(.accessDenied), "someone else's credentials") {
+            try await hub.reauthenticate(.password(identifier: "other@example.com", password: Secret("another passphrase")), provider: "firebase")
+        }
+        #expect(try await hub.session(provider: "firebase").userID == uid, "the session stays")
+        await #expect(throws: AuthError(.invalidCredentials)) {
+            try await hub.changePassword(current: Secret("not it"), new: Secret("a fresh passphrase"), provider: "firebase")
+        }
+        try await hub.changePassword(current: Secret(Self.password), new: Secret("a fresh passphrase"), provider: "firebase")
+        _ = try await hub.signIn(.password(identifier: "step@example.com", password: Secret("a fresh passphrase")), provider: "firebase")
+    }
+
     @Test func openfortLinkedAccountsAndEmailThroughTheHub() async throws {
         let emulator = try await Emulator.start()
         defer { Task { await emulator.stop() } }

@@ -110,12 +110,49 @@ extension AuthHub {
     }
 
     /// Changes the password (`current` where the provider asks for it).
+    ///
+    /// With `current`, a provider that wants a recent sign-in for the change (Firebase:
+    /// ``AuthErrorCode/requiresRecentLogin``) gets one first: the user is signed in again with their
+    /// email and `current` (``reauthenticate(_:provider:account:)``, the same user only), then the
+    /// change is made.
     public func changePassword(current: Secret<String>? = nil, new: Secret<String>, provider id: String? = nil,
                                account: String = SessionKey.defaultAccount) async throws {
         guard !new.revealed().isEmpty else { throw AuthError(.weakPassword, message: "The new password is empty.") }
-        try await withAccount(id, account, .changePassword) { p, manager in
-            try await p.changePassword(current: current, new: new, manager: manager)
+        do {
+            try await withAccount(id, account, .changePassword) { p, manager in
+                try await p.changePassword(current: current, new: new, manager: manager)
+            }
+        } catch let error as AuthError where error.code == .requiresRecentLogin {
+            let p = try provider(id)
+            guard let current, p.capabilities.contains(.passwordSignIn),
+                  let email = try await manager(provider: p.id, account: account).current()?.claims["email"]?.stringValue else { throw error }
+            try await reauthenticate(.password(identifier: email, password: current), provider: p.id, account: account)
+            try await withAccount(p.id, account, .changePassword) { p, manager in
+                try await p.changePassword(current: current, new: new, manager: manager)
+            }
         }
+    }
+
+    /// Signs the signed-in user in again (a step-up before a sensitive change: Firebase's recent
+    /// sign-in, a fresh `auth_time`), and stores the new session in place of the old one — only when
+    /// it is the same user: a sign-in as anyone else is revoked at once and refused with
+    /// ``AuthErrorCode/accessDenied``, and the stored session stays. AuthHub-held factors ask for
+    /// their second step as for any sign-in (``AuthErrorCode/mfaRequired``).
+    /// - Throws: ``AuthErrorCode/noSession`` when nobody is signed in; the provider's errors (a wrong
+    ///   password is ``AuthErrorCode/invalidCredentials``, and the session stays).
+    @discardableResult
+    public func reauthenticate(_ request: SignInRequest, provider id: String? = nil, account: String = SessionKey.defaultAccount) async throws -> Session {
+        let p = try provider(id)
+        let manager = try manager(provider: p.id, account: account)
+        guard let current = try await manager.current(), let user = current.userID else {
+            throw AuthError(.noSession, message: "Nobody is signed in to provider '\(p.id)' to sign in again.", provider: p.id)
+        }
+        let fresh = try await mapped(p) { try await p.signIn(request) }
+        guard fresh.userID == user else {
+            try? await p.signOut(fresh)
+            throw AuthError(.accessDenied, message: "That sign-in is another user's; you stay signed in as before.", provider: p.id)
+        }
+        return try await manager.signIn(method: "reauthentication", policy: signInPolicy) { _ in fresh }
     }
 
     /// Changes the display name or the email address.
