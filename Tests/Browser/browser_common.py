@@ -29,7 +29,14 @@ for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--dis
              "--host-resolver-rules=MAP localhost 127.0.0.1, MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"):
     options.add_argument(flag)
 options.binary_location = os.environ.get("AUTHHUB_CHROMIUM", "/usr/bin/chromium")
-driver = webdriver.Chrome(service=Service(os.environ.get("AUTHHUB_CHROMEDRIVER", "/usr/bin/chromedriver")), options=options)
+
+
+def new_driver():
+    """Another Chromium: a browser profile of its own (its own cookies), as a second device is."""
+    return webdriver.Chrome(service=Service(os.environ.get("AUTHHUB_CHROMEDRIVER", "/usr/bin/chromedriver")), options=options)
+
+
+driver = new_driver()
 wait = WebDriverWait(driver, 20)
 count = 0
 

@@ -6,7 +6,9 @@ on for it. Run by Tests/AuthHubHummingbirdTests/BrowserSignInTests.swift:
 
 A passkey is added on the account page with Chromium's virtual authenticator (DevTools'
 WebAuthn.addVirtualAuthenticator, through Selenium) and then answers the second step of the next
-sign-in; recovery codes are created, one is used, and the same one is refused the next time.
+sign-in; recovery codes are created, one is used, and the same one is refused the next time; a second
+browser (a profile of its own) signs in with another code and is signed out from the first one's
+account page, after which it gets 401.
 """
 import os
 import sys
@@ -15,7 +17,8 @@ from urllib.parse import urlparse
 from selenium.webdriver.common.virtual_authenticator import Protocol, Transport, VirtualAuthenticatorOptions
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from browser_common import EC, By, base, check_page, driver, forget_provider_session, login, password, run, step, wait  # noqa: E402
+from browser_common import EC, By, base, check_page, driver, email, forget_provider_session, login, new_driver, password, run, step, wait  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 
 def sign_in_to_second_step(provider_path):
@@ -29,11 +32,11 @@ def sign_in_to_second_step(provider_path):
     wait.until(EC.url_to_be(base + "/auth/second-factor"))
 
 
-def use_recovery_code(code):
-    details = driver.find_element(By.CSS_SELECTOR, "details.ah-alt")
+def use_recovery_code(code, browser=driver):
+    details = browser.find_element(By.CSS_SELECTOR, "details.ah-alt")
     if details.get_attribute("open") is None:
         details.find_element(By.TAG_NAME, "summary").click()
-    field = driver.find_element(By.ID, "ah-recovery")
+    field = browser.find_element(By.ID, "ah-recovery")
     field.clear()
     field.send_keys(code)
     field.submit()
@@ -104,6 +107,33 @@ def main():
     use_recovery_code(codes[1])
     wait.until(EC.url_to_be(base + "/profile"))
     step("another recovery code works")
+
+    # A second browser (a profile of its own) signs in with a third code; the first signs it out.
+    other = new_driver()
+    try:
+        other_wait = WebDriverWait(other, 20)
+        other.get(base + "/")
+        other.find_element(By.LINK_TEXT, "Sign in with oidc").click()
+        other_wait.until(EC.presence_of_element_located((By.NAME, "email")))
+        other.find_element(By.NAME, "email").send_keys(email)
+        other.find_element(By.NAME, "password").send_keys(password)
+        other.find_element(By.CSS_SELECTOR, "form button, form input[type=submit]").click()
+        other_wait.until(EC.url_to_be(base + "/auth/second-factor"))
+        use_recovery_code(codes[2], browser=other)
+        other_wait.until(EC.url_to_be(base + "/profile"))
+        assert other.execute_script("return fetch('/profile.json', {credentials: 'same-origin'}).then(r => r.status)") == 200
+        driver.get(base + "/account")
+        wait.until(EC.presence_of_element_located((By.ID, "ah-sessions")))
+        check_page("account with two sessions")
+        step("two browsers signed in")
+        driver.find_element(By.CSS_SELECTOR, "section[aria-labelledby=ah-sessions] form button.ah-danger").click()
+        wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, ".ah-notice")))
+        step("the other browser signed out from this one")
+        status = other.execute_script("return fetch('/profile.json', {credentials: 'same-origin'}).then(r => r.status)")
+        assert status == 401, status
+        step("the other browser gets 401")
+    finally:
+        other.quit()
 
 
 run(main)

@@ -91,6 +91,19 @@ def main():
     login(password, otp_secret=secret)
     wait.until(EC.url_to_be(base + "/profile"))
     step("signed in with the second factor")
+    # Removing the authenticator app: the confirmation page, then the removal (the sign-in is recent).
+    driver.find_element(By.ID, "account").click()
+    wait.until(EC.presence_of_element_located((By.ID, "ah-methods")))
+    driver.find_element(By.XPATH, "//tr[td/strong[text()='Authenticator app']]//a[contains(@class, 'ah-link-danger')]").click()
+    wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "form.ah-form button.ah-danger")))
+    check_page("confirm removing a method")
+    step("confirm removing the authenticator app")
+    driver.find_element(By.CSS_SELECTOR, "form.ah-form button.ah-danger").click()
+    wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, ".ah-notice")))
+    assert "removed" in driver.find_element(By.CSS_SELECTOR, ".ah-notice").text
+    assert "Authenticator app" not in driver.find_element(By.ID, "ah-methods").find_element(By.XPATH, "..").text
+    step("authenticator app removed")
+    driver.get(base + "/profile")
     driver.find_element(By.ID, "signout").click()
     wait.until(EC.url_to_be(base + "/"))
     assert "You are signed out." in driver.page_source
