@@ -34,7 +34,9 @@ struct BrowserSignInTests {
     @Test func heldFactorsInAHeadlessChromiumThroughTheHummingbirdExample() async throws {
         let (emulator, hub, base) = try await BrowserScript.startHeld()
         defer { Task { await emulator.stop() } }
-        let app = Application(router: try await WebExampleApp.router(hub: hub, publicBaseURL: base, apiAudience: nil),
+        // A short step-up window, so the script sees a sensitive action go through re-authentication.
+        let app = Application(router: try await WebExampleApp.router(hub: hub, publicBaseURL: base, apiAudience: nil,
+                                                                     accountStepUpMaxAge: BrowserScript.stepUpSeconds),
                               configuration: .init(address: .hostname("127.0.0.1", port: base.port ?? 0)))
         let server = Task { try await app.runService() }
         defer { server.cancel() }

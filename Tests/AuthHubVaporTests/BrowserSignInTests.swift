@@ -21,16 +21,20 @@ struct BrowserSignInTests {
     /// AuthHub-held factors through the Vapor example (`browser_held_factors.py`, as for Hummingbird):
     /// the second-step route and the account pages' passkey script on Vapor.
     @Test func heldFactorsInAHeadlessChromiumThroughTheVaporExample() async throws {
-        try await run(try await BrowserScript.startHeld(), label: "vapor-held", script: "browser_held_factors.py")
+        try await run(try await BrowserScript.startHeld(), label: "vapor-held", script: "browser_held_factors.py",
+                      stepUp: BrowserScript.stepUpSeconds)
     }
 
-    func run(_ started: (emulator: RunningEmulator, hub: AuthHub, base: URL), label: String, script: String) async throws {
+    func run(_ started: (emulator: RunningEmulator, hub: AuthHub, base: URL), label: String, script: String,
+             stepUp: Duration = .seconds(600)) async throws {
         let (emulator, hub, base) = started
         defer { Task { await emulator.stop() } }
         let app = try await Application.make(.testing)
         app.logger.logLevel = .error
         do {
-            try app.useAuthHub(hub, web: WebSignInConfiguration(publicBaseURL: base))
+            var configuration = WebSignInConfiguration(publicBaseURL: base)
+            configuration.accountStepUpMaxAge = stepUp
+            try app.useAuthHub(hub, web: configuration)
             try await VaporExampleApp.configure(app, apiAudience: nil)
             try await app.server.start(address: .hostname("127.0.0.1", port: base.port ?? 0))
             let (status, text) = try BrowserScript.run(base: base, label: label, script: script)

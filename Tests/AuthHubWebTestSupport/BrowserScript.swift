@@ -13,6 +13,10 @@ public enum BrowserScript {
     public static let email = "browser@example.com"
     public static let password = "correct horse battery staple"
 
+    /// The account pages' step-up window in the held-factor browser runs: short, so the script sees
+    /// a sensitive action sent through re-authentication (it waits this long first).
+    public static let stepUpSeconds = Duration.seconds(4)
+
     /// Whether the browser stage's tools are there (`AUTHHUB_BROWSER_PYTHON` set by `.ci/browser`).
     public static var isEnabled: Bool { ProcessInfo.processInfo.environment["AUTHHUB_BROWSER_PYTHON"] != nil }
 

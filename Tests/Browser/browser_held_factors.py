@@ -12,6 +12,7 @@ account page, after which it gets 401.
 """
 import os
 import sys
+import time
 from urllib.parse import urlparse
 
 from selenium.webdriver.common.virtual_authenticator import Protocol, Transport, VirtualAuthenticatorOptions
@@ -134,6 +135,24 @@ def main():
         step("the other browser gets 401")
     finally:
         other.quit()
+
+    # A sensitive action on an old sign-in (the test app's step-up window is 4 s): removing the passkey
+    # goes through the provider's login again and AuthHub's second step, then back to the confirmation.
+    time.sleep(5)
+    driver.get(base + "/account")
+    driver.find_element(By.XPATH, "//tr[td/strong[text()='Passkey']]//a[contains(@class, 'ah-link-danger')]").click()
+    wait.until(EC.presence_of_element_located((By.NAME, "email")))
+    step("an old sign-in is sent to sign in again first")
+    login(password)
+    wait.until(EC.url_to_be(base + "/auth/second-factor"))
+    use_recovery_code(codes[3])
+    wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "form.ah-form button.ah-danger")))
+    assert "/account/confirm" in driver.current_url, driver.current_url
+    step("back at the confirmation after re-authenticating")
+    driver.find_element(By.CSS_SELECTOR, "form.ah-form button.ah-danger").click()
+    wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, ".ah-notice")))
+    assert "removed" in driver.find_element(By.CSS_SELECTOR, ".ah-notice").text
+    step("the passkey is removed")
 
 
 run(main)

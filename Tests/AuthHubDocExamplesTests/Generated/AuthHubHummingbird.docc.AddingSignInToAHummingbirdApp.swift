@@ -61,10 +61,10 @@ try await app.runService()
     }
 }
 
-// Sources/AuthHubHummingbird/AuthHubHummingbird.docc/AddingSignInToAHummingbirdApp.md, line 171
+// Sources/AuthHubHummingbird/AuthHubHummingbird.docc/AddingSignInToAHummingbirdApp.md, line 173
 extension DocExampleContext {
-    func authHubHummingbird_AuthHubHummingbird_docc_AddingSignInToAHummingbirdApp_line171(router: Router<AuthHubRequestContext>) async throws {
-#sourceLocation(file: "Sources/AuthHubHummingbird/AuthHubHummingbird.docc/AddingSignInToAHummingbirdApp.md", line: 172)
+    func authHubHummingbird_AuthHubHummingbird_docc_AddingSignInToAHummingbirdApp_line173(router: Router<AuthHubRequestContext>) async throws {
+#sourceLocation(file: "Sources/AuthHubHummingbird/AuthHubHummingbird.docc/AddingSignInToAHummingbirdApp.md", line: 174)
 let bearer = try await AuthHubBearerMiddleware<AuthHubRequestContext>(
     hub: hub, audience: "https://api.example.com", requiredScopes: ["read:things"])
 router.group("api")

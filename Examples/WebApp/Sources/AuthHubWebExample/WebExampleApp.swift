@@ -16,9 +16,12 @@ public enum WebExampleApp {
     ///   - publicBaseURL: where browsers reach the app (`http://127.0.0.1:PORT` in development).
     ///   - apiAudience: the API identifier bearer tokens must be issued for; nil: no API route.
     ///   - csrfKey: the key of the sign-out and form tokens, the same on every replica (nil: random).
-    public static func router(hub: AuthHub, publicBaseURL: URL, apiAudience: String?,
-                              csrfKey: Secret<String>? = nil) async throws -> Router<AuthHubRequestContext> {
-        let web = try AuthHubWeb(hub: hub, configuration: WebSignInConfiguration(publicBaseURL: publicBaseURL, csrfKey: csrfKey))
+    ///   - accountStepUpMaxAge: how recent a sign-in the account pages' sensitive actions need.
+    public static func router(hub: AuthHub, publicBaseURL: URL, apiAudience: String?, csrfKey: Secret<String>? = nil,
+                              accountStepUpMaxAge: Duration = .seconds(600)) async throws -> Router<AuthHubRequestContext> {
+        var configuration = WebSignInConfiguration(publicBaseURL: publicBaseURL, csrfKey: csrfKey)
+        configuration.accountStepUpMaxAge = accountStepUpMaxAge
+        let web = try AuthHubWeb(hub: hub, configuration: configuration)
         let router = Router(context: AuthHubRequestContext.self)
         // No framing, no sniffing, no Referer carrying a code, on every page (error pages too).
         router.add(middleware: AuthHubSecurityHeadersMiddleware())
