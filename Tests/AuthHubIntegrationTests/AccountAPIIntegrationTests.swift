@@ -252,6 +252,13 @@ import Testing
         #expect(refused?.statusCode == 400 && refused?.providerCode == "9")
         #expect(try await hub.accountMethods(provider: "turnkey").map(\.id) == [signUpPasskey.id])
         await #expect(throws: AuthError(.unsupported)) { try await hub.startMethodEnrollment(.totp, provider: "turnkey") }
+
+        // Step-up with the passkey: the same user signs in again (a new session key). (Another user's
+        // sign-in refused: `firebasePasswordChangeStepsUpWithTheCurrentPassword`.)
+        let before = try await hub.session(provider: "turnkey")
+        let stepped = try await hub.reauthenticate(.passkey(identifier: "tess@example.com"), provider: "turnkey")
+        #expect(stepped.userID == before.userID && stepped.accessToken != before.accessToken)
+        #expect(try await hub.session(provider: "turnkey").accessToken == stepped.accessToken)
     }
 
     @Test func aSignedOutUserGetsNoSession() async throws {
