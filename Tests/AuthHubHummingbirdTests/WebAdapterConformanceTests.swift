@@ -21,6 +21,7 @@ import Testing
         router.add(middleware: AuthHubSecurityHeadersMiddleware())
         router.add(middleware: parts.web.sessionMiddleware())
         router.addRoutes(parts.web.routes(), atPath: RouterPath(parts.web.configuration.routePrefix))
+        router.addRoutes(parts.web.accountRoutes(), atPath: RouterPath(parts.web.configuration.accountPath))
         router.get("page") { _, _ in "hello" }
         router.get("framed") { _, _ in Response(status: .ok, headers: [HTTPField.Name("X-Frame-Options")!: "SAMEORIGIN"]) }
         router.get("fail") { request, _ -> Response in

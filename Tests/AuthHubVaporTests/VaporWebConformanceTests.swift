@@ -23,6 +23,7 @@ import Vapor
         app.middleware.use(ErrorMiddleware.default(environment: app.environment))
         app.middleware.use(AuthHubSessionAuthenticator(parts.web))
         try app.register(collection: AuthHubRoutes(parts.web))
+        try app.register(collection: AuthHubAccountRoutes(parts.web))
         app.get("page") { _ in "hello" }
         app.get("framed") { _ -> Response in
             let response = Response(status: .ok)

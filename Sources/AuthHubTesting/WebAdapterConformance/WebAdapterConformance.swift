@@ -119,5 +119,6 @@ public struct WebAdapterConformance: Sendable {
         CheckSpec(name: "bearerRoutesIgnoreTheSessionCookieUnlessOptedIn", body: { try await $0.bearerRoutesIgnoreTheSessionCookieUnlessOptedIn() }),
         CheckSpec(name: "securityHeadersOnEveryResponse", body: { try await $0.securityHeadersOnEveryResponse() }),
         CheckSpec(name: "hostileRequestsGetCleanRefusals", body: { try await $0.hostileRequestsGetCleanRefusals() }),
+        CheckSpec(name: "accountPagesAndTheHeldSecondStep", body: { try await $0.accountPagesAndTheHeldSecondStep() }),
     ]
 }

@@ -10,7 +10,8 @@ import Foundation
 /// | route | middleware, outermost first | answers |
 /// |---|---|---|
 /// | everything | the adapter's security-headers middleware, then its session middleware | |
-/// | `GET/POST <routePrefix>/login, /callback, /logout` | — | the adapter's sign-in routes |
+/// | `GET/POST <routePrefix>/login, /callback, /logout, /second-factor` | — | the adapter's sign-in routes |
+/// | `GET/POST <accountPath>`, `GET <accountPath>/enroll, /confirm` | — | the adapter's account pages |
 /// | `GET /page` | — | 200 `hello` |
 /// | `GET /framed` | — | 200 with its own `X-Frame-Options: SAMEORIGIN` |
 /// | `GET /me` | guarded | 200: the identity's email (else subject) |
