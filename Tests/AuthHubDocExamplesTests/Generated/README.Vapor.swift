@@ -25,10 +25,10 @@ import Testing
 import Tracing
 import Vapor
 
-// README.md, line 627
+// README.md, line 628
 extension DocExampleContext {
-    func rEADME_line627(app: Application) async throws {
-#sourceLocation(file: "README.md", line: 628)
+    func rEADME_line628(app: Application) async throws {
+#sourceLocation(file: "README.md", line: 629)
 
 
 

@@ -26,7 +26,7 @@ import NIOPosix
 import Testing
 import Tracing
 
-// Not compiled: README.md, line 666: the README's examples compile with Hummingbird imported, whose Application clashes with Vapor's; AuthHubVapor's articles compile this call
+// Not compiled: README.md, line 667: the README's examples compile with Hummingbird imported, whose Application clashes with Vapor's; AuthHubVapor's articles compile this call
 
 // README.md, line 62
 extension DocExampleContext {
@@ -215,10 +215,10 @@ let updated = try rp.verifyAssertion(assertion, challenge: loginChallenge, crede
     }
 }
 
-// README.md, line 511
+// README.md, line 512
 extension DocExampleContext {
-    func rEADME_line511() async throws {
-#sourceLocation(file: "README.md", line: 512)
+    func rEADME_line512() async throws {
+#sourceLocation(file: "README.md", line: 513)
 
 
 struct AcmePlugin: ProviderPlugin {
@@ -269,10 +269,10 @@ let hub = try AuthHub.load(registry: ProviderRegistry.builtIn.registering(AcmePl
     }
 }
 
-// README.md, line 591
+// README.md, line 592
 extension DocExampleContext {
-    func rEADME_line591() async throws {
-#sourceLocation(file: "README.md", line: 592)
+    func rEADME_line592() async throws {
+#sourceLocation(file: "README.md", line: 593)
 let web = try AuthHubWeb(hub: hub, configuration: WebSignInConfiguration(publicBaseURL: URL(string: "https://app.example.com")!))
 let router = Router(context: AuthHubRequestContext.self)
 router.add(middleware: web.sessionMiddleware())
@@ -289,10 +289,10 @@ router.group("api").add(middleware: bearer).add(middleware: IsAuthenticatedMiddl
     }
 }
 
-// README.md, line 661
+// README.md, line 662
 extension DocExampleContext {
-    func rEADME_line661(router: Router<AuthHubRequestContext>, web: AuthHubWeb) async throws {
-#sourceLocation(file: "README.md", line: 662)
+    func rEADME_line662(router: Router<AuthHubRequestContext>, web: AuthHubWeb) async throws {
+#sourceLocation(file: "README.md", line: 663)
 router.addRoutes(web.accountRoutes(), atPath: "/account")   // Hummingbird
 #sourceLocation()
     }
