@@ -285,7 +285,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 // Not imported: the CLI test runs the built `authhub` binary against the database, the
                 // replica tests the built `AuthHubRefreshWorker`.
-                "authhub", "AuthHubRefreshWorker", "AuthHubEmulator", "AuthHubAuth0", "AuthHubProviders",
+                "authhub", "AuthHubRefreshWorker", "AuthHubEmulator", "AuthHubAuth0", "AuthHubProviders", "AuthHubWebCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
