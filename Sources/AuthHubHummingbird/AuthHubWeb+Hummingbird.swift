@@ -14,7 +14,7 @@ extension AuthHubWeb {
     where Context.Identity == AuthHubIdentity {
         let routes = RouteCollection(context: Context.self)
         routes.get("login") { request, _ in Response(await self.login(WebRequest(request))) }
-        routes.get("callback") { request, _ in Response(await self.callback(WebRequest(request))) }
+        routes.get("callback") { request, context in Response(await self.callback(WebRequest(request, context: context))) }
         routes.post("logout") { request, _ in Response(await self.logout(WebRequest(request))) }
         routes.get("second-factor") { request, _ in Response(await self.secondFactor(WebRequest(request))) }
         routes.post("second-factor") { request, _ in Response(await self.submitSecondFactor(WebRequest(request))) }
@@ -74,6 +74,13 @@ public struct AuthHubWebError: HTTPResponseError, Sendable {
 }
 
 extension WebRequest {
+    /// ``init(_:)`` with the client's address from a context that records it
+    /// (`RemoteAddressRequestContext`; `AuthHubRequestContext` does not, an app's own context may).
+    public init(_ request: Request, context: some RequestContext) {
+        self.init(request)
+        peerAddress = (context as? any RemoteAddressRequestContext)?.remoteAddress?.ipAddress
+    }
+
     /// The web core's view of a Hummingbird request: its head as is, its body read on demand.
     public init(_ request: Request) {
         let body = request.body

@@ -22,7 +22,7 @@ extension WebRequest {
         let head = HTTPRequest(method: HTTPRequest.Method(request.method.rawValue) ?? .get, scheme: nil, authority: nil,
                                path: request.url.string, headerFields: fields)
         let body = request.body
-        self.init(head: head) { limit in
+        self.init(head: head, peerAddress: request.remoteAddress?.ipAddress) { limit in
             guard var buffer = try await body.collect(max: limit).get() else { return [] }
             return buffer.readBytes(length: buffer.readableBytes) ?? []
         }

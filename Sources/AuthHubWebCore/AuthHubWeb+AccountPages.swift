@@ -45,8 +45,11 @@ extension AuthHubWeb {
                 "canEnrollRecoveryCodes": capabilities.contains(.enrollRecoveryCodes), "enrollRecoveryCodes": base + "/enroll?kind=recovery-codes",
                 "canEnrollPasskey": capabilities.contains(.enrollPasskey), "enrollPasskey": base + "/enroll?kind=passkey",
                 "sessions": sessions.map { session -> [String: Any] in
-                    ["device": session.device ?? (pages.strings["unknownDevice"] ?? "A browser"), "created": Self.day(session.createdAt),
-                     "current": session.isCurrent, "id": session.id, "csrf": csrf, "action": base]
+                    var row: [String: Any] = ["device": session.device ?? (pages.strings["unknownDevice"] ?? "A browser"),
+                                              "created": Self.day(session.createdAt), "current": session.isCurrent, "id": session.id,
+                                              "csrf": csrf, "action": base]
+                    if let address = session.address { row["address"] = address }
+                    return row
                 },
                 "hasOthers": sessions.contains { !$0.isCurrent }, "signOutOthersLink": base + "/confirm?action=sign-out-others",
                 "canDeleteAccount": try hub.provider(identity.provider).capabilities.contains(.accountDeletion),

@@ -117,7 +117,7 @@ extension AuthHubWeb {
         }
         let id = WebSessionID.make(provider: entry.provider, now: now, random: hub.context.random)
         do {
-            _ = try await startSession(session, id: id, userAgent: request.headerFields[.userAgent])
+            _ = try await startSession(session, id: id, userAgent: request.headerFields[.userAgent], peerAddress: request.peerAddress)
         } catch let error as AuthError where AuthHub.isHeldSecondStep(error) {
             // The provider accepted the user; AuthHub's own factor comes next, on its page.
             return beginSecondStep(error, id: id, request: request, returnPath: entry.returnPath)

@@ -13,6 +13,8 @@ public struct WebSessionSummary: Sendable, Hashable, Identifiable {
     public let device: String?
     /// Whether this is the session of the request asking.
     public let isCurrent: Bool
+    /// The client's address at sign-in, when the app records it (``WebSignInConfiguration/recordsClientAddress``).
+    public let address: String?
 }
 
 /// The signed-in user's browser sessions across every replica (through the session store's index by
@@ -31,7 +33,8 @@ extension AuthHubWeb {
             guard let created = WebSessionID.createdAt(ofAccount: key.account),
                   let session = try? await hub.store.load(key), session.userID == userID else { continue }
             summaries.append(WebSessionSummary(id: key.account, createdAt: created,
-                                               device: session.extras[Self.deviceExtra]?.stringValue, isCurrent: key.account == current))
+                                               device: session.extras[Self.deviceExtra]?.stringValue, isCurrent: key.account == current,
+                                               address: session.extras[Self.addressExtra]?.stringValue))
         }
         return summaries.sorted { ($0.createdAt, $0.id) > ($1.createdAt, $1.id) }
     }
@@ -63,6 +66,16 @@ extension AuthHubWeb {
 
     /// The `extras` member a browser session's device summary is stored under at sign-in.
     static let deviceExtra = "authhubWebDevice"
+    static let addressExtra = "authhubWebAddress"
+
+    /// An address as the framework gave it, kept only when it reads as an IPv4 or IPv6 address (a few
+    /// dozen characters of digits, hex, `.` and `:`); anything else is dropped.
+    static func checkedAddress(_ address: String?) -> String? {
+        guard let address, (2...45).contains(address.utf8.count),
+              address.unicodeScalars.allSatisfy({ ("0"..."9").contains($0) || ("a"..."f").contains($0) || ("A"..."F").contains($0) || $0 == "." || $0 == ":" }),
+              address.contains(".") || address.contains(":") else { return nil }
+        return address
+    }
 
     /// The user id and current session account of a session identity.
     static func owner(of identity: AuthHubIdentity) throws -> (userID: String, current: String) {

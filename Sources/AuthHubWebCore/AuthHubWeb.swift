@@ -384,11 +384,12 @@ public final class AuthHubWeb: Sendable {
     func forget(_ id: WebSessionID) { seen.withLock { $0.entries[id.value] = nil } }
 
     /// Stores a new session under a fresh id and returns the id.
-    func startSession(_ session: Session, id: WebSessionID, userAgent: String? = nil) async throws -> WebSessionID {
+    func startSession(_ session: Session, id: WebSessionID, userAgent: String? = nil, peerAddress: String? = nil) async throws -> WebSessionID {
         let provider = id.provider
         var session = session
         // What the sessions list shows of this browser (a summary, never the header).
         if let device = WebUserAgent.summary(userAgent) { session.extras[Self.deviceExtra] = .string(device) }
+        if configuration.recordsClientAddress, let address = Self.checkedAddress(peerAddress) { session.extras[Self.addressExtra] = .string(address) }
         // The hub's one sign-in rule (stored, `signedIn` published, counted as a `browser` sign-in);
         // a fresh id has no session to replace — the browser's previous one is retired by the caller.
         _ = try await hub.manager(provider: provider, account: id.account).signIn(method: "browser") { [session] _ in session }

@@ -12,9 +12,16 @@ public struct WebRequest: Sendable {
     public var head: HTTPRequest
     /// Reads the body, at most `limit` bytes; throws (any error) when the body is longer.
     public var readBody: @Sendable (_ limit: Int) async throws -> [UInt8]
+    /// The client's address as the framework saw the connection (behind a proxy: the proxy's, unless
+    /// the framework is set up to read a forwarding header it trusts); nil when the adapter has none.
+    /// Kept with a browser session only when the app opts in
+    /// (``WebSignInConfiguration/recordsClientAddress``).
+    public var peerAddress: String?
 
-    public init(head: HTTPRequest, readBody: @escaping @Sendable (_ limit: Int) async throws -> [UInt8] = { _ in [] }) {
+    public init(head: HTTPRequest, peerAddress: String? = nil,
+                readBody: @escaping @Sendable (_ limit: Int) async throws -> [UInt8] = { _ in [] }) {
         self.head = head
+        self.peerAddress = peerAddress
         self.readBody = readBody
     }
 

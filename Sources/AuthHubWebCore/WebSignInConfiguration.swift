@@ -29,6 +29,10 @@ public struct WebSignInConfiguration: Sendable {
     /// The templates, strings and stylesheet of AuthHub's own pages (the second step of a sign-in,
     /// the account pages).
     public var pages = WebPages()
+    /// Whether a browser session keeps the client's address at sign-in (``WebRequest/peerAddress``),
+    /// shown in "where you're signed in" (``WebSessionSummary/address``). Off by default: an address
+    /// is personal data; turn it on only where your users are told.
+    public var recordsClientAddress = false
     /// Where the account pages live (`/account`: the overview; `/account/enroll`, `/account/confirm`).
     public var accountPath = "/account"
     /// How recent a sign-in must be for a sensitive account action (adding or removing a method,

@@ -115,6 +115,28 @@ import Testing
         #expect(garbled.status == .badRequest && Self.html(garbled).contains("data-ah-passkey=\"create\""))
     }
 
+    /// The client's address is kept with a browser session only when the app opts in, and only when
+    /// it reads as an address.
+    @Test func theClientAddressOnlyWhenTheAppOptsIn() async throws {
+        let environment = try await EmulatorWebEnvironment.make()
+        defer { Task { await environment.tearDown() } }
+        // One user signing in again and again: the list grows, and the page shows every kept address.
+        for (round, (optIn, peer, expected)) in ([(false, "127.0.0.5", nil), (true, "127.0.0.5", "127.0.0.5"), (true, "::1", "::1"),
+                                                  (true, "<script>", nil)] as [(Bool, String, String?)]).enumerated() {
+            var configuration = WebSignInConfiguration(publicBaseURL: URL(string: Self.origin)!)
+            configuration.recordsClientAddress = optIn
+            let web = try AuthHubWeb(hub: environment.hub, configuration: configuration)
+            var browser = Browser(web: web, peer: peer)
+            _ = try await StepUpTests().signIn(&browser, query: "", approve: environment.approve)
+            let identity = try #require(await web.resolveSession(cookie: try #require(browser.session)).identity)
+            let mine = try #require(try await web.sessions(of: identity).first { $0.isCurrent })
+            #expect(mine.address == expected, "opt-in \(optIn), peer \(peer)")
+            let page = Self.html(await get(web, browser, "/account"))
+            #expect(page.contains("127.0.0.5") == (round >= 1), "the page shows an address only once one was kept")
+            #expect(!page.contains("<script>"), "a hostile address is never shown")
+        }
+    }
+
     @Test func anotherSessionIsSignedOutFromTheList() async throws {
         let environment = try await EmulatorWebEnvironment.make()
         defer { Task { await environment.tearDown() } }

@@ -15,13 +15,15 @@ import Testing
     struct Browser {
         let web: AuthHubWeb
         var session: String?
+        /// The address the adapter would report for this browser's connection.
+        var peer: String?
 
         func request(_ path: String, cookies: [(String, String)]) -> WebRequest {
             var head = HTTPRequest(method: .get, scheme: "http", authority: "127.0.0.1:8080", path: path)
             let all = cookies + (session.map { [(web.configuration.sessionCookieName, $0)] } ?? [])
             if !all.isEmpty { head.headerFields[.cookie] = all.map { "\($0.0)=\($0.1)" }.joined(separator: "; ") }
             head.headerFields[.userAgent] = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0"
-            return WebRequest(head: head)
+            return WebRequest(head: head, peerAddress: peer)
         }
 
         /// A form POST of `fields` (`application/x-www-form-urlencoded`) from `origin`, read up to the handler's limit.

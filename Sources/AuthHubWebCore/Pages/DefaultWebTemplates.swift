@@ -99,7 +99,7 @@ public enum DefaultWebTemplates {
             <thead><tr><th scope="col">{{t.device}}</th><th scope="col">{{t.signedIn}}</th><th scope="col"><span class="ah-hidden">{{t.actions}}</span></th></tr></thead>
             <tbody>
             {{#sessions}}
-            <tr><td>{{device}}{{#current}} <span class="ah-badge">{{t.thisDevice}}</span>{{/current}}</td><td>{{created}}</td>
+            <tr><td>{{device}}{{#current}} <span class="ah-badge">{{t.thisDevice}}</span>{{/current}}{{#address}}<br><span class="ah-muted">{{.}}</span>{{/address}}</td><td>{{created}}</td>
             <td>{{^current}}<form method="post" action="{{action}}" class="ah-inline"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="action" value="sign-out-session"><input type="hidden" name="id" value="{{id}}"><button type="submit" class="ah-button ah-danger">{{t.signOut}}<span class="ah-hidden"> {{device}}</span></button></form>{{/current}}</td></tr>
             {{/sessions}}
             </tbody>
