@@ -33,7 +33,7 @@ extension AuthHubWeb {
                     let detail = [method.name, method.detail].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " · ")
                     var row: [String: Any] = [
                         "label": kindText,
-                        "held": method.source == .authHub, "confirmed": method.isConfirmed,
+                        "held": method.source == .authHub,
                         "created": method.createdAt.map(Self.day) ?? "—", "lastUsed": method.lastUsedAt.map(Self.day) ?? "—",
                         "removable": method.isDeletable && capabilities.contains(.deleteMethod),
                         "removeLink": base + "/confirm?action=remove-method&id=" + Self.queryEscaped(method.id),
@@ -78,8 +78,8 @@ extension AuthHubWeb {
                                                         returnTo: configuration.accountPath + "/enroll?kind=" + (kind ?? "")) {
                 return stepUp
             }
-            let options = MethodEnrollmentOptions(issuer: configuration.pages.productName, accountName: identity.email, origin: configuration.origin)
-            let challenge = try await hub.startMethodEnrollment(enrollment, options: options, provider: identity.provider, account: id.account)
+            let challenge = try await hub.startMethodEnrollment(enrollment, options: enrollmentOptions(identity), provider: identity.provider,
+                                                                account: id.account)
             keepEnrollment(challenge, for: id)
             return enrollmentPage(challenge, identity: identity, error: nil)
         }
@@ -190,10 +190,10 @@ extension AuthHubWeb {
                 } catch let error as AuthError where challenge.kind == .passkey && error.code != .sessionExpired && !error.code.isTransientByDefault {
                     // The browser's registration did not verify (another challenge, origin, RP): start again.
                     hub.context.logger.notice("a passkey registration was refused", metadata: ["error": "\(error.code)"])
-                    return enrollmentPage(try await hub.startMethodEnrollment(.passkey, options: MethodEnrollmentOptions(
-                        issuer: configuration.pages.productName, accountName: identity.email, origin: configuration.origin),
-                        provider: identity.provider, account: id.account).keptFor(id, by: self),
-                        identity: identity, error: pages.strings["passkeyFailed"], status: .badRequest)
+                    let again = try await hub.startMethodEnrollment(.passkey, options: enrollmentOptions(identity), provider: identity.provider,
+                                                                    account: id.account)
+                    keepEnrollment(again, for: id)
+                    return enrollmentPage(again, identity: identity, error: pages.strings["passkeyFailed"], status: .badRequest)
                 }
                 return done("added." + challenge.kind.rawValue)
             default:
@@ -264,14 +264,15 @@ extension AuthHubWeb {
         }
     }
 
-    /// The account's methods, or none when neither the provider nor held factors list them.
+    /// The account's confirmed methods (an enrollment still waiting for its code is no way to sign
+    /// in), or none when neither the provider nor held factors list them.
     private func listedMethods(_ identity: AuthHubIdentity, _ id: WebSessionID) async throws -> [AccountMethod] {
         guard try hub.accountCapabilities(provider: identity.provider).contains(.listMethods) else { return [] }
-        return try await hub.accountMethods(provider: identity.provider, account: id.account)
+        return try await hub.accountMethods(provider: identity.provider, account: id.account).filter(\.isConfirmed)
     }
 
     private func enrollmentPage(_ challenge: MethodEnrollmentChallenge, identity: AuthHubIdentity, error: String?,
-                                status: HTTPResponseStatus = .ok) -> WebResponse {
+                                status: HTTPResponse.Status = .ok) -> WebResponse {
         var context: [String: Any] = ["csrf": identity.csrfToken ?? "", "action": configuration.accountPath, "back": configuration.accountPath]
         if let error { context["error"] = error }
         switch challenge.prompt {
@@ -293,7 +294,12 @@ extension AuthHubWeb {
         }
     }
 
-    fileprivate func keepEnrollment(_ challenge: MethodEnrollmentChallenge, for id: WebSessionID) {
+    /// How the pages present a new method: the product's name, the user's email, this site's origin.
+    private func enrollmentOptions(_ identity: AuthHubIdentity) -> MethodEnrollmentOptions {
+        MethodEnrollmentOptions(issuer: configuration.pages.productName, accountName: identity.email, origin: configuration.origin)
+    }
+
+    private func keepEnrollment(_ challenge: MethodEnrollmentChallenge, for id: WebSessionID) {
         let now = self.now
         enrollments.withLock { table in
             if table.count >= 10_000 { table = table.filter { now.timeIntervalSince($0.value.startedAt) < 900 } }
@@ -329,13 +335,5 @@ extension AuthHubWeb {
             let from = key.index(key.startIndex, offsetBy: start)
             return String(key[from..<(key.index(from, offsetBy: 4, limitedBy: key.endIndex) ?? key.endIndex)])
         }.joined(separator: " ")
-    }
-}
-
-extension MethodEnrollmentChallenge {
-    /// The challenge, kept server-side for the browser session `id`.
-    fileprivate func keptFor(_ id: WebSessionID, by web: AuthHubWeb) -> MethodEnrollmentChallenge {
-        web.keepEnrollment(self, for: id)
-        return self
     }
 }

@@ -92,7 +92,7 @@ extension AuthHubWeb {
         return (cookieID, entry)
     }
 
-    private func secondFactorPage(_ entry: PendingSecondSteps.Entry, step: HeldSecondStep, error: String?, status: HTTPResponseStatus) -> WebResponse {
+    private func secondFactorPage(_ entry: PendingSecondSteps.Entry, step: HeldSecondStep, error: String?, status: HTTPResponse.Status) -> WebResponse {
         var restart = URLComponents()
         restart.path = configuration.routePrefix + "/login"
         restart.queryItems = [URLQueryItem(name: "provider", value: entry.id.provider), URLQueryItem(name: "returnTo", value: entry.returnPath)]

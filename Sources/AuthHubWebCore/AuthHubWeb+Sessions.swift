@@ -65,7 +65,7 @@ extension AuthHubWeb {
     }
 
     /// The `extras` member a browser session's device summary is stored under at sign-in.
-    static let deviceExtra = "authhubWebDevice"
+    static let deviceExtra = Session.browserDeviceExtra
     static let addressExtra = "authhubWebAddress"
 
     /// An address as the framework gave it, kept only when it reads as an IPv4 or IPv6 address (a few

@@ -316,7 +316,7 @@ struct AccountSessionsCommand: AsyncParsableCommand {
             var rows: [Row] = []
             for key in try await hub.sessionKeys(ofUser: user, provider: context.provider) {
                 guard let stored = try? await hub.manager(provider: key.provider, account: key.account).current() else { continue }
-                rows.append(Row(account: key.account, device: stored.extras["authhubWebDevice"]?.stringValue, signedIn: stored.issuedAt,
+                rows.append(Row(account: key.account, device: stored.extras[Session.browserDeviceExtra]?.stringValue, signedIn: stored.issuedAt,
                                 current: key.account == context.account))
             }
             let targets: [Row]

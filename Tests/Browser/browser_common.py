@@ -7,11 +7,10 @@ Every script takes: BASE_URL EMAIL PASSWORD SCREENSHOT_DIR.
 """
 import json
 import os
-import re
 import subprocess
 import sys
 import time
-from urllib.parse import parse_qs, urlparse
+from urllib.parse import urlparse
 
 from selenium import webdriver
 from selenium.webdriver.chrome.options import Options
@@ -90,6 +89,19 @@ def check_page(name):
     assert result == [], f"{name}: axe-core violations: " + json.dumps([(v['id'], v['help'], [n['target'] for n in v['nodes']]) for v in result])
 
 
+
+
+def provider_path():
+    """The provider's base (`http://127.0.0.1:PORT/auth0`) from the login page the browser is on, once
+    its form is there: where its cookies live."""
+    wait.until(EC.presence_of_element_located((By.NAME, "email")))
+    page = urlparse(driver.current_url)
+    return f"{page.scheme}://{page.netloc}/{page.path.strip('/').split('/')[0]}"
+
+
+def remove_link(kind):
+    """The "Remove" link of the account page's method row whose kind is `kind` (as the page words it)."""
+    return driver.find_element(By.XPATH, f"//tr[td/strong[text()='{kind}']]//a[contains(@class, 'ah-link-danger')]")
 
 
 def forget_provider_session(provider_path):

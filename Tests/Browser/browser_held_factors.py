@@ -13,21 +13,21 @@ account page, after which it gets 401.
 import os
 import sys
 import time
-from urllib.parse import urlparse
 
 from selenium.webdriver.common.virtual_authenticator import Protocol, Transport, VirtualAuthenticatorOptions
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from browser_common import EC, By, base, check_page, driver, email, forget_provider_session, login, new_driver, password, run, step, wait  # noqa: E402
+from browser_common import (EC, By, base, check_page, driver, email, forget_provider_session, login, new_driver, password,  # noqa: E402
+                            provider_path, remove_link, run, step, wait)
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 
-def sign_in_to_second_step(provider_path):
+def sign_in_to_second_step(provider_base):
     """Signs out, forgets the provider's session, signs in with the password: the app asks for AuthHub's factor."""
     driver.get(base + "/profile")
     driver.find_element(By.ID, "signout").click()
     wait.until(EC.url_to_be(base + "/"))
-    forget_provider_session(provider_path)
+    forget_provider_session(provider_base)
     driver.find_element(By.LINK_TEXT, "Sign in with oidc").click()
     login(password)
     wait.until(EC.url_to_be(base + "/auth/second-factor"))
@@ -56,8 +56,7 @@ def main():
     wait.until(EC.presence_of_element_located((By.LINK_TEXT, "Sign in with oidc")))
     driver.find_element(By.LINK_TEXT, "Sign in with oidc").click()
     wait.until(EC.presence_of_element_located((By.NAME, "email")))
-    provider = urlparse(driver.current_url)
-    provider_path = f"{provider.scheme}://{provider.netloc}/{provider.path.strip('/').split('/')[0]}"
+    provider_base = provider_path()
     login(password)
     wait.until(EC.url_to_be(base + "/profile"))
     step("signed in with the provider alone (no factor yet)")
@@ -87,19 +86,19 @@ def main():
     driver.find_element(By.CSS_SELECTOR, "form.ah-form button").click()
     wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, ".ah-notice")))
 
-    sign_in_to_second_step(provider_path)
+    sign_in_to_second_step(provider_base)
     check_page("second step")
     step("the app asks for AuthHub's second factor")
     wait.until(EC.visibility_of_element_located((By.ID, "ah-passkey"))).click()
     wait.until(EC.url_to_be(base + "/profile"))
     step("signed in with the passkey")
 
-    sign_in_to_second_step(provider_path)
+    sign_in_to_second_step(provider_base)
     use_recovery_code(codes[0])
     wait.until(EC.url_to_be(base + "/profile"))
     step("signed in with a recovery code")
 
-    sign_in_to_second_step(provider_path)
+    sign_in_to_second_step(provider_base)
     use_recovery_code(codes[0])
     wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, ".ah-error[role=alert]")))
     assert "not right" in driver.find_element(By.CSS_SELECTOR, ".ah-error[role=alert]").text
@@ -140,7 +139,7 @@ def main():
     # goes through the provider's login again and AuthHub's second step, then back to the confirmation.
     time.sleep(5)
     driver.get(base + "/account")
-    driver.find_element(By.XPATH, "//tr[td/strong[text()='Passkey']]//a[contains(@class, 'ah-link-danger')]").click()
+    remove_link("Passkey").click()
     wait.until(EC.presence_of_element_located((By.NAME, "email")))
     step("an old sign-in is sent to sign in again first")
     login(password)

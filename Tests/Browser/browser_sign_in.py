@@ -13,7 +13,8 @@ import sys
 from urllib.parse import parse_qs, urlparse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from browser_common import EC, By, base, check_page, driver, email, forget_provider_session, login, password, run, shots, step, totp, wait  # noqa: E402
+from browser_common import (EC, By, base, check_page, driver, email, forget_provider_session, login, password,  # noqa: E402
+                            provider_path, remove_link, run, shots, step, totp, wait)
 
 
 def account_pages():
@@ -63,8 +64,7 @@ def main():
     step("home, signed out")
     driver.find_element(By.LINK_TEXT, "Sign in with auth0").click()
     wait.until(EC.presence_of_element_located((By.NAME, "email")))
-    provider = urlparse(driver.current_url)
-    provider_path = f"{provider.scheme}://{provider.netloc}/{provider.path.strip('/').split('/')[0]}"
+    provider_base = provider_path()
     login("not the password")
     wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "p.error")))
     assert "Wrong email or password" in driver.find_element(By.CSS_SELECTOR, "p.error").text
@@ -83,7 +83,7 @@ def main():
     driver.find_element(By.ID, "signout").click()
     wait.until(EC.url_to_be(base + "/"))
     check_page("home, signed out")
-    forget_provider_session(provider_path)
+    forget_provider_session(provider_base)
     driver.find_element(By.LINK_TEXT, "Sign in with auth0").click()
     login(password)
     wait.until(EC.presence_of_element_located((By.NAME, "otp")))
@@ -94,7 +94,7 @@ def main():
     # Removing the authenticator app: the confirmation page, then the removal (the sign-in is recent).
     driver.find_element(By.ID, "account").click()
     wait.until(EC.presence_of_element_located((By.ID, "ah-methods")))
-    driver.find_element(By.XPATH, "//tr[td/strong[text()='Authenticator app']]//a[contains(@class, 'ah-link-danger')]").click()
+    remove_link("Authenticator app").click()
     wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "form.ah-form button.ah-danger")))
     check_page("confirm removing a method")
     step("confirm removing the authenticator app")

@@ -44,7 +44,7 @@ extension AuthHub {
             throw AuthError(.unsupported, message: "\(request.kind) cannot be enrolled.")
         }
         try Self.checkEnrollmentRequest(request)
-        if let (p, manager, held, owner) = try await heldEnrollment(id, account, capability) {
+        if let (p, held, owner) = try await heldEnrollment(id, account, capability) {
             return try await mapped(p) { try await held.startEnrollment(request, options: options, owner: owner) }
         }
         return try await withAccount(id, account, capability) { p, manager in
@@ -63,7 +63,7 @@ extension AuthHub {
             throw AuthError(.unsupported, message: "\(challenge.kind) cannot be enrolled.")
         }
         if challenge.source == .authHub {
-            guard let (p, _, held, owner) = try await heldEnrollment(id, account, capability) else {
+            guard let (p, held, owner) = try await heldEnrollment(id, account, capability) else {
                 throw AuthError(.unsupported, message: "AuthHub-held factors are off for this provider.")
             }
             return try await mapped(p) { try await held.confirmEnrollment(challenge, response: response, owner: owner) }
@@ -76,13 +76,13 @@ extension AuthHub {
     /// The held-factor service, when enrolling `capability` goes to it: held factors are on for the
     /// provider and the provider does not enroll that kind itself.
     private func heldEnrollment(_ id: String?, _ account: String, _ capability: AccountCapability) async throws
-        -> (any AuthProvider, SessionManager, any HeldFactorService, HeldFactorOwner)? {
+        -> (any AuthProvider, any HeldFactorService, HeldFactorOwner)? {
         let p = try provider(id)
         let own = (p as? any AccountProvider)?.accountCapabilities ?? []
         guard !own.contains(capability), heldFactorGate.service(for: p)?.accountCapabilities.contains(capability) == true else { return nil }
         let manager = try manager(provider: p.id, account: account)
         guard let (service, owner) = try await mapped(p, { try await heldFactorOwner(p, manager) }) else { return nil }
-        return (p, manager, service, owner)
+        return (p, service, owner)
     }
 
     /// Removes the method with this id (one of ``accountMethods(provider:account:)``).

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// Whose AuthHub-held factors a record holds: a provider (its id in providers.json) and the
@@ -24,12 +23,6 @@ public struct HeldFactorOwner: Sendable, Hashable, Codable, CustomStringConverti
     public var description: String { "\(provider)/\(reference.prefix(12))" }
 
     /// A stable name for stores (a file name, a row key) that reveals neither id: the SHA-256, in
-    /// lowercase hex, of the provider id, a NUL byte and the user id.
-    public var reference: String {
-        var digest = SHA256()
-        digest.update(data: Data(provider.utf8))
-        digest.update(data: Data([0]))
-        digest.update(data: Data(user.utf8))
-        return digest.finalize().map { String(format: "%02x", $0) }.joined()
-    }
+    /// lowercase hex, of the provider id, a NUL byte and the user id — the index by user's reference.
+    public var reference: String { SessionUserReference.hex(provider: provider, userID: user) }
 }

@@ -68,7 +68,7 @@ public struct PasskeyAssertionOptions: Sendable, Hashable {
             "allowCredentials": .array(allowCredentials.map { ["type": "public-key", "id": .string(Base64URL.encode($0))] }),
             "userVerification": .string(userVerification.rawValue),
         ]
-        if let timeout { object["timeout"] = .number(Double(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)) }
+        if let timeout { object["timeout"] = .number(WebAuthnJSONReader.milliseconds(timeout)) }
         return .object(object)
     }
 }

@@ -121,7 +121,7 @@ public struct PasskeyRegistrationOptions: Sendable, Hashable {
             "excludeCredentials": .array(excludeCredentials.map { ["type": "public-key", "id": .string(Base64URL.encode($0))] }),
             "attestation": .string(attestation),
         ]
-        if let timeout { object["timeout"] = .number(Double(timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)) }
+        if let timeout { object["timeout"] = .number(WebAuthnJSONReader.milliseconds(timeout)) }
         return .object(object)
     }
 }

@@ -102,6 +102,13 @@ struct WebAuthnJSONReader {
 
     /// A `timeout` in milliseconds from a server's options: a positive, finite number, clamped to
     /// ``maxTimeoutMilliseconds``; anything else (absent, zero, negative, NaN, `1e300`) is no timeout.
+    /// `timeout` in whole milliseconds for the JSON forms, computed in floating point (a `Duration`
+    /// of any size cannot overflow) and clamped like a read one.
+    static func milliseconds(_ timeout: Duration) -> Double {
+        let (seconds, attoseconds) = timeout.components
+        return Swift.min(Swift.max(0, (Double(seconds) * 1000 + Double(attoseconds) / 1e15).rounded()), maxTimeoutMilliseconds)
+    }
+
     static func timeout(_ value: JSONValue?) -> Duration? {
         guard let milliseconds = value?.doubleValue, milliseconds.isFinite, milliseconds > 0 else { return nil }
         return .milliseconds(Int64(Swift.min(milliseconds, maxTimeoutMilliseconds).rounded()))

@@ -27,3 +27,10 @@ package enum SessionUserReference {
         digest(provider: provider, userID: userID).map { String(format: "%02x", $0) }.joined()
     }
 }
+
+extension Session {
+    /// The `extras` key of a browser session's device summary ("Firefox on Linux"), written by the
+    /// web layer at sign-in and read wherever sessions are listed (the account pages, `authhub account
+    /// sessions`).
+    package static let browserDeviceExtra = "authhubWebDevice"
+}

@@ -99,12 +99,7 @@ extension TurnkeyService {
         let path = "parameters."
         let parameters = submission.parameters
         let userId = try Self.string(parameters, "userId", in: path)
-        guard let items = parameters["authenticators"]?.arrayValue else {
-            throw TurnkeyFailure.invalid(path + "authenticators", "required array is missing")
-        }
-        guard (1...Self.maximumAuthenticatorsPerActivity).contains(items.count) else {
-            throw TurnkeyFailure.invalid(path + "authenticators", "must list 1 to \(Self.maximumAuthenticatorsPerActivity) authenticators")
-        }
+        let items = try Self.boundedList(parameters, "authenticators", in: path, of: "authenticators")
         var parsed: [(name: String, item: [String: JSONValue], path: String)] = []
         for (index, value) in items.enumerated() {
             let itemPath = path + "authenticators[\(index)]."
@@ -155,12 +150,7 @@ extension TurnkeyService {
         let path = "parameters."
         let parameters = submission.parameters
         let userId = try Self.string(parameters, "userId", in: path)
-        guard let values = parameters["authenticatorIds"]?.arrayValue else {
-            throw TurnkeyFailure.invalid(path + "authenticatorIds", "required array is missing")
-        }
-        guard (1...Self.maximumAuthenticatorsPerActivity).contains(values.count) else {
-            throw TurnkeyFailure.invalid(path + "authenticatorIds", "must list 1 to \(Self.maximumAuthenticatorsPerActivity) ids")
-        }
+        let values = try Self.boundedList(parameters, "authenticatorIds", in: path, of: "ids")
         var ids: [String] = []
         for (index, value) in values.enumerated() {
             guard let id = value.stringValue, !id.isEmpty else {
@@ -182,5 +172,17 @@ extension TurnkeyService {
             effect: .deleteAuthenticators(owner, ids), organizationId: owner.organizationId
         )
         return await record(outcome, type: Self.deleteAuthenticatorsType, submission: submission)
+    }
+
+    /// The array `key` of an activity's parameters, of 1 to ``maximumAuthenticatorsPerActivity``
+    /// entries (`400` code 3 otherwise).
+    static func boundedList(_ parameters: [String: JSONValue], _ key: String, in path: String, of what: String) throws -> [JSONValue] {
+        guard let list = parameters[key]?.arrayValue else {
+            throw TurnkeyFailure.invalid(path + key, "required array is missing")
+        }
+        guard (1...maximumAuthenticatorsPerActivity).contains(list.count) else {
+            throw TurnkeyFailure.invalid(path + key, "must list 1 to \(maximumAuthenticatorsPerActivity) \(what)")
+        }
+        return list
     }
 }

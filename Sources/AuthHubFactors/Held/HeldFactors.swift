@@ -291,8 +291,11 @@ public struct HeldFactors: HeldFactorService {
         throw AuthError(.conflict, message: "The factors of this account are being changed by other requests; try again.")
     }
 
+    /// Keeps a new enrollment, replacing one of the same kind still waiting for its confirmation (a
+    /// page reloaded, an enrollment started again): one pending enrollment per kind.
     private func addPending(_ factor: HeldFactor, owner: HeldFactorOwner) async throws {
         try await change(owner) { record in
+            record.factors.removeAll { !$0.isConfirmed && $0.kind == factor.kind }
             guard record.factors.count < HeldFactorRecord.maximumFactors else {
                 throw AuthError(.invalidRequest, message: "This account holds as many factors as it may (\(HeldFactorRecord.maximumFactors)).")
             }
@@ -311,27 +314,13 @@ public struct HeldFactors: HeldFactorService {
     private func newID() throws -> String {
         let bytes = random.bytes(16)
         guard bytes.count == 16 else { throw AuthError(.invalidConfiguration, message: "The random source returned too few bytes.") }
-        return HeldFactor.idPrefix + bytes.map { String(format: "%02x", $0) }.joined()
+        return HeldFactor.idPrefix + Hex.lowercase(bytes)
     }
 
-    /// The WebAuthn user handle of `owner`: the first 32 bytes of its reference's digest, so the
-    /// handle names neither the provider nor the user id.
+    /// The WebAuthn user handle of `owner`: the 32-byte digest behind its reference, so the handle
+    /// names neither the provider nor the user id.
     static func userHandle(_ owner: HeldFactorOwner) -> [UInt8] {
-        var bytes: [UInt8] = []
-        var hex = owner.reference.utf8.makeIterator()
-        while let high = hex.next(), let low = hex.next(), bytes.count < 32 {
-            guard let h = Self.nibble(high), let l = Self.nibble(low) else { break }
-            bytes.append(h << 4 | l)
-        }
-        return bytes
-    }
-
-    private static func nibble(_ c: UInt8) -> UInt8? {
-        switch c {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
-        default: nil
-        }
+        SessionUserReference.digest(provider: owner.provider, userID: owner.user)
     }
 
     private func encode(_ value: some Encodable) throws -> Secret<String> {

@@ -79,7 +79,7 @@ public enum DefaultWebTemplates {
             <thead><tr><th scope="col">{{t.method}}</th><th scope="col">{{t.added}}</th><th scope="col">{{t.lastUsed}}</th><th scope="col"><span class="ah-hidden">{{t.actions}}</span></th></tr></thead>
             <tbody>
             {{#methods}}
-            <tr><td><strong>{{label}}</strong>{{#detail}}<br><span class="ah-muted">{{.}}</span>{{/detail}}{{#held}}<br><span class="ah-muted">{{t.keptByApp}}</span>{{/held}}{{^confirmed}}<br><span class="ah-muted">{{t.pending}}</span>{{/confirmed}}</td>
+            <tr><td><strong>{{label}}</strong>{{#detail}}<br><span class="ah-muted">{{.}}</span>{{/detail}}{{#held}}<br><span class="ah-muted">{{t.keptByApp}}</span>{{/held}}</td>
             <td>{{created}}</td><td>{{lastUsed}}</td>
             <td>{{#removable}}<a class="ah-link-danger" href="{{removeLink}}">{{t.remove}}<span class="ah-hidden"> {{label}}</span></a>{{/removable}}</td></tr>
             {{/methods}}
@@ -208,7 +208,6 @@ public enum DefaultWebTemplates {
         "lastUsed": "Last used",
         "actions": "Actions",
         "keptByApp": "kept by this app",
-        "pending": "not confirmed",
         "remove": "Remove",
         "noMethods": "Your sign-in methods are managed by your identity provider.",
         "addTOTP": "Add an authenticator app",

@@ -59,26 +59,20 @@ struct WebPageRenderer: Sendable {
     }
 
     /// `template` rendered with `context` inside the layout, as an HTML response with its own CSP.
-    func render(_ template: String, title: String, context: [String: Any], status: HTTPResponseStatus = .ok,
+    func render(_ template: String, title: String, context: [String: Any], status: HTTPResponse.Status = .ok,
                 random: any RandomSource) -> WebResponse {
-        let nonce = Base64URL.encode(random.bytes(18))
-        var values = context
-        values["t"] = strings
-        values["nonce"] = nonce
-        values["product"] = productName
-        values["passkeyScript"] = DefaultWebTemplates.passkeyScript
-        let body = library.render(values, withTemplate: template) ?? ""
-        let page = library.render(["t": strings, "nonce": nonce, "product": productName, "title": title, "body": body,
-                                   "stylesheet": stylesheet], withTemplate: "layout") ?? body
-        var response = WebResponse(status: status.status, headerFields: [
-            .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
-        ], body: Array(page.utf8))
-        response.headerFields[.contentSecurityPolicy] = Self.contentSecurityPolicy(nonce: nonce)
-        return response
+        renderBody(title: title, status: status, random: random) { nonce in
+            var values = context
+            values["t"] = strings
+            values["nonce"] = nonce
+            values["product"] = productName
+            values["passkeyScript"] = DefaultWebTemplates.passkeyScript
+            return library.render(values, withTemplate: template) ?? ""
+        }
     }
 
-    /// A page whose body the app made (trusted markup) inside the layout.
-    func renderBody(title: String, status: HTTPTypes.HTTPResponse.Status, random: any RandomSource, body: (String) -> String) -> WebResponse {
+    /// A page whose body `body` makes (trusted markup, given the response's nonce) inside the layout.
+    func renderBody(title: String, status: HTTPResponse.Status, random: any RandomSource, body: (String) -> String) -> WebResponse {
         let nonce = Base64URL.encode(random.bytes(18))
         let page = library.render(["t": strings, "nonce": nonce, "product": productName, "title": title, "body": body(nonce),
                                    "stylesheet": stylesheet], withTemplate: "layout") ?? ""
@@ -94,13 +88,4 @@ struct WebPageRenderer: Sendable {
         "default-src 'none'; script-src 'nonce-\(nonce)'; style-src 'nonce-\(nonce)'; img-src 'self' data:; connect-src 'self'; "
             + "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
     }
-}
-
-/// A status for ``WebPageRenderer/render(_:title:context:status:random:)`` (swift-http-types' status, wrapped so a default reads well).
-struct HTTPResponseStatus: Sendable {
-    let status: HTTPTypes.HTTPResponse.Status
-    static let ok = HTTPResponseStatus(status: .ok)
-    static let badRequest = HTTPResponseStatus(status: .badRequest)
-    static let unauthorized = HTTPResponseStatus(status: .unauthorized)
-    static let forbidden = HTTPResponseStatus(status: .forbidden)
 }

@@ -74,8 +74,12 @@ import Testing
         let clock = FakeClock(now: Date(timeIntervalSince1970: 1_767_225_600))
         let store = InMemoryHeldFactorStore()
         let service = try Self.service(store, clock: clock)
+        let replaced = try await service.startEnrollment(.totp, options: MethodEnrollmentOptions(), owner: Self.owner)
         let challenge = try await service.startEnrollment(.totp, options: MethodEnrollmentOptions(), owner: Self.owner)
-        #expect(try await service.methods(of: Self.owner).count == 1)
+        #expect(try await service.methods(of: Self.owner).count == 1, "a new enrollment of a kind replaces the pending one")
+        await #expect(throws: AuthError(.sessionExpired)) {
+            _ = try await service.confirmEnrollment(replaced, response: .code(Secret("000000")), owner: Self.owner)
+        }
         #expect(try await service.secondStep(for: Self.owner) == nil, "an unconfirmed factor asks for nothing")
         clock.advance(by: HeldFactors.enrollmentLifetime + 1)
         #expect(try await service.methods(of: Self.owner).isEmpty)
