@@ -7,13 +7,14 @@ import HummingbirdAuth
 extension AuthHubWeb {
     /// The sign-in, callback and sign-out routes, to add with
     /// `router.addRoutes(web.routes(context: AppContext.self), atPath: web.configuration.routePrefix)`:
-    /// `GET login`, `GET callback`, `POST logout` and `GET`/`POST second-factor` (see
-    /// ``AuthHubWeb/login(_:)``, ``AuthHubWeb/callback(_:)``, ``AuthHubWeb/logout(_:)``,
+    /// `GET`/`POST login`, `GET callback`, `POST logout` and `GET`/`POST second-factor` (see
+    /// ``AuthHubWeb/login(_:)``, ``AuthHubWeb/submitLogin(_:)``, ``AuthHubWeb/callback(_:)``, ``AuthHubWeb/logout(_:)``,
     /// ``AuthHubWeb/secondFactor(_:)`` and ``AuthHubWeb/submitSecondFactor(_:)``).
     public func routes<Context: AuthRequestContext>(context: Context.Type = Context.self) -> RouteCollection<Context>
     where Context.Identity == AuthHubIdentity {
         let routes = RouteCollection(context: Context.self)
         routes.get("login") { request, _ in Response(await self.login(WebRequest(request))) }
+        routes.post("login") { request, context in Response(await self.submitLogin(WebRequest(request, context: context))) }
         routes.get("callback") { request, context in Response(await self.callback(WebRequest(request, context: context))) }
         routes.post("logout") { request, _ in Response(await self.logout(WebRequest(request))) }
         routes.get("second-factor") { request, _ in Response(await self.secondFactor(WebRequest(request))) }
@@ -23,13 +24,14 @@ extension AuthHubWeb {
 
     /// The account pages, to add with
     /// `router.addRoutes(web.accountRoutes(context: AppContext.self), atPath: web.configuration.accountPath)`:
-    /// `GET /`, `GET enroll`, `GET confirm` and `POST /` (see ``AuthHubWeb/accountPage(_:)``,
-    /// ``AuthHubWeb/accountEnrollPage(_:)``, ``AuthHubWeb/accountConfirmPage(_:)`` and
+    /// `GET /`, `GET enroll`, `GET edit`, `GET confirm` and `POST /` (see ``AuthHubWeb/accountPage(_:)``,
+    /// ``AuthHubWeb/accountEnrollPage(_:)``, ``AuthHubWeb/accountEditPage(_:)``, ``AuthHubWeb/accountConfirmPage(_:)`` and
     /// ``AuthHubWeb/accountAction(_:)``). They resolve the session themselves (no middleware needed).
     public func accountRoutes<Context: RequestContext>(context: Context.Type = Context.self) -> RouteCollection<Context> {
         let routes = RouteCollection(context: Context.self)
         routes.get { request, _ in Response(await self.accountPage(WebRequest(request))) }
         routes.get("enroll") { request, _ in Response(await self.accountEnrollPage(WebRequest(request))) }
+        routes.get("edit") { request, _ in Response(await self.accountEditPage(WebRequest(request))) }
         routes.get("confirm") { request, _ in Response(await self.accountConfirmPage(WebRequest(request))) }
         routes.post { request, _ in Response(await self.accountAction(WebRequest(request))) }
         return routes

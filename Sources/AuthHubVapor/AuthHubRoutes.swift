@@ -2,8 +2,8 @@ import AuthHub
 import Vapor
 
 /// The sign-in, callback and sign-out routes under the configuration's prefix (`/auth`):
-/// `GET login`, `GET callback`, `POST logout` and `GET`/`POST second-factor` (see
-/// ``AuthHubWeb/login(_:)``, ``AuthHubWeb/callback(_:)``, ``AuthHubWeb/logout(_:)``,
+/// `GET`/`POST login`, `GET callback`, `POST logout` and `GET`/`POST second-factor` (see
+/// ``AuthHubWeb/login(_:)``, ``AuthHubWeb/submitLogin(_:)``, ``AuthHubWeb/callback(_:)``, ``AuthHubWeb/logout(_:)``,
 /// ``AuthHubWeb/secondFactor(_:)`` and ``AuthHubWeb/submitSecondFactor(_:)``).
 ///
 /// <!-- example: context app: Application, web: AuthHubWeb -->
@@ -19,6 +19,7 @@ public struct AuthHubRoutes: RouteCollection, Sendable {
         let prefix = web.configuration.routePrefix.split(separator: "/").map { PathComponent.constant(String($0)) }
         let group = routes.grouped(prefix), web = self.web
         group.get("login") { request async -> Response in Response(await web.login(WebRequest(request))) }
+        group.on(.POST, "login", body: .stream) { request async -> Response in Response(await web.submitLogin(WebRequest(request))) }
         group.get("callback") { request async -> Response in Response(await web.callback(WebRequest(request))) }
         group.on(.POST, "logout", body: .stream) { request async -> Response in
             Response(await web.logout(WebRequest(request)))
@@ -31,8 +32,8 @@ public struct AuthHubRoutes: RouteCollection, Sendable {
 }
 
 /// The account pages under the configuration's ``WebSignInConfiguration/accountPath`` (`/account`):
-/// `GET /`, `GET enroll`, `GET confirm` and `POST /` (see ``AuthHubWeb/accountPage(_:)``,
-/// ``AuthHubWeb/accountEnrollPage(_:)``, ``AuthHubWeb/accountConfirmPage(_:)`` and
+/// `GET /`, `GET enroll`, `GET edit`, `GET confirm` and `POST /` (see ``AuthHubWeb/accountPage(_:)``,
+/// ``AuthHubWeb/accountEnrollPage(_:)``, ``AuthHubWeb/accountEditPage(_:)``, ``AuthHubWeb/accountConfirmPage(_:)`` and
 /// ``AuthHubWeb/accountAction(_:)``); they resolve the session themselves.
 ///
 /// <!-- example: context app: Application, web: AuthHubWeb -->
@@ -49,6 +50,7 @@ public struct AuthHubAccountRoutes: RouteCollection, Sendable {
         let group = routes.grouped(prefix), web = self.web
         group.get { request async -> Response in Response(await web.accountPage(WebRequest(request))) }
         group.get("enroll") { request async -> Response in Response(await web.accountEnrollPage(WebRequest(request))) }
+        group.get("edit") { request async -> Response in Response(await web.accountEditPage(WebRequest(request))) }
         group.get("confirm") { request async -> Response in Response(await web.accountConfirmPage(WebRequest(request))) }
         group.on(.POST, body: .stream) { request async -> Response in Response(await web.accountAction(WebRequest(request))) }
     }

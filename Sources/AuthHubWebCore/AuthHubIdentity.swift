@@ -36,9 +36,16 @@ public struct AuthHubIdentity: Sendable {
     public var email: String? { claims["email"]?.stringValue }
 
     /// When the user last gave the provider their credentials: the ID token's `auth_time`, when the
-    /// provider sent one (what a step-up checks: ``AuthHubWeb/requireRecentAuthentication(_:maxAge:returnTo:)``).
+    /// provider sent one, else the time the web core checked the user's password itself (its
+    /// sign-in form; what a step-up checks: ``AuthHubWeb/requireRecentAuthentication(_:maxAge:returnTo:)``).
     public var authenticatedAt: Date? {
-        guard let seconds = claims["auth_time"]?.doubleValue, seconds.isFinite, (0...253_402_300_799).contains(seconds) else { return nil }
+        if let seconds = claims["auth_time"]?.doubleValue, let date = Self.date(seconds) { return date }
+        return storage.authenticatedAt
+    }
+
+    /// A date of seconds since 1970 when they are a plausible one (0 to the year 9999).
+    static func date(_ seconds: Double?) -> Date? {
+        guard let seconds, seconds.isFinite, (0...253_402_300_799).contains(seconds) else { return nil }
         return Date(timeIntervalSince1970: seconds)
     }
 
@@ -55,9 +62,10 @@ public struct AuthHubIdentity: Sendable {
         let accessToken: Secret<String>
         let expiresAt: Date?
         let csrfToken: String?
+        let authenticatedAt: Date?
 
         init(provider: String, subject: String?, claims: [String: JSONValue], source: Source, accessToken: Secret<String>,
-             expiresAt: Date?, csrfToken: String?) {
+             expiresAt: Date?, csrfToken: String?, authenticatedAt: Date?) {
             self.provider = provider
             self.subject = subject
             self.claims = claims
@@ -65,12 +73,15 @@ public struct AuthHubIdentity: Sendable {
             self.accessToken = accessToken
             self.expiresAt = expiresAt
             self.csrfToken = csrfToken
+            self.authenticatedAt = authenticatedAt
         }
     }
 
+    /// - Parameter authenticatedAt: when the user gave their credentials, for a provider whose
+    ///   claims carry no `auth_time` (``authenticatedAt``).
     public init(provider: String, subject: String?, claims: [String: JSONValue], source: Source, accessToken: Secret<String>,
-                expiresAt: Date?, csrfToken: String?) {
+                expiresAt: Date?, csrfToken: String?, authenticatedAt: Date? = nil) {
         storage = Storage(provider: provider, subject: subject, claims: claims, source: source, accessToken: accessToken,
-                          expiresAt: expiresAt, csrfToken: csrfToken)
+                          expiresAt: expiresAt, csrfToken: csrfToken, authenticatedAt: authenticatedAt)
     }
 }

@@ -7,7 +7,8 @@ import HTTPTypes
 /// AuthHub), served by the web core so every framework adapter mounts the same ones: the overview
 /// (profile, sign-in methods, sessions), adding an authenticator app (QR code as inline SVG and the
 /// key) or recovery codes (shown once, with a download), and confirmation pages for removing a
-/// method or signing other sessions out. They are one client of the headless API
+/// method or signing other sessions out, and forms to change the password or the profile. They
+/// are one client of the headless API
 /// (`AuthHub.accountMethods`, `startMethodEnrollment`, …, ``sessions(of:)``).
 ///
 /// Every page needs a signed-in browser (else it is sent to sign in and back); every change is a
@@ -52,6 +53,9 @@ extension AuthHubWeb {
                     return row
                 },
                 "hasOthers": sessions.contains { !$0.isCurrent }, "signOutOthersLink": base + "/confirm?action=sign-out-others",
+                "canChangePassword": capabilities.contains(.changePassword), "changePasswordLink": base + "/edit?what=password",
+                "canChangeProfile": !capabilities.isDisjoint(with: [.changeName, .changeEmail]), "changeProfileLink": base + "/edit?what=profile",
+                "canEditProfile": !capabilities.isDisjoint(with: [.changePassword, .changeName, .changeEmail]),
                 "canDeleteAccount": try hub.provider(identity.provider).capabilities.contains(.accountDeletion),
                 "deleteAccountLink": base + "/confirm?action=delete-account",
             ]
@@ -82,6 +86,19 @@ extension AuthHubWeb {
                                                                 account: id.account)
             keepEnrollment(challenge, for: id)
             return enrollmentPage(challenge, identity: identity, error: nil)
+        }
+    }
+
+    /// `GET <accountPath>/edit?what=password|profile`: the form to change the password (current,
+    /// new, repeated) or the profile (name and/or email, as the provider allows); a recent sign-in
+    /// first, as for every change.
+    public func accountEditPage(_ request: WebRequest) async -> WebResponse {
+        await withSignedIn(request) { identity, _ in
+            let what = request.queryParameters["what"]
+            guard what == "password" || what == "profile" else { return .page(.notFound, "There is no such page.") }
+            let back = configuration.accountPath + "/edit?what=" + (what ?? "")
+            if let redirect = requireRecentAuthentication(identity, maxAge: configuration.accountStepUpMaxAge, returnTo: back) { return redirect }
+            return try editPage(what ?? "", identity: identity, error: nil, status: .ok)
         }
     }
 
@@ -161,11 +178,57 @@ extension AuthHubWeb {
                 return done("signedOutOthers")
             case "delete-account":
                 if let redirect = stepUp(back + "/confirm?action=delete-account") { return redirect }
-                try await hub.deleteAccount(provider: identity.provider, account: id.account)
+                do {
+                    try await hub.deleteAccount(provider: identity.provider, account: id.account)
+                } catch let error as AuthError where error.code == .requiresRecentLogin {
+                    return reauthenticate(identity, returnTo: back + "/confirm?action=delete-account")
+                }
                 forget(id)
                 var gone = WebResponse.redirect(configuration.signedOutPath, status: .seeOther)
                 gone.setCookie(clearing(configuration.sessionCookieName))
                 return gone
+            case "change-password":
+                if let redirect = stepUp(back + "/edit?what=password") { return redirect }
+                let new = fields["new"] ?? ""
+                guard (1...1024).contains(new.utf8.count) else {
+                    return try editPage("password", identity: identity, error: pages.strings["passwordMissing"], status: .badRequest)
+                }
+                guard new == fields["repeat"] else {
+                    return try editPage("password", identity: identity, error: pages.strings["passwordsDiffer"], status: .badRequest)
+                }
+                // The recent sign-in is the check of who is asking (no current password here).
+                do {
+                    try await hub.changePassword(new: Secret(new), provider: identity.provider, account: id.account)
+                } catch let error as AuthError where error.code == .weakPassword || error.code == .passwordLeaked {
+                    return try editPage("password", identity: identity, error: pages.strings["passwordWeak"], status: .badRequest)
+                } catch let error as AuthError where error.code == .requiresRecentLogin {
+                    return reauthenticate(identity, returnTo: back + "/edit?what=password")
+                }
+                return done("passwordChanged")
+            case "change-profile":
+                if let redirect = stepUp(back + "/edit?what=profile") { return redirect }
+                let capabilities = try hub.accountCapabilities(provider: identity.provider)
+                var notice = "profileUnchanged"
+                do {
+                    if capabilities.contains(.changeName), let name = fields["name"]?.trimmingCharacters(in: .whitespaces), !name.isEmpty,
+                       name != identity.claims["name"]?.stringValue {
+                        try await hub.changeProfile(.name(name), provider: identity.provider, account: id.account)
+                        notice = "profileChanged"
+                    }
+                    if capabilities.contains(.changeEmail), let email = fields["email"]?.trimmingCharacters(in: .whitespaces), !email.isEmpty,
+                       email.lowercased() != identity.email?.lowercased() {
+                        switch try await hub.changeProfile(.email(email), provider: identity.provider, account: id.account) {
+                        case .changed: notice = "profileChanged"
+                        case .verificationSent: notice = "emailVerificationSent"
+                        }
+                    }
+                } catch let error as AuthError where error.code == .requiresRecentLogin {
+                    return reauthenticate(identity, returnTo: back + "/edit?what=profile")
+                } catch let error as AuthError where [.invalidRequest, .invalidEmail, .emailAlreadyInUse].contains(error.code) {
+                    let key = error.code == .emailAlreadyInUse ? "emailInUse" : "profileInvalid"
+                    return try editPage("profile", identity: identity, error: pages.strings[key], status: .badRequest)
+                }
+                return done(notice)
             case "confirm-totp", "confirm-recovery-codes", "confirm-passkey":
                 guard let challenge = takeEnrollment(for: id) else {
                     return .redirect(back, status: .seeOther)
@@ -229,7 +292,31 @@ extension AuthHubWeb {
 
     // MARK: Helpers
 
-    static let notices: Set<String> = ["added.totp", "added.recoveryCode", "added.passkey", "removed", "signedOutOne", "signedOutOthers"]
+    static let notices: Set<String> = ["added.totp", "added.recoveryCode", "added.passkey", "removed", "signedOutOne", "signedOutOthers",
+                                       "passwordChanged", "profileChanged", "profileUnchanged", "emailVerificationSent"]
+
+    /// Through the provider's sign-in again and back to `returnTo`: the provider wanted a more recent
+    /// sign-in than the pages' step-up window gave (Firebase's `CREDENTIAL_TOO_OLD_LOGIN_AGAIN`).
+    private func reauthenticate(_ identity: AuthHubIdentity, returnTo: String) -> WebResponse {
+        guard let path = reauthenticationPath(for: identity, returnTo: returnTo) else { return .page(.badRequest, "There is no such page.") }
+        return .redirect(path, status: .seeOther)
+    }
+
+    /// The password or profile form (``accountEditPage(_:)``), with an error when one is given.
+    private func editPage(_ what: String, identity: AuthHubIdentity, error: String?, status: HTTPResponse.Status) throws -> WebResponse {
+        let capabilities = try hub.accountCapabilities(provider: identity.provider)
+        var context: [String: Any] = ["csrf": identity.csrfToken ?? "", "action": configuration.accountPath, "back": configuration.accountPath]
+        if let error { context["error"] = error }
+        if what == "password" {
+            guard capabilities.contains(.changePassword) else { return .page(.notFound, "That is not available for your account.") }
+            return pages.render("change-password", title: pages.strings["changePassword"] ?? "", context: context, status: status,
+                                random: hub.context.random)
+        }
+        guard !capabilities.isDisjoint(with: [.changeName, .changeEmail]) else { return .page(.notFound, "That is not available for your account.") }
+        if capabilities.contains(.changeName) { context["canChangeName"] = true; context["name"] = identity.claims["name"]?.stringValue ?? "" }
+        if capabilities.contains(.changeEmail) { context["canChangeEmail"] = true; context["email"] = identity.email ?? "" }
+        return pages.render("profile", title: pages.strings["editProfile"] ?? "", context: context, status: status, random: hub.context.random)
+    }
 
     /// The largest form the account and second-step pages read (a passkey's registration is ~1–2 KiB).
     static let formLimit = 16 * 1024
@@ -254,7 +341,7 @@ extension AuthHubWeb {
         case .failed(let response):
             return secured(response)
         case .anonymous, .ended:
-            guard let provider = redirectProvider(nil) else { return secured(.page(.unauthorized, "Please sign in.")) }
+            guard let provider = browserSignIn(nil) else { return secured(.page(.unauthorized, "Please sign in.")) }
             var components = URLComponents()
             components.path = configuration.routePrefix + "/login"
             components.queryItems = [URLQueryItem(name: "provider", value: provider.id), URLQueryItem(name: "returnTo", value: configuration.accountPath)]

@@ -10,7 +10,7 @@ extension AuthHubWeb {
     /// path 400 (no open redirect).
     public func login(_ request: WebRequest) async -> WebResponse {
         do {
-            return secured(try await signInRedirect(request))
+            return secured(try await startSignIn(request))
         } catch {
             return errorResponse(for: error)
         }
@@ -47,9 +47,9 @@ extension AuthHubWeb {
         return response
     }
 
-    private func signInRedirect(_ request: WebRequest) async throws -> WebResponse {
+    private func startSignIn(_ request: WebRequest) async throws -> WebResponse {
         let query = request.queryParameters
-        guard let provider = redirectProvider(query["provider"]) else {
+        guard let route = browserSignIn(query["provider"]) else {
             return .page(.notFound, "No provider of that name signs in through the browser.")
         }
         var returnPath = configuration.defaultReturnPath
@@ -59,9 +59,10 @@ extension AuthHubWeb {
         }
         // `maxAge=N` (a step-up): the provider must have had the user's credentials within N
         // seconds (`max_age`, and `prompt=login` for 0), and the ID token's `auth_time` is checked;
-        // from a signed-in browser, only the same user may complete it.
+        // from a signed-in browser, only the same user may complete it. The sign-in form asks for
+        // the password whatever N is.
         var options = BrowserSignInOptions()
-        var stepUpUser: String?
+        var stepUp: AuthHubIdentity?
         if let asked = query["maxAge"] {
             guard let maxAge = Int(asked), String(maxAge) == asked, (0...BrowserSignInOptions.maximumMaxAge).contains(maxAge) else {
                 return .page(.badRequest, "maxAge is a number of seconds.")
@@ -69,18 +70,24 @@ extension AuthHubWeb {
             options.maxAge = maxAge
             if maxAge == 0 { options.prompt = "login" }
             if let value = request.cookie(sessionCookieName), case .signedIn(let identity, _) = await resolveSession(cookie: value),
-               identity.provider == provider.id {
-                stepUpUser = identity.subject
+               identity.provider == route.id {
+                stepUp = identity
             }
         }
-        let transaction = try await provider.beginRedirectSignIn(redirectURI: configuration.callbackURL, options: options)
         let preID = Base64URL.encode(hub.context.random.bytes(32))
-        await pending.put(PendingWebSignIns.Entry(provider: provider.id, transaction: transaction, returnPath: returnPath, createdAt: now,
-                                                  stepUpUser: stepUpUser),
-                          id: preID, lifetime: configuration.preSessionLifetime)
-        var response = WebResponse.redirect(transaction.url.absoluteString)
-        response.setCookie(cookie(configuration.preSessionCookieName, preID, maxAge: Int(configuration.preSessionLifetime.seconds.rounded(.down))))
-        return response
+        switch route {
+        case .redirect(let provider):
+            let transaction = try await provider.beginRedirectSignIn(redirectURI: configuration.callbackURL, options: options)
+            await pending.put(PendingWebSignIns.Entry(provider: provider.id, transaction: transaction, returnPath: returnPath, createdAt: now,
+                                                      stepUpUser: stepUp?.subject),
+                              id: preID, lifetime: configuration.preSessionLifetime)
+            var response = WebResponse.redirect(transaction.url.absoluteString)
+            response.setCookie(cookie(configuration.preSessionCookieName, preID, maxAge: Int(configuration.preSessionLifetime.seconds.rounded(.down))))
+            return response
+        case .form(let provider):
+            return await signInForm(provider: provider.id, returnPath: returnPath, stepUpUser: stepUp?.subject, email: stepUp?.email,
+                                    error: nil, status: .ok)
+        }
     }
 
     private func finishSignIn(_ request: WebRequest) async throws -> WebResponse {
@@ -89,13 +96,13 @@ extension AuthHubWeb {
         guard let preID = request.cookie(configuration.preSessionCookieName), preID.utf8.count <= 128,
               let entry = await pending.take(preID) else { return refused }
         guard now.timeIntervalSince(entry.createdAt) <= configuration.preSessionLifetime.seconds,
-              let provider = redirectProvider(entry.provider) else { return refused }
+              let transaction = entry.transaction, let provider = redirectProvider(entry.provider) else { return refused }
         var callbackURL = configuration.callbackURL
         if let query = request.query { callbackURL += "?" + query }
         guard let url = URL(string: callbackURL) else { return refused }
         let session: Session
         do {
-            session = try await provider.finishRedirectSignIn(callbackURL: url, transaction: entry.transaction)
+            session = try await provider.finishRedirectSignIn(callbackURL: url, transaction: transaction)
         } catch let error as AuthError {
             hub.context.logger.notice("web sign-in refused", metadata: ["provider": "\(entry.provider)", "error": "\(error.code)"])
             switch error.code {
@@ -106,21 +113,32 @@ extension AuthHubWeb {
             refused.setCookie(clearing(configuration.preSessionCookieName))
             return refused
         }
-        if let user = entry.stepUpUser, session.userID != user {
+        return try await establish(session, provider: entry.provider, returnPath: entry.returnPath, stepUpUser: entry.stepUpUser,
+                                   request: request, clearing: configuration.preSessionCookieName, redirect: .found)
+    }
+
+    /// The end of every browser sign-in (the callback, the sign-in form, the provider's second
+    /// step): a step-up by anyone but its user is refused (the new session revoked, the browser's
+    /// kept); otherwise the session is stored under a fresh id — or waits for AuthHub's own second
+    /// factor — the browser's previous session is retired, `clearing` (the cookie of the step that
+    /// ends here) is cleared, the session cookie set, and the browser sent to `returnPath`.
+    func establish(_ session: Session, provider providerID: String, returnPath: String, stepUpUser: String?, request: WebRequest,
+                   clearing ended: String, redirect status: HTTPResponse.Status) async throws -> WebResponse {
+        if let user = stepUpUser, session.userID != user {
             // A re-authentication as someone else: refused, the browser keeps its session; the new
             // session is not stored, and its tokens are revoked.
-            hub.context.logger.notice("web re-authentication by another user refused", metadata: ["provider": "\(entry.provider)"])
-            try? await provider.signOut(session)
+            hub.context.logger.notice("web re-authentication by another user refused", metadata: ["provider": "\(providerID)"])
+            try? await hub.provider(providerID).signOut(session)
             var refused = WebResponse.page(.forbidden, "You signed in as someone else. Sign in again as yourself to continue.")
-            refused.setCookie(clearing(configuration.preSessionCookieName))
+            refused.setCookie(clearing(ended))
             return refused
         }
-        let id = WebSessionID.make(provider: entry.provider, now: now, random: hub.context.random)
+        let id = WebSessionID.make(provider: providerID, now: now, random: hub.context.random)
         do {
             _ = try await startSession(session, id: id, userAgent: request.headerFields[.userAgent], peerAddress: request.peerAddress)
         } catch let error as AuthError where AuthHub.isHeldSecondStep(error) {
             // The provider accepted the user; AuthHub's own factor comes next, on its page.
-            return beginSecondStep(error, id: id, request: request, returnPath: entry.returnPath)
+            return beginSecondStep(error, id: id, request: request, returnPath: returnPath)
         }
         // Signing in while signed in replaces the browser's session (the hub's one rule): the old one
         // is removed from the store at once and revoked at its provider in the background
@@ -130,8 +148,8 @@ extension AuthHubWeb {
             try? await hub.manager(provider: old.provider, account: old.account).retire(timeout: hub.signInPolicy.revocationTimeout)
             forget(old)
         }
-        var response = WebResponse.redirect(entry.returnPath)
-        response.setCookie(clearing(configuration.preSessionCookieName))
+        var response = WebResponse.redirect(returnPath, status: status)
+        response.setCookie(clearing(ended))
         response.setCookie(sessionCookie(id))
         return response
     }

@@ -3,16 +3,17 @@ import Crypto
 import Foundation
 import HTTPTypes
 
-/// The second step of a browser sign-in with AuthHub-held factors (`AuthHub.useHeldFactors`): after
-/// the provider's callback, the browser gets a short-lived second-step cookie instead of a session
-/// and is sent to `<prefix>/second-factor`, a page of AuthHub's own (``WebPages``) that asks for a
-/// code from the user's authenticator app or a recovery code; the right answer stores the browser's
+/// The second step of a browser sign-in — AuthHub-held factors (`AuthHub.useHeldFactors`), or the
+/// provider's own second factors after the sign-in form (Firebase's TOTP: `mfaRequired`): the
+/// browser gets a short-lived second-step cookie instead of a session and is sent to
+/// `<prefix>/second-factor`, a page of AuthHub's own (``WebPages``) that asks for a code from the
+/// user's authenticator app, a recovery code or a passkey; the right answer stores the browser's
 /// session and sets its cookie, as the callback would have.
 extension AuthHubWeb {
     /// `GET <prefix>/second-factor`: the page (200), or — with no waiting sign-in for this browser —
     /// a page saying to sign in again (400).
     public func secondFactor(_ request: WebRequest) async -> WebResponse {
-        guard let (_, entry) = waitingSecondStep(request), let step = hub.heldSecondStep(token: entry.token) else {
+        guard let (_, entry) = waitingSecondStep(request), let step = secondStepKinds(entry) else {
             return secured(expiredSecondStep())
         }
         return secured(secondFactorPage(entry, step: step, error: nil, status: .ok))
@@ -36,6 +37,10 @@ extension AuthHubWeb {
             return secured(.page(.forbidden, "This form expired. Please try again."))
         }
         let code = Secret(String((fields["code"] ?? "").prefix(64)))
+        if let requirement = entry.requirement {
+            return secured(await submitProviderSecondStep(request, cookieID: cookieID, entry: entry, requirement: requirement,
+                                                          kind: fields["kind"], code: code))
+        }
         let response: HeldSecondStepResponse
         switch fields["kind"] {
         case "totp": response = .totp(code)
@@ -43,7 +48,7 @@ extension AuthHubWeb {
         case "passkey":
             guard let text = fields["credential"], let json = try? JSONValue.parse(Data(text.utf8)),
                   let assertion = try? PasskeyAssertion(json: json) else {
-                guard let step = hub.heldSecondStep(token: entry.token) else { return secured(expiredSecondStep()) }
+                guard let step = secondStepKinds(entry) else { return secured(expiredSecondStep()) }
                 return secured(secondFactorPage(entry, step: step, error: pages.strings["passkeyFailed"], status: .badRequest))
             }
             response = .passkey(assertion)
@@ -52,7 +57,7 @@ extension AuthHubWeb {
         do {
             _ = try await hub.completeHeldSecondStep(token: entry.token, response: response)
         } catch let error as AuthError where error.code == .invalidMFACode {
-            guard let step = hub.heldSecondStep(token: entry.token) else { return secured(expiredSecondStep()) }
+            guard let step = secondStepKinds(entry) else { return secured(expiredSecondStep()) }
             return secured(secondFactorPage(entry, step: step, error: pages.strings["wrongCode"], status: .unauthorized))
         } catch let error as AuthError where error.code == .sessionExpired {
             secondSteps.remove(cookieID)
@@ -72,13 +77,51 @@ extension AuthHubWeb {
         return secured(done)
     }
 
-    /// The callback's answer when the hub asks for a held second step: the waiting sign-in is kept
-    /// (under a new opaque cookie) and the browser goes to the second-step page.
-    func beginSecondStep(_ error: AuthError, id: WebSessionID, request: WebRequest, returnPath: String) -> WebResponse {
+    /// The provider's own second step (after the sign-in form): the answer goes to the provider
+    /// (`SignInRequest.mfa`); a wrong one shows the page again (401) until the fifth, after which
+    /// the user signs in again; the right one ends as every sign-in does (``establish``).
+    private func submitProviderSecondStep(_ request: WebRequest, cookieID: String, entry: PendingSecondSteps.Entry,
+                                          requirement: MFARequirement, kind: String?, code: Secret<String>) async -> WebResponse {
+        let answer: MFAResponse
+        switch kind {
+        case "totp": answer = .otp(code)
+        case "recoveryCode": answer = .recoveryCode(code)
+        default: return .page(.badRequest, "Choose a code from your app or a recovery code.")
+        }
+        var session: Session
+        do {
+            session = try await hub.provider(entry.id.provider).signIn(.mfa(requirement: requirement, response: answer))
+        } catch let error as AuthError where error.code == .invalidMFACode || error.code == .invalidCredentials {
+            guard secondSteps.recordFailure(cookieID), let current = secondSteps.get(cookieID, now: now), let step = secondStepKinds(current) else {
+                return expiredSecondStep()
+            }
+            return secondFactorPage(current, step: step, error: pages.strings["wrongCode"], status: .unauthorized)
+        } catch let error as AuthError where [.sessionExpired, .invalidToken, .invalidRequest].contains(error.code) {
+            secondSteps.remove(cookieID)
+            return expiredSecondStep()
+        } catch {
+            return errorResponse(for: error)
+        }
+        secondSteps.remove(cookieID)
+        session.extras[Self.authenticatedAtExtra] = .number(now.timeIntervalSince1970)
+        do {
+            return try await establish(session, provider: entry.id.provider, returnPath: entry.returnPath, stepUpUser: entry.stepUpUser,
+                                       request: request, clearing: configuration.secondStepCookieName, redirect: .seeOther)
+        } catch {
+            return errorResponse(for: error)
+        }
+    }
+
+    /// The answer when a sign-in needs its second step — the hub's held one (`requirement` nil:
+    /// the error's token names the waiting sign-in) or the provider's own (`requirement`): the
+    /// waiting sign-in is kept (under a new opaque cookie) and the browser goes to the second-step page.
+    func beginSecondStep(_ error: AuthError, id: WebSessionID, request: WebRequest, returnPath: String,
+                         providerRequirement requirement: MFARequirement? = nil, stepUpUser: String? = nil) -> WebResponse {
         guard let token = error.mfa?.token else { return errorResponse(for: error) }
         let cookieID = Base64URL.encode(hub.context.random.bytes(32))
         secondSteps.put(PendingSecondSteps.Entry(token: token, id: id, returnPath: returnPath, csrf: Base64URL.encode(hub.context.random.bytes(32)),
-                                                 createdAt: now, replacing: request.cookie(configuration.sessionCookieName)),
+                                                 createdAt: now, replacing: request.cookie(configuration.sessionCookieName),
+                                                 requirement: requirement, stepUpUser: stepUpUser),
                         id: cookieID)
         var response = WebResponse.redirect(configuration.secondFactorPath, status: .seeOther)
         response.setCookie(clearing(configuration.preSessionCookieName))
@@ -92,7 +135,22 @@ extension AuthHubWeb {
         return (cookieID, entry)
     }
 
-    private func secondFactorPage(_ entry: PendingSecondSteps.Entry, step: HeldSecondStep, error: String?, status: HTTPResponse.Status) -> WebResponse {
+    /// What the waiting sign-in can be finished with: the hub's held step (its kinds and passkey
+    /// options), or the provider's (a code from an app where it lists TOTP, a recovery code where it
+    /// offers them); nil when the held one is over.
+    private func secondStepKinds(_ entry: PendingSecondSteps.Entry) -> (kinds: Set<FactorKind>, passkey: PasskeyAssertionOptions?)? {
+        guard let requirement = entry.requirement else {
+            return hub.heldSecondStep(token: entry.token).map { (Set($0.kinds), $0.passkey) }
+        }
+        let offered = Set(requirement.challengeTypes + requirement.enrolledFactors.map(\.kind))
+        var kinds: Set<FactorKind> = []
+        if !offered.isDisjoint(with: ["totp", "otp"]) || offered.isEmpty { kinds.insert(.totp) }
+        if offered.contains("recovery-code") { kinds.insert(.recoveryCode) }
+        return (kinds, nil)
+    }
+
+    private func secondFactorPage(_ entry: PendingSecondSteps.Entry, step: (kinds: Set<FactorKind>, passkey: PasskeyAssertionOptions?),
+                                  error: String?, status: HTTPResponse.Status) -> WebResponse {
         var restart = URLComponents()
         restart.path = configuration.routePrefix + "/login"
         restart.queryItems = [URLQueryItem(name: "provider", value: entry.id.provider), URLQueryItem(name: "returnTo", value: entry.returnPath)]

@@ -67,6 +67,9 @@ extension AuthHubWeb {
     /// The `extras` member a browser session's device summary is stored under at sign-in.
     static let deviceExtra = Session.browserDeviceExtra
     static let addressExtra = "authhubWebAddress"
+    /// The `extras` member holding when the web core's sign-in form checked the user's password
+    /// (seconds since 1970), for providers whose claims carry no `auth_time` (the step-up reads it).
+    static let authenticatedAtExtra = "authhubWebAuthenticatedAt"
 
     /// An address as the framework gave it, kept only when it reads as an IPv4 or IPv6 address (a few
     /// dozen characters of digits, hex, `.` and `:`); anything else is dropped.

@@ -336,7 +336,8 @@ public final class AuthHubWeb: Sendable {
         }
         let identity = AuthHubIdentity(provider: id.provider, subject: session.userID ?? session.claims["sub"]?.stringValue,
                                        claims: session.claims, source: .session(id: id.value), accessToken: session.accessToken,
-                                       expiresAt: session.expiresAt, csrfToken: csrf)
+                                       expiresAt: session.expiresAt, csrfToken: csrf,
+                                       authenticatedAt: AuthHubIdentity.date(session.extras[Self.authenticatedAtExtra]?.doubleValue))
         if let snapshot { self.seen.withLock { _ in entry.identity = (snapshot, identity) } }
         return .signedIn(identity, cookie: cookieDue ? sessionCookie(id) : nil)
     }

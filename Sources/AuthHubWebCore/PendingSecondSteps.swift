@@ -1,9 +1,11 @@
 import AuthHub
 import Foundation
 
-/// Browser sign-ins waiting for their AuthHub-held second step, by the opaque id of the browser's
-/// second-step cookie: the hub's token for the waiting sign-in (secret), the browser session it
-/// becomes, where to go after, a CSRF token for the page's forms, and the session cookie it replaces.
+/// Browser sign-ins waiting for their second step — AuthHub-held factors, or the provider's own
+/// (Firebase's TOTP after the sign-in form) — by the opaque id of the browser's second-step cookie:
+/// the hub's token for the waiting sign-in or the provider's requirement (secret), the browser
+/// session it becomes, where to go after, a CSRF token for the page's forms, and the session
+/// cookie it replaces.
 /// Bounded (``capacity``, oldest first) and short-lived (the hub's five minutes); kept in the process,
 /// as the hub keeps the waiting sign-in.
 final class PendingSecondSteps: Sendable {
@@ -14,7 +16,16 @@ final class PendingSecondSteps: Sendable {
         let csrf: String
         let createdAt: Date
         let replacing: String?
+        /// The provider's own second step (its `mfaRequired` requirement); nil for AuthHub-held factors.
+        var requirement: MFARequirement? = nil
+        /// For a re-authentication (step-up), the user who must finish it.
+        var stepUpUser: String? = nil
+        /// Wrong answers so far (the provider's step ends after ``maximumFailures``; the hub counts
+        /// its own).
+        var failures = 0
     }
+
+    static let maximumFailures = 5
 
     static let capacity = 10_000
     static let lifetime: TimeInterval = 300
@@ -41,6 +52,20 @@ final class PendingSecondSteps: Sendable {
                 return nil
             }
             return entry
+        }
+    }
+
+    /// Counts a wrong answer; false (and the entry gone) once there were ``maximumFailures``.
+    func recordFailure(_ id: String) -> Bool {
+        entries.withLock { table in
+            guard var entry = table[id] else { return false }
+            entry.failures += 1
+            guard entry.failures < Self.maximumFailures else {
+                table[id] = nil
+                return false
+            }
+            table[id] = entry
+            return true
         }
     }
 

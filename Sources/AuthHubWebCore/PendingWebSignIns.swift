@@ -4,7 +4,8 @@ import Foundation
 
 /// Sign-ins started by ``AuthHubWeb``'s login route and not finished yet, by the opaque id of the
 /// browser's pre-session cookie: the provider, the transaction (PKCE verifier, `state`, `nonce`,
-/// kept server-side only) and the return path.
+/// kept server-side only) and the return path — or, for a provider signed in through the web core's
+/// own form (email and password), the form's CSRF token instead of a transaction.
 ///
 /// Each entry is taken once (a replayed callback finds nothing), expires after the configured
 /// lifetime, and the table holds at most ``capacity`` entries (the oldest go first), so a flood of
@@ -14,12 +15,15 @@ import Foundation
 actor PendingWebSignIns {
     struct Entry: Sendable {
         var provider: String
-        var transaction: OIDCAuthorizationTransaction
+        /// The redirect's transaction; nil for the sign-in form.
+        var transaction: OIDCAuthorizationTransaction?
         var returnPath: String
         var createdAt: Date
         /// For a re-authentication (step-up), the user who must sign in again: a sign-in as anyone
         /// else is refused and the browser's session kept.
         var stepUpUser: String? = nil
+        /// The sign-in form's CSRF token (its hidden `csrf` field), bound to this pre-session.
+        var csrf: String? = nil
     }
 
     static let capacity = 10_000

@@ -50,4 +50,26 @@ struct BrowserSignInTests {
         #expect(status == 0, "\(text)")
         #expect(text.contains("browser: all steps passed"), "\(text)")
     }
+
+    /// The web core's sign-in form for providers without a redirect (`Tests/Browser/browser_password_providers.py`):
+    /// Firebase (its own TOTP second factor, password and name changed, the account deleted) and
+    /// Openfort (AuthHub-held factors, a step-up through the form).
+    @Test func passwordProvidersThroughTheSignInFormInAHeadlessChromium() async throws {
+        let (environment, base) = try await BrowserScript.startPassword()
+        defer { Task { await environment.tearDown() } }
+        let app = Application(router: try await WebExampleApp.router(hub: environment.hub, publicBaseURL: base, apiAudience: nil,
+                                                                     accountStepUpMaxAge: .seconds(BrowserScript.formStepUpSeconds)),
+                              configuration: .init(address: .hostname("127.0.0.1", port: base.port ?? 0)))
+        let server = Task { try await app.runService() }
+        defer { server.cancel() }
+        let probe = URLSessionTransport(defaultTimeout: .seconds(2))
+        for _ in 0..<100 {
+            if let reply = try? await probe.send(.get, URL(string: "http://127.0.0.1:\(base.port ?? 0)/")!), reply.status == 200 { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let (status, text) = try BrowserScript.run(base: base, label: "hummingbird-password", script: "browser_password_providers.py",
+                                                   email: PasswordWebEnvironment.email, stepUpSeconds: BrowserScript.formStepUpSeconds)
+        #expect(status == 0, "\(text)")
+        #expect(text.contains("browser: all steps passed"), "\(text)")
+    }
 }

@@ -25,8 +25,17 @@ struct BrowserSignInTests {
                       stepUp: BrowserScript.stepUpSeconds)
     }
 
+    /// The web core's sign-in form through the Vapor example (`browser_password_providers.py`, as for
+    /// Hummingbird): Firebase's own second factor and Openfort with AuthHub-held factors.
+    @Test func passwordProvidersThroughTheSignInFormInAHeadlessChromium() async throws {
+        let (environment, base) = try await BrowserScript.startPassword()
+        try await run((environment.emulator, environment.hub, base), label: "vapor-password", script: "browser_password_providers.py",
+                      stepUp: .seconds(BrowserScript.formStepUpSeconds), email: PasswordWebEnvironment.email,
+                      stepUpSeconds: BrowserScript.formStepUpSeconds)
+    }
+
     func run(_ started: (emulator: RunningEmulator, hub: AuthHub, base: URL), label: String, script: String,
-             stepUp: Duration = .seconds(600)) async throws {
+             stepUp: Duration = .seconds(600), email: String = BrowserScript.email, stepUpSeconds: Int? = nil) async throws {
         let (emulator, hub, base) = started
         defer { Task { await emulator.stop() } }
         let app = try await Application.make(.testing)
@@ -37,7 +46,7 @@ struct BrowserSignInTests {
             try app.useAuthHub(hub, web: configuration)
             try await VaporExampleApp.configure(app, apiAudience: nil)
             try await app.server.start(address: .hostname("127.0.0.1", port: base.port ?? 0))
-            let (status, text) = try BrowserScript.run(base: base, label: label, script: script)
+            let (status, text) = try BrowserScript.run(base: base, label: label, script: script, email: email, stepUpSeconds: stepUpSeconds)
             #expect(status == 0, "\(text)")
             #expect(text.contains("browser: all steps passed"), "\(text)")
         } catch {

@@ -77,7 +77,19 @@ public enum BrowserScript {
 
     /// Runs the script against the app at `base`: its exit status and everything it printed.
     /// Screenshots of every step go to `AUTHHUB_BROWSER_ARTIFACTS/<label>`.
-    public static func run(base: URL, label: String, script name: String = "browser_sign_in.py") throws -> (status: Int32, output: String) {
+    /// The password-provider script's step-up window (`browser_password_providers.py` waits it out once).
+    public static let formStepUpSeconds = 15
+
+    /// Starts the emulator's Firebase and Openfort projects for the sign-in form's browser run, with
+    /// a user at each, and a free base URL on `localhost` (AuthHub-held passkeys need the name).
+    public static func startPassword() async throws -> (environment: PasswordWebEnvironment, base: URL) {
+        let port = try ScriptedUpstream.freeLoopbackPort()
+        guard let base = URL(string: "http://localhost:\(port)") else { throw AuthError(.unknown, message: "no base URL") }
+        return (try await PasswordWebEnvironment.make(base: base, manualClock: false), base)
+    }
+
+    public static func run(base: URL, label: String, script name: String = "browser_sign_in.py", email: String = email,
+                           stepUpSeconds: Int? = nil) throws -> (status: Int32, output: String) {
         let environment = ProcessInfo.processInfo.environment
         guard let python = environment["AUTHHUB_BROWSER_PYTHON"] else { throw AuthError(.invalidConfiguration, message: "AUTHHUB_BROWSER_PYTHON is not set") }
         let artifacts = (environment["AUTHHUB_BROWSER_ARTIFACTS"] ?? NSTemporaryDirectory() + "authhub-browser") + "/" + label
@@ -86,6 +98,7 @@ public enum BrowserScript {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
         process.arguments = [script, base.absoluteString, email, password, artifacts]
+        if let stepUpSeconds { process.environment = environment.merging(["AUTHHUB_STEP_UP_SECONDS": String(stepUpSeconds)]) { $1 } }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output

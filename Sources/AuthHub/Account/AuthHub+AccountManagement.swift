@@ -155,7 +155,8 @@ extension AuthHub {
         return try await manager.signIn(method: "reauthentication", policy: signInPolicy) { _ in fresh }
     }
 
-    /// Changes the display name or the email address.
+    /// Changes the display name or the email address; a change made at once renews the session,
+    /// so its claims show it.
     @discardableResult
     public func changeProfile(_ change: AccountProfileChange, provider id: String? = nil,
                               account: String = SessionKey.defaultAccount) async throws -> AccountProfileChangeResult {
@@ -170,7 +171,11 @@ extension AuthHub {
             capability = .changeEmail
             if let problem = ContactInput.emailProblem(email) { throw problem }
         }
-        return try await withAccount(id, account, capability) { p, manager in try await p.changeProfile(change, manager: manager) }
+        let result = try await withAccount(id, account, capability) { p, manager in try await p.changeProfile(change, manager: manager) }
+        // The session's claims (the ID token's `name`, `email`) follow the change at once, where the
+        // provider's next token carries it; a renewal that fails now leaves the change made.
+        if result == .changed { _ = try? await refresh(provider: id, account: account) }
+        return result
     }
 
     /// Runs `body` with the account provider `id` and the manager of `account`, after checking the

@@ -33,7 +33,8 @@ final class ConformanceHeldFactors: HeldFactorService {
 
 extension WebConformanceCheck {
     /// The account pages and the second step of AuthHub-held factors through the adapter's routes:
-    /// a signed-out browser is sent to sign in; the overview is HTML with a nonce CSP; its form
+    /// a signed-out browser is sent to sign in (from the password page too); the sign-in form's POST
+    /// is routed (an answer without its pre-session is 400); the overview is HTML with a nonce CSP; its form
     /// refuses another origin and a missing token; with held factors on, the callback sends the
     /// browser to the second step (no session yet), whose page takes the code once and then sets
     /// the session cookie.
@@ -43,6 +44,12 @@ extension WebConformanceCheck {
         let anonymous = try await client.get(account)
         f.expectStatus(anonymous, 303, "the account page for a signed-out browser")
         f.expect(anonymous.location?.hasPrefix("\(prefix)/login?provider=") == true, "it is sent to sign in: \(anonymous.location ?? "none")")
+        // The password and profile forms, and the sign-in form's POST, are routed too.
+        let edit = try await client.get(account + "/edit?what=password")
+        f.expectStatus(edit, 303, "the password page for a signed-out browser")
+        f.expectStatus(try await client.send(.post, "\(prefix)/login", headers: [.origin: WebConformanceCheck.origin],
+                                             form: "csrf=x&email=a%40example.com&password=x"),
+                       400, "the sign-in form's POST without its pre-session")
         let sid = try await signIn()
         let page = try await client.get(account, cookies: [(sessionName, sid)])
         f.expectStatus(page, 200, "the account page")

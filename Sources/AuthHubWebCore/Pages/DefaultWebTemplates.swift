@@ -71,6 +71,8 @@ public enum DefaultWebTemplates {
             {{#email}}<dt>{{t.email}}</dt><dd>{{.}}</dd>{{/email}}
             <dt>{{t.signedInWith}}</dt><dd>{{provider}}</dd>
             </dl>
+            {{#canEditProfile}}<p class="ah-actions">{{#canChangeProfile}}<a class="ah-button ah-secondary" href="{{changeProfileLink}}">{{t.editProfile}}</a>{{/canChangeProfile}}
+            {{#canChangePassword}}<a class="ah-button ah-secondary" href="{{changePasswordLink}}">{{t.changePassword}}</a>{{/canChangePassword}}</p>{{/canEditProfile}}
             </section>
             <section class="ah-card" aria-labelledby="ah-methods">
             <h2 id="ah-methods">{{t.methodsTitle}}</h2>
@@ -176,6 +178,56 @@ public enum DefaultWebTemplates {
             </form>
             </section>
             """,
+        "sign-in": """
+            <section class="ah-card" aria-labelledby="ah-title">
+            <h1 id="ah-title">{{#stepUp}}{{t.stepUpTitle}}{{/stepUp}}{{^stepUp}}{{t.signInTitle}}{{/stepUp}}</h1>
+            <p class="ah-lead">{{#stepUp}}{{t.stepUpLead}}{{/stepUp}}{{^stepUp}}{{t.signInLead}}{{/stepUp}} <span class="ah-muted">({{provider}})</span></p>
+            {{#error}}<p class="ah-error" role="alert" id="ah-error">{{error}}</p>{{/error}}
+            <form method="post" action="{{action}}" class="ah-form">
+            <input type="hidden" name="csrf" value="{{csrf}}">
+            <label for="ah-email">{{t.email}}</label>
+            <input id="ah-email" name="email" type="email" autocomplete="username" maxlength="320" required value="{{email}}"{{^email}} autofocus{{/email}}{{#error}} aria-describedby="ah-error"{{/error}}>
+            <label for="ah-password">{{t.password}}</label>
+            <input id="ah-password" name="password" type="password" autocomplete="current-password" maxlength="1024" required{{#email}} autofocus{{/email}}>
+            <button type="submit" class="ah-button">{{t.signIn}}</button>
+            </form>
+            <p class="ah-foot"><a href="{{back}}">{{t.cancel}}</a></p>
+            </section>
+            """,
+        "change-password": """
+            <section class="ah-card" aria-labelledby="ah-title">
+            <h1 id="ah-title">{{t.changePassword}}</h1>
+            <p class="ah-lead">{{t.changePasswordLead}}</p>
+            {{#error}}<p class="ah-error" role="alert" id="ah-error">{{error}}</p>{{/error}}
+            <form method="post" action="{{action}}" class="ah-form">
+            <input type="hidden" name="csrf" value="{{csrf}}">
+            <input type="hidden" name="action" value="change-password">
+            <label for="ah-new">{{t.newPassword}}</label>
+            <input id="ah-new" name="new" type="password" autocomplete="new-password" maxlength="1024" required autofocus{{#error}} aria-describedby="ah-error"{{/error}}>
+            <label for="ah-repeat">{{t.repeatPassword}}</label>
+            <input id="ah-repeat" name="repeat" type="password" autocomplete="new-password" maxlength="1024" required>
+            <button type="submit" class="ah-button">{{t.save}}</button>
+            </form>
+            <p class="ah-foot"><a href="{{back}}">{{t.cancel}}</a></p>
+            </section>
+            """,
+        "profile": """
+            <section class="ah-card" aria-labelledby="ah-title">
+            <h1 id="ah-title">{{t.editProfile}}</h1>
+            {{#error}}<p class="ah-error" role="alert" id="ah-error">{{error}}</p>{{/error}}
+            <form method="post" action="{{action}}" class="ah-form">
+            <input type="hidden" name="csrf" value="{{csrf}}">
+            <input type="hidden" name="action" value="change-profile">
+            {{#canChangeName}}<label for="ah-name">{{t.name}}</label>
+            <input id="ah-name" name="name" autocomplete="name" maxlength="256" value="{{name}}"{{#error}} aria-describedby="ah-error"{{/error}}>{{/canChangeName}}
+            {{#canChangeEmail}}<label for="ah-email">{{t.email}}</label>
+            <input id="ah-email" name="email" type="email" autocomplete="email" maxlength="320" value="{{email}}"{{#error}} aria-describedby="ah-error"{{/error}}>
+            <p class="ah-muted">{{t.emailChangeNote}}</p>{{/canChangeEmail}}
+            <button type="submit" class="ah-button">{{t.save}}</button>
+            </form>
+            <p class="ah-foot"><a href="{{back}}">{{t.cancel}}</a></p>
+            </section>
+            """,
         "message": """
             <section class="ah-card" aria-labelledby="ah-title">
             <h1 id="ah-title">{{heading}}</h1>
@@ -250,6 +302,31 @@ public enum DefaultWebTemplates {
         "deleteAccount": "Delete my account",
         "confirmDeleteTitle": "Delete your account?",
         "confirmDeleteText": "This cannot be undone.",
+        "signInTitle": "Sign in",
+        "signInLead": "Sign in with your email address and password.",
+        "stepUpTitle": "Confirm it is you",
+        "stepUpLead": "Enter your password again to continue.",
+        "password": "Password",
+        "signIn": "Sign in",
+        "signInMissing": "Enter your email address and your password.",
+        "signInWrong": "Wrong email or password.",
+        "signInTooMany": "Too many attempts. Wait a little, then try again.",
+        "changePassword": "Change your password",
+        "changePasswordLead": "Choose a new password. You signed in a moment ago, which is how we know it is you.",
+        "newPassword": "New password",
+        "repeatPassword": "New password again",
+        "passwordMissing": "Enter a new password.",
+        "passwordsDiffer": "The two passwords differ.",
+        "passwordWeak": "That password is too weak or too well known. Choose another one.",
+        "passwordChanged": "Your password was changed.",
+        "editProfile": "Edit your profile",
+        "emailChangeNote": "Some providers first send a link to the new address and change it once you follow it.",
+        "save": "Save",
+        "profileChanged": "Your profile was changed.",
+        "profileUnchanged": "Nothing was changed.",
+        "emailVerificationSent": "Follow the link sent to your new address to finish changing it.",
+        "emailInUse": "That email address belongs to another account.",
+        "profileInvalid": "That name or email address cannot be used.",
         "kind.password": "Password",
         "kind.totp": "Authenticator app",
         "kind.passkey": "Passkey",
@@ -331,7 +408,7 @@ public enum DefaultWebTemplates {
         .ah-card{background:var(--ah-card);border:1px solid var(--ah-border);border-radius:var(--ah-radius);padding:28px 32px;box-shadow:0 1px 3px rgba(20,30,50,.06);margin-bottom:24px}
         h1{font-size:1.5rem;margin:0 0 8px}h2{font-size:1.15rem;margin:0 0 12px}.ah-lead{color:var(--ah-muted);margin:0 0 20px}
         .ah-form{display:flex;flex-direction:column;gap:8px;margin:0 0 16px}label{font-weight:600}
-        input[type=text],input:not([type]),input[inputmode]{font:inherit;padding:10px 12px;border:1px solid #8a93a3;border-radius:8px;max-width:320px}
+        input[type=text],input[type=email],input[type=password],input:not([type]),input[inputmode]{font:inherit;padding:10px 12px;border:1px solid #8a93a3;border-radius:8px;max-width:320px}
         .ah-button{font:inherit;font-weight:600;padding:10px 18px;border-radius:8px;border:1px solid var(--ah-accent);background:var(--ah-accent);color:var(--ah-accent-text);cursor:pointer;align-self:flex-start}
         .ah-secondary{background:var(--ah-card);color:var(--ah-accent)}.ah-danger{border-color:var(--ah-error);background:var(--ah-card);color:var(--ah-error)}
         :focus-visible{outline:3px solid #f0b429;outline-offset:2px}

@@ -16,7 +16,7 @@ import Foundation
 public enum ExamplePages {
     /// The home page, in the account pages' look (`AuthHubWeb.page`).
     public static func home(web: AuthHubWeb, identity: AuthHubIdentity?) -> WebResponse {
-        web.page(title: "Home") { _ in homeBody(hub: web.hub, identity: identity) }
+        web.page(title: "Home") { _ in homeBody(web: web, identity: identity) }
     }
 
     /// The profile page of a signed-in user, in the account pages' look.
@@ -49,13 +49,14 @@ public enum ExamplePages {
         return .redirect("/profile", status: .seeOther)
     }
 
-    static func homeBody(hub: AuthHub, identity: AuthHubIdentity?) -> String {
+    static func homeBody(web: AuthHubWeb, identity: AuthHubIdentity?) -> String {
         if let identity {
             return "<section class=\"ah-card\"><h1>Welcome</h1><p>Signed in with \(escape(identity.provider)) as <b>\(escape(identity.email ?? identity.subject ?? "?"))</b>.</p>"
                 + "<p class=\"ah-actions\"><a class=\"ah-button\" href=\"/profile\">Your profile</a>"
                 + "<a class=\"ah-button ah-secondary\" href=\"/account\">Manage your account</a></p></section>"
         }
-        let links = hub.providerIDs.filter { id in (try? hub.provider(id)).map { $0.capabilities.contains(.webAuth) } ?? false }
+        // Every provider that signs in from a browser: a redirect, or the web core's sign-in form.
+        let links = web.signInProviderIDs
             .map { "<li><a class=\"ah-button\" href=\"/auth/login?provider=\(escape($0))&amp;returnTo=/profile\">Sign in with \(escape($0))</a></li>" }
         return "<section class=\"ah-card\"><h1>Welcome</h1><p>You are signed out.</p><ul class=\"ah-plain\">\(links.joined())</ul></section>"
     }

@@ -1,0 +1,59 @@
+import AuthHub
+import AuthHubEmulator
+import AuthHubFactors
+import AuthHubFirebase
+import AuthHubOpenfort
+import AuthHubTesting
+import Foundation
+
+/// The web core's sign-in form against the emulator: a hub with its Firebase project (`firebase`,
+/// TOTP second factors of its own) and its Openfort project (`openfort`, with providers.json's
+/// `heldFactors` on: AuthHub's TOTP, passkeys and recovery codes), a memory store, the emulator and
+/// hub on one clock (manual for the unit tests, the wall clock for the browser), and one user
+/// signed up at each provider.
+public struct PasswordWebEnvironment: Sendable {
+    public static let email = "form@example.com"
+    public static let password = "correct horse battery staple"
+    public static let openfortKey = "pk_test_00000000-0000-4000-8000-000000000001"
+
+    public let emulator: RunningEmulator
+    public let hub: AuthHub
+    public let clock: FakeClock?
+
+    /// - Parameters:
+    ///   - base: the app's origin (held passkeys are made for its host, `localhost` in a browser).
+    ///   - manualClock: a manual fake clock shared by emulator and hub (unit tests), or the wall clock.
+    public static func make(base: URL, manualClock: Bool = true) async throws -> PasswordWebEnvironment {
+        let clock = manualClock ? FakeClock(now: Date(), mode: .manual) : nil
+        let emulator = try await Emulator.start(clock.map { EmulatorConfiguration(clock: $0) } ?? EmulatorConfiguration())
+        let origin = "\(base.scheme ?? "http")://\(base.host ?? "localhost")" + (base.port.map { ":\($0)" } ?? "")
+        let config = """
+        {"defaultEnvironment": "dev", "environments": {"dev": {"defaultProvider": "firebase", "sessionStore": {"type": "memory"},
+          "heldFactors": {"providers": ["openfort"], "issuer": "AuthHub form test", "relyingPartyID": "\(base.host ?? "localhost")",
+                          "origins": ["\(origin)"]},
+          "providers": [
+            {"id": "firebase", "type": "firebase", "apiKey": "dev-key", "projectId": "authhub-dev", "emulatorHost": "\(emulator.host):\(emulator.port)"},
+            {"id": "openfort", "type": "openfort", "publishableKey": "\(openfortKey)", "baseURL": "\(emulator.url("/openfort").absoluteString)"}]}}}
+        """
+        let registry = ProviderRegistry([FirebasePlugin(), OpenfortPlugin()]).registering(heldFactorFactory: HeldFactorsFactory())
+        do {
+            let environment = try ConfigLoader(registry: registry, environmentVariables: [:]).load(data: Data(config.utf8))
+            let transport = URLSessionTransport(defaultTimeout: .seconds(10))
+            let hub = try AuthHub(environment: environment, registry: registry,
+                                  context: clock.map { ProviderContext(transport: transport, clock: $0) } ?? ProviderContext(transport: transport))
+            // Firebase: a verified address (second factors need one), through the emulator's admin route.
+            let seeded = try await transport.send(.post, emulator.url("/emulator/v1/projects/authhub-dev/accounts"),
+                                                  headerFields: [.contentType: "application/json"],
+                                                  body: Data(#"{"email":"\#(email)","password":"\#(password)","emailVerified":true}"#.utf8))
+            guard seeded.status == 200 else { throw AuthError(.unknown, message: "seeding the Firebase user answered \(seeded.status)") }
+            _ = try await hub.signUp(SignUpRequest(email: email, password: Secret(password)), provider: "openfort", account: "seed")
+            _ = try await hub.signOut(provider: "openfort", account: "seed")
+            return PasswordWebEnvironment(emulator: emulator, hub: hub, clock: clock)
+        } catch {
+            await emulator.stop()
+            throw error
+        }
+    }
+
+    public func tearDown() async { await emulator.stop() }
+}
