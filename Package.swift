@@ -253,8 +253,8 @@ let package = Package(
         // The emulator-backed identity provider both web adapters' conformance tests use.
         .target(
             name: "AuthHubWebTestSupport",
-            dependencies: ["AuthHub", "AuthHubAuth0", "AuthHubOIDC", "AuthHubFirebase", "AuthHubOpenfort", "AuthHubFactors", "AuthHubEmulator",
-                           "AuthHubTesting", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: ["AuthHub", "AuthHubAuth0", "AuthHubOIDC", "AuthHubFirebase", "AuthHubOpenfort", "AuthHubTurnkey", "AuthHubFactors", "AuthHubEmulator",
+                           "AuthHubTesting", .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "Crypto", package: "swift-crypto")],
             path: "Tests/AuthHubWebTestSupport"
         ),
         .testTarget(

@@ -112,6 +112,12 @@ public struct TurnkeyProvider: AuthProvider {
         let token = try await api.stampLogin(organizationId: organizationId, publicKey: publicKey,
                                              expirationSeconds: configuration.sessionLifetimeSeconds, stamper: stamper,
                                              errorContext: errorContext)
+        return try session(token: token, key: key, publicKey: publicKey, expectedOrganizationId: expectedOrganizationId)
+    }
+
+    /// The session of a `stamp_login` reply's JWT, after its checks (notarizer signature, the new
+    /// session key, the organization, the expiry).
+    func session(token: Secret<String>, key: P256.Signing.PrivateKey, publicKey: String, expectedOrganizationId: String?) throws -> Session {
         let jwt: TurnkeySessionJWT
         do {
             jwt = try TurnkeySessionJWT(token)

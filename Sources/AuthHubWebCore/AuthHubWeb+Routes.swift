@@ -84,6 +84,9 @@ extension AuthHubWeb {
             var response = WebResponse.redirect(transaction.url.absoluteString)
             response.setCookie(cookie(configuration.preSessionCookieName, preID, maxAge: Int(configuration.preSessionLifetime.seconds.rounded(.down))))
             return response
+        case .passkey(let provider):
+            return try await passkeySignInPage(provider: provider, returnPath: returnPath, stepUpUser: stepUp?.subject, email: stepUp?.email,
+                                               error: nil, status: .ok)
         case .form(let provider):
             return await signInForm(provider: provider.id, returnPath: returnPath, stepUpUser: stepUp?.subject, email: stepUp?.email,
                                     error: nil, status: .ok)

@@ -21,11 +21,14 @@ extension AuthHubWeb {
         case redirect(any RedirectSignInProvider)
         /// The web core's own form (email and password).
         case form(any AuthProvider)
+        /// The web core's own passkey page (the provider's two-step passkey sign-in: Turnkey).
+        case passkey(any PasskeyChallengeSignInProvider)
 
         var id: String {
             switch self {
             case .redirect(let provider): provider.id
             case .form(let provider): provider.id
+            case .passkey(let provider): provider.id
             }
         }
     }
@@ -36,6 +39,7 @@ extension AuthHubWeb {
         guard let provider = try? hub.provider(id), WebSessionID.isUsable(providerID: provider.id) else { return nil }
         if let redirect = provider as? any RedirectSignInProvider { return .redirect(redirect) }
         if provider.capabilities.contains(.passwordSignIn) { return .form(provider) }
+        if let passkey = provider as? any PasskeyChallengeSignInProvider { return .passkey(passkey) }
         return nil
     }
 
@@ -62,6 +66,28 @@ extension AuthHubWeb {
         return response
     }
 
+    /// The passkey page: the provider's challenge kept under a fresh pre-session, its options in the
+    /// page for the pages' own WebAuthn script. A step-up names the user's email, so the provider
+    /// asks for that account's passkey.
+    func passkeySignInPage(provider: any PasskeyChallengeSignInProvider, returnPath: String, stepUpUser: String?, email: String?,
+                           error: String?, status: HTTPResponse.Status) async throws -> WebResponse {
+        let challenge = try await provider.beginPasskeySignIn(identifier: stepUpUser == nil ? nil : email)
+        let preID = Base64URL.encode(hub.context.random.bytes(32))
+        let csrf = Base64URL.encode(hub.context.random.bytes(32))
+        await pending.put(PendingWebSignIns.Entry(provider: provider.id, transaction: nil, returnPath: returnPath, createdAt: now,
+                                                  stepUpUser: stepUpUser, csrf: csrf, passkey: challenge),
+                          id: preID, lifetime: configuration.preSessionLifetime)
+        var context: [String: Any] = ["action": configuration.routePrefix + "/login", "csrf": csrf, "provider": provider.id,
+                                      "options": String(decoding: try challenge.options.json.serialized(), as: UTF8.self),
+                                      "back": stepUpUser == nil ? configuration.signedOutPath : returnPath]
+        if stepUpUser != nil { context["stepUp"] = true }
+        if let error { context["error"] = error }
+        var response = pages.render("sign-in-passkey", title: pages.strings[stepUpUser == nil ? "signInTitle" : "stepUpTitle"] ?? "Sign in",
+                                    context: context, status: status, random: hub.context.random)
+        response.setCookie(cookie(configuration.preSessionCookieName, preID, maxAge: Int(configuration.preSessionLifetime.seconds.rounded(.down))))
+        return response
+    }
+
     /// `POST <prefix>/login` (form fields `csrf`, `email`, `password`): the sign-in form's answer.
     /// From this site's origin with the form's CSRF token, within the pre-session's lifetime, once
     /// (else 403 or 400). The right password stores the session and redirects (303) to the return
@@ -74,7 +100,7 @@ extension AuthHubWeb {
         guard let preID = request.cookie(configuration.preSessionCookieName), preID.utf8.count <= 128,
               let entry = await pending.take(preID), let csrf = entry.csrf, entry.transaction == nil,
               now.timeIntervalSince(entry.createdAt) <= configuration.preSessionLifetime.seconds,
-              case .form(let provider) = browserSignIn(entry.provider) else { return secured(expired) }
+              let route = browserSignIn(entry.provider) else { return secured(expired) }
         let fields: [String: String]
         do {
             fields = try await request.formFields(limit: Self.formLimit)
@@ -83,6 +109,16 @@ extension AuthHubWeb {
         }
         guard let sent = fields["csrf"], Self.constantTimeEqual(sent, csrf) else {
             return secured(.page(.forbidden, "This form expired. Please try again."))
+        }
+        let provider: any AuthProvider
+        switch route {
+        case .redirect: return secured(expired)
+        case .passkey(let passkey):
+            guard let challenge = entry.passkey else { return secured(expired) }
+            return secured(await submitPasskey(request, provider: passkey, challenge: challenge, entry: entry, credential: fields["credential"]))
+        case .form(let form):
+            guard entry.passkey == nil else { return secured(expired) }
+            provider = form
         }
         let email = (fields["email"] ?? "").trimmingCharacters(in: .whitespaces)
         let password = fields["password"] ?? ""
@@ -121,6 +157,39 @@ extension AuthHubWeb {
         do {
             return secured(try await establish(session, provider: entry.provider, returnPath: entry.returnPath, stepUpUser: stepUp,
                                                request: request, clearing: configuration.preSessionCookieName, redirect: .seeOther))
+        } catch {
+            return errorResponse(for: error)
+        }
+    }
+
+    /// The passkey page's answer: the browser's assertion finishes the provider's sign-in; one that
+    /// does not parse or that the provider refuses shows a new page (400 or 401).
+    private func submitPasskey(_ request: WebRequest, provider: any PasskeyChallengeSignInProvider, challenge: PasskeySignInChallenge,
+                               entry: PendingWebSignIns.Entry, credential: String?) async -> WebResponse {
+        func again(_ status: HTTPResponse.Status) async -> WebResponse {
+            do {
+                return try await passkeySignInPage(provider: provider, returnPath: entry.returnPath, stepUpUser: entry.stepUpUser,
+                                                   email: nil, error: pages.strings["passkeyFailed"], status: status)
+            } catch {
+                return errorResponse(for: error)
+            }
+        }
+        guard let credential, let json = try? JSONValue.parse(Data(credential.utf8)), let assertion = try? PasskeyAssertion(json: json) else {
+            return await again(.badRequest)
+        }
+        var session: Session
+        do {
+            session = try await provider.finishPasskeySignIn(challenge, assertion: assertion)
+        } catch let error as AuthError where !error.code.isTransientByDefault {
+            hub.context.logger.notice("web passkey sign-in refused", metadata: ["provider": "\(entry.provider)", "error": "\(error.code)"])
+            return await again(.unauthorized)
+        } catch {
+            return errorResponse(for: error)
+        }
+        session.extras[Self.authenticatedAtExtra] = .number(now.timeIntervalSince1970)
+        do {
+            return try await establish(session, provider: entry.provider, returnPath: entry.returnPath, stepUpUser: entry.stepUpUser,
+                                       request: request, clearing: configuration.preSessionCookieName, redirect: .seeOther)
         } catch {
             return errorResponse(for: error)
         }

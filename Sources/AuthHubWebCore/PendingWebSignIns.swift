@@ -24,6 +24,8 @@ actor PendingWebSignIns {
         var stepUpUser: String? = nil
         /// The sign-in form's CSRF token (its hidden `csrf` field), bound to this pre-session.
         var csrf: String? = nil
+        /// A passkey sign-in's challenge (its provider's state kept here, never in the page).
+        var passkey: PasskeySignInChallenge? = nil
     }
 
     static let capacity = 10_000

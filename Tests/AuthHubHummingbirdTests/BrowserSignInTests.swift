@@ -68,7 +68,8 @@ struct BrowserSignInTests {
             try await Task.sleep(for: .milliseconds(50))
         }
         let (status, text) = try BrowserScript.run(base: base, label: "hummingbird-password", script: "browser_password_providers.py",
-                                                   email: PasswordWebEnvironment.email, stepUpSeconds: BrowserScript.formStepUpSeconds)
+                                                   email: PasswordWebEnvironment.email,
+                                                   variables: try await BrowserScript.passwordScriptVariables(environment))
         #expect(status == 0, "\(text)")
         #expect(text.contains("browser: all steps passed"), "\(text)")
     }

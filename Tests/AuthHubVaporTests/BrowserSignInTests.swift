@@ -31,11 +31,11 @@ struct BrowserSignInTests {
         let (environment, base) = try await BrowserScript.startPassword()
         try await run((environment.emulator, environment.hub, base), label: "vapor-password", script: "browser_password_providers.py",
                       stepUp: .seconds(BrowserScript.formStepUpSeconds), email: PasswordWebEnvironment.email,
-                      stepUpSeconds: BrowserScript.formStepUpSeconds)
+                      variables: try await BrowserScript.passwordScriptVariables(environment))
     }
 
     func run(_ started: (emulator: RunningEmulator, hub: AuthHub, base: URL), label: String, script: String,
-             stepUp: Duration = .seconds(600), email: String = BrowserScript.email, stepUpSeconds: Int? = nil) async throws {
+             stepUp: Duration = .seconds(600), email: String = BrowserScript.email, variables: [String: String] = [:]) async throws {
         let (emulator, hub, base) = started
         defer { Task { await emulator.stop() } }
         let app = try await Application.make(.testing)
@@ -46,7 +46,7 @@ struct BrowserSignInTests {
             try app.useAuthHub(hub, web: configuration)
             try await VaporExampleApp.configure(app, apiAudience: nil)
             try await app.server.start(address: .hostname("127.0.0.1", port: base.port ?? 0))
-            let (status, text) = try BrowserScript.run(base: base, label: label, script: script, email: email, stepUpSeconds: stepUpSeconds)
+            let (status, text) = try BrowserScript.run(base: base, label: label, script: script, email: email, variables: variables)
             #expect(status == 0, "\(text)")
             #expect(text.contains("browser: all steps passed"), "\(text)")
         } catch {

@@ -20,10 +20,10 @@ import Testing
 
     static func html(_ response: WebResponse) -> String { String(decoding: response.body, as: UTF8.self) }
 
-    func environment() async throws -> (PasswordWebEnvironment, AuthHubWeb) {
-        let environment = try await PasswordWebEnvironment.make(base: URL(string: Self.origin)!)
+    func environment(origin: String = Self.origin) async throws -> (PasswordWebEnvironment, AuthHubWeb) {
+        let environment = try await PasswordWebEnvironment.make(base: URL(string: origin)!)
         do {
-            return (environment, try AuthHubWeb(hub: environment.hub, configuration: WebSignInConfiguration(publicBaseURL: URL(string: Self.origin)!)))
+            return (environment, try AuthHubWeb(hub: environment.hub, configuration: WebSignInConfiguration(publicBaseURL: URL(string: origin)!)))
         } catch {
             await environment.tearDown()
             throw error
@@ -56,7 +56,7 @@ import Testing
         let (environment, web) = try await environment()
         defer { Task { await environment.tearDown() } }
         var browser = Browser(web: web)
-        #expect(web.signInProviderIDs == ["firebase", "openfort"], "both sign in through the form")
+        #expect(web.signInProviderIDs == ["firebase", "openfort", "turnkey"], "the form for two, the passkey page for Turnkey")
 
         let (page, pre, csrf) = try await form(web, browser, provider: "firebase")
         let html = Self.html(page)
@@ -218,5 +218,72 @@ import Testing
         let stale = await web.accountEditPage(browser.request("/account/edit?what=password", cookies: []))
         #expect(stale.status == .seeOther && stale.headerFields[.location]?.contains("maxAge=0") == true
                 && stale.headerFields[.location]?.contains("provider=firebase") == true)
+    }
+
+    /// What the pages' script does with the passkey page: reads the options out of the page, signs
+    /// them (here with the user's software passkey, in a browser with the platform's), and posts the
+    /// assertion as WebAuthn's JSON.
+    func passkeyAnswer(_ page: WebResponse, _ web: AuthHubWeb, _ browser: Browser, with authenticator: any PasskeyAuthenticator,
+                       origin: String) async throws -> WebResponse {
+        let html = Self.html(page)
+        let pre = try #require(Browser.cookie(web.configuration.preSessionCookieName, in: page), "\(page.status) \(html.prefix(300))")
+        let csrf = try #require(SecondFactorPageTests.field("csrf", in: html))
+        let start = try #require(html.range(of: "data-ah-options=\""))
+        let attribute = String(html[start.upperBound...].prefix { $0 != "\"" })
+        let text = attribute.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#34;", with: "\"")
+            .replacingOccurrences(of: "&#39;", with: "'").replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+            .replacingOccurrences(of: "&amp;", with: "&")
+        let options = try PasskeyAssertionOptions(json: try JSONValue.parse(Data(text.utf8)), origin: origin)
+        let assertion = try await authenticator.getAssertion(options)
+        let credential = String(decoding: try assertion.json.serialized(), as: UTF8.self)
+        return await web.submitLogin(browser.form("/auth/login", cookies: [(web.configuration.preSessionCookieName, pre)],
+                                                  fields: [("csrf", csrf), ("credential", credential)], origin: origin))
+    }
+
+    @Test func turnkeysPasskeyPageSignsInWithTheBrowsersAssertionAndStepsUpTheSameUser() async throws {
+        let origin = "http://localhost:8080"
+        let (environment, web) = try await environment(origin: origin)
+        defer { Task { await environment.tearDown() } }
+        let clock = try #require(environment.clock)
+        var browser = Browser(web: web)
+        let page = await web.login(browser.request("/auth/login?provider=turnkey&returnTo=%2Fme", cookies: []))
+        let html = Self.html(page)
+        #expect(page.status == .ok && html.contains("data-ah-passkey=\"get\"") && html.contains("Use your passkey"), "\(html.prefix(400))")
+        #expect(!html.contains("sessionKey") && !html.contains("stamp_login"), "the provider's state stays on the server")
+
+        // Not WebAuthn's JSON: the page again (400), under a new pre-session.
+        let pre = try #require(Browser.cookie(web.configuration.preSessionCookieName, in: page))
+        let csrf = try #require(SecondFactorPageTests.field("csrf", in: html))
+        let junk = await web.submitLogin(browser.form("/auth/login", cookies: [(web.configuration.preSessionCookieName, pre)],
+                                                      fields: [("csrf", csrf), ("credential", "{\"id\": 1}")], origin: origin))
+        #expect(junk.status == .badRequest && Self.html(junk).contains("data-ah-options"))
+        #expect(Browser.cookie(web.configuration.preSessionCookieName, in: junk) != pre)
+
+        // A passkey Turnkey does not know for the organization: refused (401), the page again.
+        let stranger = try SoftwarePasskeyAuthenticator(store: InMemoryPasskeyCredentialStore())
+        _ = try await stranger.makeCredential(PasskeyRegistrationOptions(relyingParty: PasskeyRelyingParty(id: "localhost", name: "x"),
+                                                                         user: PasskeyUser(id: [9, 9], name: "x", displayName: "x"),
+                                                                         challenge: [1, 2, 3], origin: origin))
+        let refused = try await passkeyAnswer(junk, web, browser, with: stranger, origin: origin)
+        #expect(refused.status == .unauthorized, "\(refused.status) \(Self.html(refused).prefix(300))")
+
+        // The user's passkey: signed in, back to the return path.
+        let done = try await passkeyAnswer(refused, web, browser, with: environment.passkeys, origin: origin)
+        #expect(done.status == .seeOther && done.headerFields[.location] == "/me", "\(done.status) \(Self.html(done).prefix(300))")
+        browser.session = try #require(Browser.cookie(web.configuration.sessionCookieName, in: done))
+        let identity = try #require(await web.resolveSession(cookie: browser.session).identity)
+        #expect(identity.provider == "turnkey" && web.isRecentlyAuthenticated(identity, within: .seconds(60)))
+
+        // Later, a step-up: the page names the user's account; the user's own passkey completes it.
+        clock.advance(by: 700)
+        let old = try #require(await web.resolveSession(cookie: browser.session).identity)
+        let location = try #require(web.requireRecentAuthentication(old, maxAge: .seconds(600), returnTo: "/account")?.headerFields[.location])
+        let stepUp = await web.login(browser.request(location, cookies: []))
+        #expect(stepUp.status == .ok && Self.html(stepUp).contains("Confirm it is you"), "\(stepUp.status) \(Self.html(stepUp).prefix(300))")
+        let again = try await passkeyAnswer(stepUp, web, browser, with: environment.passkeys, origin: origin)
+        #expect(again.status == .seeOther && again.headerFields[.location] == "/account", "\(again.status) \(Self.html(again).prefix(300))")
+        browser.session = try #require(Browser.cookie(web.configuration.sessionCookieName, in: again))
+        let fresh = try #require(await web.resolveSession(cookie: browser.session).identity)
+        #expect(fresh.subject == identity.subject && web.isRecentlyAuthenticated(fresh, within: .seconds(60)))
     }
 }

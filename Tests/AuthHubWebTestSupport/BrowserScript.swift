@@ -4,6 +4,7 @@ import AuthHubEmulator
 import AuthHubFactors
 import AuthHubOIDC
 import AuthHubTesting
+import Crypto
 import Foundation
 
 /// The browser stage's shared part (`.ci/browser`): a real headless Chromium driven by
@@ -88,8 +89,21 @@ public enum BrowserScript {
         return (try await PasswordWebEnvironment.make(base: base, manualClock: false), base)
     }
 
+    /// The variables the password-provider script reads: the step-up window it waits out, and the
+    /// Turnkey user's passkey (a throwaway test key) for Chromium's virtual authenticator.
+    public static func passwordScriptVariables(_ environment: PasswordWebEnvironment) async throws -> [String: String] {
+        let credentials = try await environment.passkeyStore.all()
+        guard let passkey = credentials.first else { throw AuthError(.unknown, message: "no Turnkey passkey was made") }
+        let key = try P256.Signing.PrivateKey(rawRepresentation: passkey.privateKey.revealed())
+        let description: JSONValue = ["id": .string(passkey.idBase64URL), "rpId": .string(passkey.relyingPartyID),
+                                      "userHandle": .string(Base64URL.encode(passkey.user.id)),
+                                      "privateKey": .string(Base64URL.encode(key.derRepresentation))]
+        return ["AUTHHUB_STEP_UP_SECONDS": String(formStepUpSeconds),
+                "AUTHHUB_TURNKEY_PASSKEY": String(decoding: try description.serialized(), as: UTF8.self)]
+    }
+
     public static func run(base: URL, label: String, script name: String = "browser_sign_in.py", email: String = email,
-                           stepUpSeconds: Int? = nil) throws -> (status: Int32, output: String) {
+                           variables: [String: String] = [:]) throws -> (status: Int32, output: String) {
         let environment = ProcessInfo.processInfo.environment
         guard let python = environment["AUTHHUB_BROWSER_PYTHON"] else { throw AuthError(.invalidConfiguration, message: "AUTHHUB_BROWSER_PYTHON is not set") }
         let artifacts = (environment["AUTHHUB_BROWSER_ARTIFACTS"] ?? NSTemporaryDirectory() + "authhub-browser") + "/" + label
@@ -98,7 +112,7 @@ public enum BrowserScript {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
         process.arguments = [script, base.absoluteString, email, password, artifacts]
-        if let stepUpSeconds { process.environment = environment.merging(["AUTHHUB_STEP_UP_SECONDS": String(stepUpSeconds)]) { $1 } }
+        if !variables.isEmpty { process.environment = environment.merging(variables) { $1 } }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output

@@ -1,7 +1,7 @@
-"""The web core's sign-in form in a headless Chromium (see browser_common.py), through the Hummingbird
-example app with two providers that sign in with email and password and have no redirect: the
-emulator's Firebase project (TOTP second factors of its own) and its Openfort project (AuthHub-held
-factors on). Run by Tests/AuthHubHummingbirdTests/BrowserSignInTests.swift:
+"""The web core's own sign-in pages in a headless Chromium (see browser_common.py), through an example
+app with three providers that have no redirect: the emulator's Firebase project (email and password,
+TOTP second factors of its own), its Openfort project (email and password, AuthHub-held factors on)
+and its Turnkey organization (passkeys). Run by Tests/AuthHubHummingbirdTests/BrowserSignInTests.swift:
 
     python browser_password_providers.py BASE_URL EMAIL PASSWORD SCREENSHOT_DIR
 
@@ -10,13 +10,19 @@ QR code (zbarimg) with a code from oathtool; the password and the name are chang
 next sign-in asks for Firebase's code on AuthHub's second-step page; the account is deleted, after
 which its password no longer signs in. Openfort: an authenticator app and recovery codes kept by
 AuthHub; the next sign-in asks for AuthHub's code; an old sign-in removing the app is sent through the
-sign-in form again ("Confirm it is you") and a recovery code, then back to the confirmation.
+sign-in form again ("Confirm it is you") and a recovery code, then back to the confirmation. Turnkey:
+its passkey page signs in with the user's passkey in Chromium's virtual authenticator; a second
+passkey is added at Turnkey, signs in, and the first is removed.
 """
+import base64
+import json
 import os
 import subprocess
 import sys
 import time
 from urllib.parse import parse_qs, urlparse
+
+from selenium.webdriver.common.virtual_authenticator import Credential, Protocol, Transport, VirtualAuthenticatorOptions
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from browser_common import (EC, By, base, check_page, driver, email, password, remove_link, run, shots, step,  # noqa: E402
@@ -186,11 +192,73 @@ def openfort():
     wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, ".ah-notice")))
     assert "removed" in driver.find_element(By.CSS_SELECTOR, ".ah-notice").text
     step("openfort: back at the confirmation, the app removed")
+    sign_out()
+
+
+def b64url(text):
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def turnkey():
+    """Turnkey's passkey page: the user's passkey (registered at Turnkey by the test, loaded into
+    Chromium's virtual authenticator) signs the login; a second passkey (another device's) is added at
+    Turnkey from the account page and signs in; the first is removed."""
+    passkey = json.loads(os.environ["AUTHHUB_TURNKEY_PASSKEY"])
+    options = VirtualAuthenticatorOptions()
+    options.protocol = Protocol.CTAP2
+    options.transport = Transport.INTERNAL
+    options.has_resident_key = True
+    options.has_user_verification = True
+    options.is_user_verified = True
+    driver.add_virtual_authenticator(options)
+    driver.add_credential(Credential.create_resident_credential(bytearray(b64url(passkey["id"])), passkey["rpId"],
+                                                                bytearray(b64url(passkey["userHandle"])), b64url(passkey["privateKey"]), 0))
+    driver.get(base + "/")
+    driver.find_element(By.LINK_TEXT, "Sign in with turnkey").click()
+    wait.until(EC.visibility_of_element_located((By.ID, "ah-passkey")))
+    check_page("passkey sign-in page")
+    driver.refresh()  # the check's fetch started another pre-session: sign the one the browser holds
+    wait.until(EC.visibility_of_element_located((By.ID, "ah-passkey")))
+    step("turnkey: the passkey page")
+    driver.find_element(By.ID, "ah-passkey").click()
+    wait.until(EC.url_to_be(base + "/profile"))
+    step("turnkey: signed in with the passkey")
+
+    driver.get(base + "/account")
+    wait.until(EC.presence_of_element_located((By.ID, "ah-methods")))
+    rows = len(driver.find_elements(By.XPATH, "//tr[td/strong[text()='Passkey']]"))
+    assert rows == 1, f"{rows} passkeys listed"
+    check_page("account with Turnkey's passkeys")
+    # Another device: this authenticator forgets the first passkey (WebAuthn refuses to register an
+    # authenticator twice) and makes the second.
+    driver.remove_all_credentials()
+    driver.find_element(By.LINK_TEXT, "Add a passkey").click()
+    wait.until(EC.visibility_of_element_located((By.ID, "ah-passkey")))
+    driver.find_element(By.ID, "ah-passkey").click()
+    wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, ".ah-notice")))
+    assert "passkey was added" in driver.find_element(By.CSS_SELECTOR, ".ah-notice").text, driver.page_source[:400]
+    assert len(driver.find_elements(By.XPATH, "//tr[td/strong[text()='Passkey']]")) == 2
+    step("turnkey: a second passkey added at Turnkey")
+    sign_out()
+    driver.find_element(By.LINK_TEXT, "Sign in with turnkey").click()
+    wait.until(EC.visibility_of_element_located((By.ID, "ah-passkey"))).click()
+    wait.until(EC.url_to_be(base + "/profile"))
+    step("turnkey: the second passkey signs in")
+    driver.get(base + "/account")
+    links = driver.find_elements(By.XPATH, "//tr[td/strong[text()='Passkey']]//a[contains(@class, 'ah-link-danger')]")
+    links[0].click()
+    wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "form.ah-form button.ah-danger")))
+    driver.find_element(By.CSS_SELECTOR, "form.ah-form button.ah-danger").click()
+    wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, ".ah-notice")))
+    assert "removed" in driver.find_element(By.CSS_SELECTOR, ".ah-notice").text
+    assert len(driver.find_elements(By.XPATH, "//tr[td/strong[text()='Passkey']]")) == 1
+    step("turnkey: the first passkey removed")
 
 
 def main():
     firebase()
     openfort()
+    turnkey()
 
 
 run(main)

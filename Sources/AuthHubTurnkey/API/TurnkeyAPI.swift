@@ -152,8 +152,16 @@ public struct TurnkeyAPI: Sendable {
         _ name: String, type: String, organizationId: String, parameters: Parameters, stamper: any TurnkeyStamper,
         errorContext: TurnkeyErrorMapper.Context, operation: AuthOperation
     ) async throws -> (activity: TurnkeyActivity, client: APIClient, response: HTTPReply) {
-        let body = activityRequest(type: type, organizationId: organizationId, parameters: parameters)
-        let signed = try await TurnkeySignedRequest.sign(path: Self.submitPrefix + name, body: body, with: stamper)
+        let body = try TurnkeySignedRequest.serialise(activityRequest(type: type, organizationId: organizationId, parameters: parameters))
+        return try await submitted(name, type: type, organizationId: organizationId, bodyBytes: body, stamper: stamper,
+                                   errorContext: errorContext, operation: operation)
+    }
+
+    /// ``submitted(_:type:organizationId:parameters:stamper:errorContext:operation:)`` for a body
+    /// serialised (and perhaps stamped) before: the browser's passkey signed these exact bytes.
+    func submitted(_ name: String, type: String, organizationId: String, bodyBytes body: [UInt8], stamper: any TurnkeyStamper,
+                   errorContext: TurnkeyErrorMapper.Context, operation: AuthOperation) async throws -> (activity: TurnkeyActivity, client: APIClient, response: HTTPReply) {
+        let signed = try await TurnkeySignedRequest.sign(path: Self.submitPrefix + name, bodyBytes: body, with: stamper)
         var (client, response) = try await sendSigned(signed, errorContext: errorContext, retry: .automatic, operation: operation)
         var activity = try client.decode(TurnkeyActivityReply.self, from: response, operation: operation).activity
         var polls = 0

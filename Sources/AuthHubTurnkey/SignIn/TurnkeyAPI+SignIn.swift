@@ -23,4 +23,20 @@ extension TurnkeyAPI {
                                      errorContext: errorContext, operation: errorContext == .refresh ? .refresh : .signIn)
         return Secret(reply.result.session)
     }
+
+    /// `stamp_login` for a body serialised before (``stampLoginBody(organizationId:publicKey:expirationSeconds:)``)
+    /// and stamped elsewhere (a browser's passkey): `stamper` must stamp exactly those bytes.
+    package func stampLogin(organizationId: String, bodyBytes: [UInt8], stamper: any TurnkeyStamper) async throws -> Secret<String> {
+        let (_, client, response) = try await submitted("stamp_login", type: "ACTIVITY_TYPE_STAMP_LOGIN", organizationId: organizationId,
+                                                        bodyBytes: bodyBytes, stamper: stamper, errorContext: .passkeyLogin, operation: .signIn)
+        return Secret(try client.decode(TurnkeyActivityResultReply<TurnkeyStampLoginResult>.self, from: response, operation: .signIn).result.session)
+    }
+
+    /// The exact bytes of a `stamp_login` request registering `publicKey` (what a passkey stamps).
+    package func stampLoginBody(organizationId: String, publicKey: String, expirationSeconds: Int) throws -> [UInt8] {
+        try TurnkeySignedRequest.serialise(activityRequest(type: "ACTIVITY_TYPE_STAMP_LOGIN", organizationId: organizationId,
+                                                           parameters: TurnkeyStampLoginParameters(publicKey: publicKey,
+                                                                                                   expirationSeconds: String(expirationSeconds),
+                                                                                                   invalidateExisting: nil)))
+    }
 }

@@ -194,6 +194,22 @@ public enum DefaultWebTemplates {
             <p class="ah-foot"><a href="{{back}}">{{t.cancel}}</a></p>
             </section>
             """,
+        "sign-in-passkey": """
+            <section class="ah-card" aria-labelledby="ah-title">
+            <h1 id="ah-title">{{#stepUp}}{{t.stepUpTitle}}{{/stepUp}}{{^stepUp}}{{t.signInTitle}}{{/stepUp}}</h1>
+            <p class="ah-lead">{{t.passkeySignInLead}} <span class="ah-muted">({{provider}})</span></p>
+            {{#error}}<p class="ah-error" role="alert">{{error}}</p>{{/error}}
+            <form method="post" action="{{action}}" class="ah-form">
+            <input type="hidden" name="csrf" value="{{csrf}}">
+            <input type="hidden" name="credential" value="">
+            <button type="button" class="ah-button" id="ah-passkey" data-ah-passkey="get" data-ah-options="{{options}}" hidden>{{t.usePasskey}}</button>
+            <p id="ah-passkey-status" class="ah-error" role="alert" data-ah-failed="{{t.passkeyFailed}}"></p>
+            <noscript><p class="ah-muted">{{t.passkeyNeedsScript}}</p></noscript>
+            </form>
+            <p class="ah-foot"><a href="{{back}}">{{t.cancel}}</a></p>
+            </section>
+            <script nonce="{{nonce}}">{{{passkeyScript}}}</script>
+            """,
         "change-password": """
             <section class="ah-card" aria-labelledby="ah-title">
             <h1 id="ah-title">{{t.changePassword}}</h1>
@@ -306,6 +322,7 @@ public enum DefaultWebTemplates {
         "signInLead": "Sign in with your email address and password.",
         "stepUpTitle": "Confirm it is you",
         "stepUpLead": "Enter your password again to continue.",
+        "passkeySignInLead": "Sign in with your passkey: your device's screen lock or a security key.",
         "password": "Password",
         "signIn": "Sign in",
         "signInMissing": "Enter your email address and your password.",
