@@ -45,6 +45,8 @@ extension AuthHubWeb {
                 "canEnrollTOTP": capabilities.contains(.enrollTOTP), "enrollTOTP": base + "/enroll?kind=totp",
                 "canEnrollRecoveryCodes": capabilities.contains(.enrollRecoveryCodes), "enrollRecoveryCodes": base + "/enroll?kind=recovery-codes",
                 "canEnrollPasskey": capabilities.contains(.enrollPasskey), "enrollPasskey": base + "/enroll?kind=passkey",
+                "canEnrollEmailCode": capabilities.contains(.enrollEmailCode), "enrollEmailCode": base + "/enroll?kind=email-code",
+                "canEnrollPhoneCode": capabilities.contains(.enrollPhoneCode), "enrollPhoneCode": base + "/enroll?kind=phone-code",
                 "sessions": sessions.map { session -> [String: Any] in
                     var row: [String: Any] = ["device": session.device ?? (pages.strings["unknownDevice"] ?? "A browser"),
                                               "created": Self.day(session.createdAt), "current": session.isCurrent, "id": session.id,
@@ -66,8 +68,9 @@ extension AuthHubWeb {
         }
     }
 
-    /// `GET <accountPath>/enroll?kind=totp|recovery-codes`: starts adding the method (a recent
-    /// sign-in first) and shows what to do.
+    /// `GET <accountPath>/enroll?kind=totp|passkey|recovery-codes|email-code|phone-code`: starts
+    /// adding the method (a recent sign-in first) and shows what to do — for codes by email or text
+    /// message, first a form for the address or number.
     public func accountEnrollPage(_ request: WebRequest) async -> WebResponse {
         await withSignedIn(request) { identity, id in
             let kind = request.queryParameters["kind"]
@@ -76,6 +79,13 @@ extension AuthHubWeb {
             case "totp": enrollment = .totp
             case "passkey": enrollment = .passkey
             case "recovery-codes": enrollment = .recoveryCodes
+            case "email-code", "phone-code":
+                // The address first (its own form), then the code sent to it.
+                if let stepUp = requireRecentAuthentication(identity, maxAge: configuration.accountStepUpMaxAge,
+                                                            returnTo: configuration.accountPath + "/enroll?kind=" + (kind ?? "")) {
+                    return stepUp
+                }
+                return contactPage(email: kind == "email-code", identity: identity, value: nil, error: nil, status: .ok)
             default: return .page(.notFound, "There is no such sign-in method to add.")
             }
             if let stepUp = requireRecentAuthentication(identity, maxAge: configuration.accountStepUpMaxAge,
@@ -229,13 +239,28 @@ extension AuthHubWeb {
                     return try editPage("profile", identity: identity, error: pages.strings[key], status: .badRequest)
                 }
                 return done(notice)
-            case "confirm-totp", "confirm-recovery-codes", "confirm-passkey":
+            case "start-email-code", "start-phone-code":
+                let email = fields["action"] == "start-email-code"
+                if let redirect = stepUp(back + "/enroll?kind=" + (email ? "email-code" : "phone-code")) { return redirect }
+                let value = String((fields["value"] ?? "").trimmingCharacters(in: .whitespaces).prefix(320))
+                let request: MethodEnrollmentRequest = email ? .emailCode(email: value) : .phoneCode(phoneNumber: value)
+                let challenge: MethodEnrollmentChallenge
+                do {
+                    challenge = try await hub.startMethodEnrollment(request, options: enrollmentOptions(identity), provider: identity.provider,
+                                                                    account: id.account)
+                } catch let error as AuthError where [.invalidRequest, .invalidEmail].contains(error.code) {
+                    return contactPage(email: email, identity: identity, value: value,
+                                       error: pages.strings[email ? "emailInvalid" : "phoneInvalid"], status: .badRequest)
+                }
+                keepEnrollment(challenge, for: id)
+                return enrollmentPage(challenge, identity: identity, error: nil)
+            case "confirm-totp", "confirm-recovery-codes", "confirm-passkey", "confirm-code":
                 guard let challenge = takeEnrollment(for: id) else {
                     return .redirect(back, status: .seeOther)
                 }
                 let response: MethodEnrollmentResponse
                 switch fields["action"] {
-                case "confirm-totp": response = .code(Secret(String((fields["code"] ?? "").prefix(16))))
+                case "confirm-totp", "confirm-code": response = .code(Secret(String((fields["code"] ?? "").prefix(16))))
                 case "confirm-passkey":
                     guard let text = fields["credential"], let json = try? JSONValue.parse(Data(text.utf8)),
                           let registration = try? PasskeyRegistration(json: json) else {
@@ -292,7 +317,7 @@ extension AuthHubWeb {
 
     // MARK: Helpers
 
-    static let notices: Set<String> = ["added.totp", "added.recoveryCode", "added.passkey", "removed", "signedOutOne", "signedOutOthers",
+    static let notices: Set<String> = ["added.totp", "added.recoveryCode", "added.passkey", "added.emailCode", "added.smsCode", "removed", "signedOutOne", "signedOutOthers",
                                        "passwordChanged", "profileChanged", "profileUnchanged", "emailVerificationSent"]
 
     /// Through the provider's sign-in again and back to `returnTo`: the provider wanted a more recent
@@ -376,9 +401,24 @@ extension AuthHubWeb {
         case .passkey(let creation):
             context["options"] = (try? creation.json.serialized()).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
             return pages.render("enroll-passkey", title: pages.strings["addPasskey"] ?? "", context: context, status: status, random: hub.context.random)
-        case .codeSent:
-            return .page(.notFound, "That sign-in method cannot be added here yet.")
+        case .codeSent(let destination):
+            context["destination"] = destination
+            context["title"] = pages.strings[challenge.kind == .emailCode ? "addEmailCode" : "addPhoneCode"] ?? ""
+            return pages.render("enroll-code", title: context["title"] as? String ?? "", context: context, status: status, random: hub.context.random)
         }
+    }
+
+    /// The form asking for the email address or phone number to send codes to.
+    private func contactPage(email: Bool, identity: AuthHubIdentity, value: String?, error: String?, status: HTTPResponse.Status) -> WebResponse {
+        var context: [String: Any] = ["csrf": identity.csrfToken ?? "", "action": configuration.accountPath, "back": configuration.accountPath,
+                                      "actionName": email ? "start-email-code" : "start-phone-code",
+                                      "label": pages.strings[email ? "emailToUse" : "phoneToUse"] ?? "",
+                                      "type": email ? "email" : "tel", "autocomplete": email ? "email" : "tel",
+                                      "hint": pages.strings[email ? "emailCodeLead" : "phoneCodeLead"] ?? ""]
+        context["value"] = value ?? (email ? identity.email ?? "" : "")
+        if let error { context["error"] = error }
+        return pages.render("enroll-contact", title: pages.strings[email ? "addEmailCode" : "addPhoneCode"] ?? "", context: context, status: status,
+                            random: hub.context.random)
     }
 
     /// How the pages present a new method: the product's name, the user's email, this site's origin.

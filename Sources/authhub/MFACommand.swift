@@ -12,7 +12,9 @@ struct MFACommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mfa",
         abstract: "List, enroll and delete authentication methods (Auth0 My Account API).",
-        discussion: "Works on the session stored by `authhub login`; tokens for the My Account API are obtained with its refresh token.",
+        discussion: """
+            Works on the session stored by `authhub login`; tokens for the My Account API are obtained with its refresh token.             For every provider (Firebase, Openfort, Turnkey, OpenID Connect with AuthHub-held factors, and Auth0 too),             `authhub account methods|enroll|remove|password|profile|sessions` does the same through the provider-neutral account API.
+            """,
         subcommands: [MFAListCommand.self, MFAEnrollCommand.self, MFADeleteCommand.self]
     )
 }
@@ -32,7 +34,7 @@ struct MyAccountContext {
         let id = manager.key.provider
         guard let auth0 = try? hub.provider(id, as: Auth0Provider.self) else {
             let type = (try? hub.provider(id).type) ?? "?"
-            throw AuthError(.unsupported, message: "`authhub mfa` manages Auth0 authentication methods; provider '\(id)' is of type '\(type)'.",
+            throw AuthError(.unsupported, message: "`authhub mfa` manages Auth0 authentication methods; provider '\(id)' is of type '\(type)': use `authhub account methods`, `account enroll` and `account remove`, which work for every provider.",
                             provider: id)
         }
         guard try await manager.current() != nil else {

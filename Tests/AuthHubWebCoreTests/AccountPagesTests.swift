@@ -1,4 +1,5 @@
 import AuthHub
+import AuthHubAuth0
 import AuthHubFactors
 import AuthHubTesting
 import AuthHubWebCore
@@ -113,6 +114,42 @@ import Testing
         let csrf = try #require(await web.resolveSession(cookie: cookie).identity?.csrfToken)
         let garbled = await post(web, browser, [("csrf", csrf), ("action", "confirm-passkey"), ("credential", "{}")])
         #expect(garbled.status == .badRequest && Self.html(garbled).contains("data-ah-passkey=\"create\""))
+    }
+
+    /// Codes by email through the pages (Auth0's My Account, the emulator's outbox standing in for
+    /// the mailbox): the address form, a malformed address shown again, the code page naming where
+    /// the code went, a wrong code refused, the right one confirming.
+    @Test func codesByEmailAreAddedThroughTheAddressAndCodePages() async throws {
+        let environment = try await EmulatorWebEnvironment.make()
+        defer { Task { await environment.tearDown() } }
+        let web = try AuthHubWeb(hub: environment.hub, configuration: WebSignInConfiguration(publicBaseURL: URL(string: Self.origin)!))
+        var browser = Browser(web: web)
+        _ = try await StepUpTests().signIn(&browser, query: "", approve: environment.approve)
+        let overview = Self.html(await get(web, browser, "/account"))
+        #expect(overview.contains("Get codes by email") && overview.contains("Get codes by text message"))
+        let form = await get(web, browser, "/account/enroll?kind=email-code")
+        let formHTML = Self.html(form)
+        #expect(form.status == .ok && formHTML.contains("type=\"email\"") && formHTML.contains("value=\"\(EmulatorWebEnvironment.email)\""))
+        let csrf = try #require(SecondFactorPageTests.field("csrf", in: formHTML))
+        let malformed = await post(web, browser, [("csrf", csrf), ("action", "start-email-code"), ("value", "not an address")])
+        #expect(malformed.status == .badRequest && Self.html(malformed).contains("role=\"alert\""), "\(malformed.status)")
+
+        let address = "codes@example.com"
+        let sent = await post(web, browser, [("csrf", csrf), ("action", "start-email-code"), ("value", address)])
+        let sentHTML = Self.html(sent)
+        #expect(sent.status == .ok && sentHTML.contains("Enter the code we sent to") && sentHTML.contains("autocomplete=\"one-time-code\""),
+                "\(sent.status) \(sentHTML.prefix(400))")
+        let auth0 = try environment.hub.provider("auth0", as: Auth0Provider.self)
+        let outbox = try await URLSessionTransport(defaultTimeout: .seconds(5)).send(
+            .get, try #require(URL(string: "__emulator/outbox?to=" + (address.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""),
+                                   relativeTo: auth0.configuration.baseURL)))
+        let code = try #require(try JSONValue.parse(outbox.body)["messages"]?.arrayValue?.last?["code"]?.stringValue, "no code was sent")
+        let wrong = await post(web, browser, [("csrf", csrf), ("action", "confirm-code"), ("code", code == "000000" ? "111111" : "000000")])
+        #expect(wrong.status == .unauthorized && Self.html(wrong).contains("role=\"alert\""), "\(wrong.status)")
+        let added = await post(web, browser, [("csrf", csrf), ("action", "confirm-code"), ("code", code)])
+        #expect(added.status == .seeOther && added.headerFields[.location] == "/account?done=added.emailCode", "\(added.status) \(Self.html(added).prefix(300))")
+        let after = Self.html(await get(web, browser, "/account?done=added.emailCode"))
+        #expect(after.contains("Codes by email are on.") && after.contains(address))
     }
 
     /// The client's address is kept with a browser session only when the app opts in, and only when

@@ -7,19 +7,45 @@ Tests/AuthHubHummingbirdTests/BrowserSignInTests.swift, which starts both server
 Prints one line per step; exits 0 when every step held, 1 otherwise (with a screenshot of the failing
 page, and of every earlier step, in SCREENSHOT_DIR).
 """
+import json
 import os
 import subprocess
 import sys
-from urllib.parse import parse_qs, urlparse
+import urllib.request
+from urllib.parse import parse_qs, quote, urlparse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from browser_common import (EC, By, base, check_page, driver, email, forget_provider_session, login, password,  # noqa: E402
                             provider_path, remove_link, run, shots, step, totp, wait)
 
 
-def account_pages():
+def email_codes(provider_base):
+    """Codes by email: the address form, then the code the emulator's outbox holds for it (the
+    mailbox of the test)."""
+    address = "codes@example.com"
+    driver.find_element(By.LINK_TEXT, "Get codes by email").click()
+    wait.until(EC.presence_of_element_located((By.ID, "ah-value")))
+    check_page("codes by email: the address")
+    field = driver.find_element(By.ID, "ah-value")
+    field.clear()
+    field.send_keys(address)
+    field.submit()
+    wait.until(EC.presence_of_element_located((By.ID, "ah-code")))
+    assert address in driver.find_element(By.CSS_SELECTOR, ".ah-lead").text
+    step("codes by email: the code was sent")
+    with urllib.request.urlopen(provider_base + "/__emulator/outbox?to=" + quote(address, safe=""), timeout=10) as reply:
+        code = json.load(reply)["messages"][-1]["code"]
+    driver.find_element(By.ID, "ah-code").send_keys(code)
+    driver.find_element(By.CSS_SELECTOR, "form.ah-form button").click()
+    wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, ".ah-notice")))
+    assert "Codes by email are on." in driver.find_element(By.CSS_SELECTOR, ".ah-notice").text
+    assert address in driver.find_element(By.ID, "ah-methods").find_element(By.XPATH, "..").text
+    step("codes by email added")
+
+
+def account_pages(provider_base):
     """The account pages: the overview, an authenticator app added from the QR code read off the page
-    (zbarimg, Debian's zbar-tools) with a code from oathtool, recovery codes shown once."""
+    (zbarimg, Debian's zbar-tools) with a code from oathtool, recovery codes shown once, codes by email."""
     driver.find_element(By.ID, "account").click()
     wait.until(EC.presence_of_element_located((By.ID, "ah-methods")))
     check_page("account overview")
@@ -55,6 +81,7 @@ def account_pages():
     driver.find_element(By.CSS_SELECTOR, "form.ah-form button").click()
     wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, ".ah-notice")))
     step("recovery codes saved")
+    email_codes(provider_base)
     return secret
 
 
@@ -77,7 +104,7 @@ def main():
     assert document["claims"]["email"] == email and document["provider"] == "auth0", document
     step("the page's script calls the JSON route with the session")
     check_page("profile")
-    secret = account_pages()
+    secret = account_pages(provider_base)
     # Signed out and in again: the provider now asks for the app's code.
     driver.get(base + "/profile")
     driver.find_element(By.ID, "signout").click()

@@ -93,6 +93,8 @@ public enum DefaultWebTemplates {
             {{#canEnrollTOTP}}<a class="ah-button ah-secondary" href="{{enrollTOTP}}">{{t.addTOTP}}</a>{{/canEnrollTOTP}}
             {{#canEnrollPasskey}}<a class="ah-button ah-secondary" href="{{enrollPasskey}}">{{t.addPasskey}}</a>{{/canEnrollPasskey}}
             {{#canEnrollRecoveryCodes}}<a class="ah-button ah-secondary" href="{{enrollRecoveryCodes}}">{{t.addRecoveryCodes}}</a>{{/canEnrollRecoveryCodes}}
+            {{#canEnrollEmailCode}}<a class="ah-button ah-secondary" href="{{enrollEmailCode}}">{{t.addEmailCode}}</a>{{/canEnrollEmailCode}}
+            {{#canEnrollPhoneCode}}<a class="ah-button ah-secondary" href="{{enrollPhoneCode}}">{{t.addPhoneCode}}</a>{{/canEnrollPhoneCode}}
             </p>
             </section>
             <section class="ah-card" aria-labelledby="ah-sessions">
@@ -210,6 +212,36 @@ public enum DefaultWebTemplates {
             </section>
             <script nonce="{{nonce}}">{{{passkeyScript}}}</script>
             """,
+        "enroll-contact": """
+            <section class="ah-card" aria-labelledby="ah-title">
+            <h1 id="ah-title">{{title}}</h1>
+            <p class="ah-lead">{{hint}}</p>
+            {{#error}}<p class="ah-error" role="alert" id="ah-error">{{error}}</p>{{/error}}
+            <form method="post" action="{{action}}" class="ah-form">
+            <input type="hidden" name="csrf" value="{{csrf}}">
+            <input type="hidden" name="action" value="{{actionName}}">
+            <label for="ah-value">{{label}}</label>
+            <input id="ah-value" name="value" type="{{type}}" autocomplete="{{autocomplete}}" maxlength="320" required value="{{value}}"{{#error}} aria-describedby="ah-error"{{/error}}>
+            <button type="submit" class="ah-button">{{t.sendCode}}</button>
+            </form>
+            <p class="ah-foot"><a href="{{back}}">{{t.cancel}}</a></p>
+            </section>
+            """,
+        "enroll-code": """
+            <section class="ah-card" aria-labelledby="ah-title">
+            <h1 id="ah-title">{{title}}</h1>
+            <p class="ah-lead">{{t.codeSentTo}} <strong>{{destination}}</strong></p>
+            {{#error}}<p class="ah-error" role="alert" id="ah-error">{{error}}</p>{{/error}}
+            <form method="post" action="{{action}}" class="ah-form">
+            <input type="hidden" name="csrf" value="{{csrf}}">
+            <input type="hidden" name="action" value="confirm-code">
+            <label for="ah-code">{{t.codeLabel}}</label>
+            <input id="ah-code" name="code" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]{4,10}" maxlength="10" required autofocus{{#error}} aria-describedby="ah-error"{{/error}}>
+            <button type="submit" class="ah-button">{{t.verify}}</button>
+            </form>
+            <p class="ah-foot"><a href="{{back}}">{{t.cancel}}</a></p>
+            </section>
+            """,
         "change-password": """
             <section class="ah-card" aria-labelledby="ah-title">
             <h1 id="ah-title">{{t.changePassword}}</h1>
@@ -322,6 +354,19 @@ public enum DefaultWebTemplates {
         "signInLead": "Sign in with your email address and password.",
         "stepUpTitle": "Confirm it is you",
         "stepUpLead": "Enter your password again to continue.",
+        "addEmailCode": "Get codes by email",
+        "addPhoneCode": "Get codes by text message",
+        "emailCodeLead": "A code is sent to this address when you sign in. First, confirm it with the code we send now.",
+        "phoneCodeLead": "A code is sent to this number when you sign in. First, confirm it with the code we send now.",
+        "emailToUse": "Email address",
+        "phoneToUse": "Phone number (with + and the country code)",
+        "sendCode": "Send the code",
+        "codeSentTo": "Enter the code we sent to",
+        "codeLabel": "Code",
+        "emailInvalid": "That is not an email address that can be used.",
+        "phoneInvalid": "Enter the number with + and the country code, digits only.",
+        "added.emailCode": "Codes by email are on.",
+        "added.smsCode": "Codes by text message are on.",
         "passkeySignInLead": "Sign in with your passkey: your device's screen lock or a security key.",
         "password": "Password",
         "signIn": "Sign in",
