@@ -50,6 +50,7 @@ extension AuthHubWeb {
                 "sessions": sessions.map { session -> [String: Any] in
                     var row: [String: Any] = ["device": session.device ?? (pages.strings["unknownDevice"] ?? "A browser"),
                                               "created": Self.day(session.createdAt), "current": session.isCurrent, "id": session.id,
+                                              "seen": session.isCurrent ? (pages.strings["now"] ?? "now") : session.lastSeenAt.map(Self.moment) ?? "—",
                                               "csrf": csrf, "action": base]
                     if let address = session.address { row["address"] = address }
                     return row
@@ -447,6 +448,15 @@ extension AuthHubWeb {
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "d MMM yyyy"
+        return formatter.string(from: date)
+    }
+
+    /// A day and a time, UTC ("28 Nov 2026, 14:05 UTC").
+    static func moment(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "d MMM yyyy, HH:mm 'UTC'"
         return formatter.string(from: date)
     }
 

@@ -15,6 +15,10 @@ public struct WebSessionSummary: Sendable, Hashable, Identifiable {
     public let isCurrent: Bool
     /// The client's address at sign-in, when the app records it (``WebSignInConfiguration/recordsClientAddress``).
     public let address: String?
+    /// When a replica last answered a request of the session, to within
+    /// ``AuthHubWeb/cookieRenewalInterval`` (written to the store as the cookie is renewed); nil
+    /// before its first renewal.
+    public let lastSeenAt: Date?
 }
 
 /// The signed-in user's browser sessions across every replica (through the session store's index by
@@ -34,7 +38,8 @@ extension AuthHubWeb {
                   let session = try? await hub.store.load(key), session.userID == userID else { continue }
             summaries.append(WebSessionSummary(id: key.account, createdAt: created,
                                                device: session.extras[Self.deviceExtra]?.stringValue, isCurrent: key.account == current,
-                                               address: session.extras[Self.addressExtra]?.stringValue))
+                                               address: session.extras[Self.addressExtra]?.stringValue,
+                                               lastSeenAt: AuthHubIdentity.date(session.extras[Self.lastSeenExtra]?.doubleValue)))
         }
         return summaries.sorted { ($0.createdAt, $0.id) > ($1.createdAt, $1.id) }
     }
@@ -67,6 +72,8 @@ extension AuthHubWeb {
     /// The `extras` member a browser session's device summary is stored under at sign-in.
     static let deviceExtra = Session.browserDeviceExtra
     static let addressExtra = "authhubWebAddress"
+    /// The `extras` member holding when a replica last answered the session (seconds since 1970).
+    static let lastSeenExtra = "authhubWebLastSeen"
     /// The `extras` member holding when the web core's sign-in form checked the user's password
     /// (seconds since 1970), for providers whose claims carry no `auth_time` (the step-up reads it).
     static let authenticatedAtExtra = "authhubWebAuthenticatedAt"

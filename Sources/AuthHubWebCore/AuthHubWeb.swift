@@ -325,6 +325,7 @@ public final class AuthHubWeb: Sendable {
     private func signedIn(_ id: WebSessionID, seen: SeenBefore?, session: Session,
                           snapshot: CachedSessionSnapshot?) -> WebSessionResolution {
         if let seen, let snapshot, let made = seen.identity, made.snapshot === snapshot {
+            if seen.cookieDue { recordLastSeen(id) }
             return .signedIn(made.identity, cookie: seen.cookieDue ? sessionCookie(id) : nil)
         }
         let csrf: String, cookieDue: Bool, entry: SeenSessions.Entry
@@ -339,7 +340,19 @@ public final class AuthHubWeb: Sendable {
                                        expiresAt: session.expiresAt, csrfToken: csrf,
                                        authenticatedAt: AuthHubIdentity.date(session.extras[Self.authenticatedAtExtra]?.doubleValue))
         if let snapshot { self.seen.withLock { _ in entry.identity = (snapshot, identity) } }
+        if cookieDue { recordLastSeen(id) }
         return .signedIn(identity, cookie: cookieDue ? sessionCookie(id) : nil)
+    }
+
+    /// Writes when the session was last seen to the store, in the background (the request does not
+    /// wait): as often as its cookie is renewed, at most once per ``cookieRenewalInterval`` on this
+    /// replica — so the sessions list reads it on every replica.
+    private func recordLastSeen(_ id: WebSessionID) {
+        let hub = self.hub, seconds = now.timeIntervalSince1970
+        Task {
+            guard let manager = try? hub.manager(provider: id.provider, account: id.account) else { return }
+            await manager.recordExtras([Self.lastSeenExtra: .number(seconds)])
+        }
     }
 
     /// How long a replica goes without sending a signed-in browser its session cookie again (the

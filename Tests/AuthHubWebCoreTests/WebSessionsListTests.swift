@@ -49,6 +49,45 @@ import Testing
         #expect(f.web.resolveCachedSession(cookie: mine)?.identity == nil, "no replica answers it from its cache either")
     }
 
+    /// When a session was last seen is written to the store as its cookie is renewed (here, its
+    /// first request on this replica, then a renewal interval later), so every replica lists it —
+    /// another web core over the same store included; and the write loses no renewal (it takes the
+    /// refresh lock and is made against the version it read).
+    @Test func lastSeenIsKeptInTheStoreAtEachCookieRenewal() async throws {
+        let f = try Fixture()
+        let mine = try await browserSession(f, user: "ann", random: 1, age: 0)
+        let laptop = try await browserSession(f, user: "ann", random: 2, age: 600)
+        let me = try #require(await f.web.resolveSession(cookie: mine).identity)
+        func lastSeen(of cookie: String) async throws -> Date? {
+            let id = try #require(f.web.account(ofSessionCookie: cookie))
+            return try await f.web.sessions(of: me).first { $0.id == id }?.lastSeenAt
+        }
+        func eventually(_ cookie: String, is date: Date) async throws {
+            for _ in 0..<200 where try await lastSeen(of: cookie) != date { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(try await lastSeen(of: cookie) == date)
+        }
+        #expect(try await lastSeen(of: laptop) == nil, "not seen since it signed in")
+        let first = Date(timeIntervalSince1970: f.clock.now.timeIntervalSince1970)
+        #expect(await f.web.resolveSession(cookie: laptop).identity != nil)
+        try await eventually(laptop, is: first)
+
+        // Within the interval nothing is written; past it, the new time is.
+        f.clock.advance(by: 30)
+        _ = await f.web.resolveSession(cookie: laptop)
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(try await lastSeen(of: laptop) == first)
+        f.clock.advance(by: f.web.cookieRenewalInterval)
+        let later = Date(timeIntervalSince1970: f.clock.now.timeIntervalSince1970)
+        #expect(await f.web.resolveSession(cookie: laptop).identity != nil)
+        try await eventually(laptop, is: later)
+
+        // Another replica over the same store lists it too; the tokens are untouched.
+        let other = try AuthHubWeb(hub: f.hub, configuration: WebSignInConfiguration(publicBaseURL: URL(string: "https://app.example.com")!))
+        #expect(try await other.sessions(of: me).first { $0.id == f.web.account(ofSessionCookie: laptop) }?.lastSeenAt == later)
+        let stored = try await f.hub.store.load(SessionKey(provider: "auth0", account: try #require(f.web.account(ofSessionCookie: laptop))))
+        #expect(stored?.refreshToken?.revealed() == "rt-2" && stored?.accessToken.revealed() == "at-2")
+    }
+
     @Test func deviceSummariesKeepFixedWordsOnly() {
         #expect(WebUserAgent.summary("Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0") == "Firefox on Linux")
         #expect(WebUserAgent.summary("Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Version/17.0 Mobile/15E148 Safari/604.1")

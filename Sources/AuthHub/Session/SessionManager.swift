@@ -271,6 +271,31 @@ public actor SessionManager {
         return saved
     }
 
+    /// Writes `extras` into the stored session, quietly (no event): bookkeeping beside the tokens,
+    /// such as when a browser session was last seen. Under the refresh lock, so no renewal's new
+    /// tokens can be lost to it, and against the version it read; best effort — false when nothing
+    /// was written (no session, a renewed session the store has not taken yet, a newer version, a
+    /// store that failed).
+    @discardableResult
+    package func recordExtras(_ extras: [String: JSONValue]) async -> Bool {
+        do {
+            return try await refreshLock.withLock(key) { try await self.recordExtrasLocked(extras) }
+        } catch {
+            logger.debug("recording session extras failed", metadata: ["error": "\(AuthError.wrap(error).code)"])
+            return false
+        }
+    }
+
+    private func recordExtrasLocked(_ extras: [String: JSONValue]) async throws -> Bool {
+        guard unsaved == nil, let stored = try await reload() else { return false }
+        var updated = stored
+        updated.extras.merge(extras) { _, new in new }
+        let saved = try await sessionStore.save(updated, for: key, expectedVersion: stored.version)
+        cached = saved
+        loaded = true
+        return true
+    }
+
     /// Removes the stored session and publishes `signedOut`.
     public func clear() async throws {
         try await mapStoreErrors { try await sessionStore.remove(key) }

@@ -100,10 +100,10 @@ public enum DefaultWebTemplates {
             <section class="ah-card" aria-labelledby="ah-sessions">
             <h2 id="ah-sessions">{{t.sessionsTitle}}</h2>
             <table>
-            <thead><tr><th scope="col">{{t.device}}</th><th scope="col">{{t.signedIn}}</th><th scope="col"><span class="ah-hidden">{{t.actions}}</span></th></tr></thead>
+            <thead><tr><th scope="col">{{t.device}}</th><th scope="col">{{t.signedIn}}</th><th scope="col">{{t.lastSeen}}</th><th scope="col"><span class="ah-hidden">{{t.actions}}</span></th></tr></thead>
             <tbody>
             {{#sessions}}
-            <tr><td>{{device}}{{#current}} <span class="ah-badge">{{t.thisDevice}}</span>{{/current}}{{#address}}<br><span class="ah-muted">{{.}}</span>{{/address}}</td><td>{{created}}</td>
+            <tr><td>{{device}}{{#current}} <span class="ah-badge">{{t.thisDevice}}</span>{{/current}}{{#address}}<br><span class="ah-muted">{{.}}</span>{{/address}}</td><td>{{created}}</td><td>{{seen}}</td>
             <td>{{^current}}<form method="post" action="{{action}}" class="ah-inline"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="action" value="sign-out-session"><input type="hidden" name="id" value="{{id}}"><button type="submit" class="ah-button ah-danger">{{t.signOut}}<span class="ah-hidden"> {{device}}</span></button></form>{{/current}}</td></tr>
             {{/sessions}}
             </tbody>
@@ -316,6 +316,8 @@ public enum DefaultWebTemplates {
         "device": "Device",
         "signedIn": "Signed in",
         "thisDevice": "this device",
+        "lastSeen": "Last seen",
+        "now": "now",
         "signOut": "Sign out",
         "signOutOthers": "Sign out everywhere else",
         "cancel": "Cancel",
