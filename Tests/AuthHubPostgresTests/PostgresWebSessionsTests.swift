@@ -7,7 +7,8 @@ import Foundation
 import Testing
 
 /// "Where you are signed in" across replicas: two web replicas (each its own hub and store on one
-/// PostgreSQL table) list a user's browser sessions through the table's index by user, and a
+/// PostgreSQL table) list a user's browser sessions through the table's index by user (with when
+/// the other replica last saw each), and a
 /// session signed out on one replica is over on the other at its next request.
 @Suite(.enabled(if: TestDatabase.isAvailable, Comment(rawValue: TestDatabase.skipMessage)))
 struct PostgresWebSessionsTests {
@@ -47,9 +48,15 @@ struct PostgresWebSessionsTests {
         // The laptop is served by replica B (cached there), the list asked of replica A.
         #expect(await webB.resolveSession(cookie: laptop).identity?.subject == "ann")
         let me = try #require(await webA.resolveSession(cookie: mine).identity)
-        let listed = try await webA.sessions(of: me)
+        var listed = try await webA.sessions(of: me)
         #expect(listed.count == 2 && listed.map(\.isCurrent) == [true, false], "ann's two sessions, not bob's: \(listed)")
+        // When replica B last saw the laptop is in the table, so replica A lists it.
+        try await eventually("replica A lists when replica B last saw the laptop") {
+            listed = try await webA.sessions(of: me)
+            return listed.first { !$0.isCurrent }?.lastSeenAt != nil
+        }
         let other = try #require(listed.first { !$0.isCurrent })
+        #expect(abs(try #require(other.lastSeenAt).timeIntervalSinceNow) < 60)
         try await webA.signOutSession(id: other.id, of: me)
         try await eventually("replica B answers the laptop's cookie as signed out") {
             if case .ended = await webB.resolveSession(cookie: laptop) { return true }
