@@ -56,6 +56,7 @@ extension AuthHubWeb {
                     return row
                 },
                 "hasOthers": sessions.contains { !$0.isCurrent }, "signOutOthersLink": base + "/confirm?action=sign-out-others",
+                "signOutEverywhereLink": base + "/confirm?action=sign-out-everywhere",
                 "canChangePassword": capabilities.contains(.changePassword), "changePasswordLink": base + "/edit?what=password",
                 "canChangeProfile": !capabilities.isDisjoint(with: [.changeName, .changeEmail]), "changeProfileLink": base + "/edit?what=profile",
                 "canEditProfile": !capabilities.isDisjoint(with: [.changePassword, .changeName, .changeEmail]),
@@ -87,6 +88,12 @@ extension AuthHubWeb {
                     return stepUp
                 }
                 return contactPage(email: kind == "email-code", identity: identity, value: nil, error: nil, status: .ok)
+            case "code":
+                // The code page of the enrollment started from the address form (kept, not taken).
+                guard let challenge = keptEnrollment(for: id), case .codeSent = challenge.prompt else {
+                    return .redirect(configuration.accountPath, status: .seeOther)
+                }
+                return enrollmentPage(challenge, identity: identity, error: nil)
             default: return .page(.notFound, "There is no such sign-in method to add.")
             }
             if let stepUp = requireRecentAuthentication(identity, maxAge: configuration.accountStepUpMaxAge,
@@ -131,6 +138,9 @@ extension AuthHubWeb {
             case "sign-out-others":
                 (heading, text, confirm, methodID) = (pages.strings["confirmSignOutOthersTitle"] ?? "", pages.strings["confirmSignOutOthersText"] ?? "",
                                                       pages.strings["signOutOthers"] ?? "Sign out", nil)
+            case "sign-out-everywhere":
+                (heading, text, confirm, methodID) = (pages.strings["confirmSignOutEverywhereTitle"] ?? "",
+                                                      pages.strings["confirmSignOutEverywhereText"] ?? "", pages.strings["signOutEverywhere"] ?? "Sign out", nil)
             case "delete-account":
                 guard try hub.provider(identity.provider).capabilities.contains(.accountDeletion) else {
                     return .page(.notFound, "That is not available for your account.")
@@ -151,7 +161,8 @@ extension AuthHubWeb {
     }
 
     /// `POST <accountPath>` with `action` = `remove-method` (`id`), `sign-out-session` (`id`),
-    /// `sign-out-others`, `delete-account`, `confirm-totp` (`code`) or `confirm-recovery-codes`, and
+    /// `sign-out-others`, `sign-out-everywhere`, `delete-account`, `change-password`, `change-profile`,
+    /// `start-email-code`/`start-phone-code` (`value`), `confirm-code`, `confirm-totp` (`code`) or `confirm-recovery-codes`, and
     /// `csrf`: does it and redirects (303) to the overview with a notice (after a deletion: to
     /// ``WebSignInConfiguration/signedOutPath``, the cookie cleared); a wrong code shows the page
     /// again (401).
@@ -187,6 +198,13 @@ extension AuthHubWeb {
                 if let redirect = stepUp(back + "/confirm?action=sign-out-others") { return redirect }
                 _ = try await signOutOtherSessions(of: identity)
                 return done("signedOutOthers")
+            case "sign-out-everywhere":
+                if let redirect = stepUp(back + "/confirm?action=sign-out-everywhere") { return redirect }
+                _ = try await signOutEverywhere(of: identity)
+                forget(id)
+                var gone = WebResponse.redirect(configuration.signedOutPath, status: .seeOther)
+                gone.setCookie(clearing(configuration.sessionCookieName))
+                return gone
             case "delete-account":
                 if let redirect = stepUp(back + "/confirm?action=delete-account") { return redirect }
                 do {
@@ -254,7 +272,8 @@ extension AuthHubWeb {
                                        error: pages.strings[email ? "emailInvalid" : "phoneInvalid"], status: .badRequest)
                 }
                 keepEnrollment(challenge, for: id)
-                return enrollmentPage(challenge, identity: identity, error: nil)
+                // The code page at its own address (a reload shows it again, sends nothing again).
+                return .redirect(back + "/enroll?kind=code", status: .seeOther)
             case "confirm-totp", "confirm-recovery-codes", "confirm-passkey", "confirm-code":
                 guard let challenge = takeEnrollment(for: id) else {
                     return .redirect(back, status: .seeOther)
@@ -432,6 +451,14 @@ extension AuthHubWeb {
         enrollments.withLock { table in
             if table.count >= 10_000 { table = table.filter { now.timeIntervalSince($0.value.startedAt) < 900 } }
             table[id.value] = (challenge, now)
+        }
+    }
+
+    private func keptEnrollment(for id: WebSessionID) -> MethodEnrollmentChallenge? {
+        let now = self.now
+        return enrollments.withLock { table in
+            guard let kept = table[id.value], now.timeIntervalSince(kept.startedAt) < 900 else { return nil }
+            return kept.challenge
         }
     }
 

@@ -135,7 +135,9 @@ import Testing
         #expect(malformed.status == .badRequest && Self.html(malformed).contains("role=\"alert\""), "\(malformed.status)")
 
         let address = "codes@example.com"
-        let sent = await post(web, browser, [("csrf", csrf), ("action", "start-email-code"), ("value", address)])
+        let started = await post(web, browser, [("csrf", csrf), ("action", "start-email-code"), ("value", address)])
+        #expect(started.status == .seeOther && started.headerFields[.location] == "/account/enroll?kind=code", "\(started.status)")
+        let sent = await get(web, browser, "/account/enroll?kind=code")
         let sentHTML = Self.html(sent)
         #expect(sent.status == .ok && sentHTML.contains("Enter the code we sent to") && sentHTML.contains("autocomplete=\"one-time-code\""),
                 "\(sent.status) \(sentHTML.prefix(400))")
@@ -150,6 +152,7 @@ import Testing
         #expect(added.status == .seeOther && added.headerFields[.location] == "/account?done=added.emailCode", "\(added.status) \(Self.html(added).prefix(300))")
         let after = Self.html(await get(web, browser, "/account?done=added.emailCode"))
         #expect(after.contains("Codes by email are on.") && after.contains(address))
+        #expect(await get(web, browser, "/account/enroll?kind=code").status == .seeOther, "no code page once it is confirmed")
     }
 
     /// The client's address is kept with a browser session only when the app opts in, and only when
@@ -194,5 +197,19 @@ import Testing
         #expect(await web.resolveSession(cookie: laptopCookie).identity != nil, "this browser stays")
         let phonePage = await get(web, phone, "/account")
         #expect(phonePage.status == .seeOther, "the phone is sent to sign in again")
+
+        // Signing out everywhere: after its confirmation, every session goes, this one too, revoked
+        // at the provider; the browser's cookie is cleared.
+        var tablet = Browser(web: web)
+        _ = try await StepUpTests().signIn(&tablet, query: "", approve: environment.approve)
+        let tabletCookie = try #require(tablet.session)
+        #expect(Self.html(await get(web, laptop, "/account")).contains("Sign out everywhere</a>"))
+        let confirm = await get(web, laptop, "/account/confirm?action=sign-out-everywhere")
+        #expect(confirm.status == .ok && Self.html(confirm).contains("Sign out everywhere?"))
+        let everywhere = await post(web, laptop, [("csrf", csrf), ("action", "sign-out-everywhere")])
+        #expect(everywhere.status == .seeOther && everywhere.headerFields[.location] == web.configuration.signedOutPath)
+        #expect(everywhere.headerFields[values: .setCookie].contains { $0.hasPrefix(web.configuration.sessionCookieName + "=;") })
+        #expect(await web.resolveSession(cookie: laptopCookie).identity == nil)
+        #expect(await web.resolveSession(cookie: tabletCookie).identity == nil)
     }
 }

@@ -32,6 +32,7 @@ def email_codes(provider_base):
     field.submit()
     wait.until(EC.presence_of_element_located((By.ID, "ah-code")))
     assert address in driver.find_element(By.CSS_SELECTOR, ".ah-lead").text
+    check_page("codes by email: the code")
     step("codes by email: the code was sent")
     with urllib.request.urlopen(provider_base + "/__emulator/outbox?to=" + quote(address, safe=""), timeout=10) as reply:
         code = json.load(reply)["messages"][-1]["code"]

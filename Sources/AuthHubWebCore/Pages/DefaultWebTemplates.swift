@@ -108,7 +108,8 @@ public enum DefaultWebTemplates {
             {{/sessions}}
             </tbody>
             </table>
-            {{#hasOthers}}<p class="ah-actions"><a class="ah-button ah-danger" href="{{signOutOthersLink}}">{{t.signOutOthers}}</a></p>{{/hasOthers}}
+            <p class="ah-actions">{{#hasOthers}}<a class="ah-button ah-danger" href="{{signOutOthersLink}}">{{t.signOutOthers}}</a>{{/hasOthers}}
+            <a class="ah-button ah-danger" href="{{signOutEverywhereLink}}">{{t.signOutEverywhere}}</a></p>
             </section>
             {{#canDeleteAccount}}
             <section class="ah-card" aria-labelledby="ah-delete">
@@ -324,6 +325,9 @@ public enum DefaultWebTemplates {
         "confirmRemoveTitle": "Remove this sign-in method?",
         "confirmRemoveText": "You will no longer be able to use it to sign in.",
         "confirmSignOutOthersTitle": "Sign out everywhere else?",
+        "signOutEverywhere": "Sign out everywhere",
+        "confirmSignOutEverywhereTitle": "Sign out everywhere?",
+        "confirmSignOutEverywhereText": "Every browser signed in to your account is signed out, this one too, and their sessions are revoked at the identity provider.",
         "confirmSignOutOthersText": "Every other browser signed in to your account is signed out; this one stays signed in.",
         "totpStepScan": "Scan this code with your authenticator app (or type the key below).",
         "totpManual": "Key for manual entry:",
