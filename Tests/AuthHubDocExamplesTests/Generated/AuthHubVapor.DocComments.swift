@@ -45,10 +45,10 @@ try app.register(collection: AuthHubRoutes(web))
     }
 }
 
-// Sources/AuthHubVapor/AuthHubRoutes.swift, line 39
+// Sources/AuthHubVapor/AuthHubRoutes.swift, line 40
 extension DocExampleContext {
-    func authHubVapor_AuthHubRoutes_line39(app: Application, web: AuthHubWeb) async throws {
-#sourceLocation(file: "Sources/AuthHubVapor/AuthHubRoutes.swift", line: 40)
+    func authHubVapor_AuthHubRoutes_line40(app: Application, web: AuthHubWeb) async throws {
+#sourceLocation(file: "Sources/AuthHubVapor/AuthHubRoutes.swift", line: 41)
 try app.register(collection: AuthHubAccountRoutes(web))
 #sourceLocation()
     }
