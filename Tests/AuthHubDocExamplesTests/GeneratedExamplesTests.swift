@@ -1,3 +1,4 @@
+import AuthHubTesting
 import Foundation
 import Testing
 
@@ -12,18 +13,18 @@ import Testing
         .split(separator: ":").map { URL(fileURLWithPath: String($0)).appendingPathComponent("python3") }
         .first { FileManager.default.isExecutableFile(atPath: $0.path) }
 
+    /// Async, with the script's output read on threads of their own (`ChildProcess`): a test that
+    /// blocks in `waitUntilExit` holds one of the cooperative pool's threads — two on a 2-core
+    /// machine — for the script's whole run, and the emulator-backed tests running beside it then
+    /// time out.
     @Test(.enabled(if: python3 != nil, "python3 is not on PATH"))
-    func generatedFilesAreCurrent() throws {
-        let process = Process()
-        process.executableURL = Self.python3
-        process.arguments = [Self.root.appendingPathComponent("scripts/doc-examples").path, "--check"]
-        process.currentDirectoryURL = Self.root
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(text)")
+    func generatedFilesAreCurrent() async throws {
+        let script = Self.root.appendingPathComponent("scripts/doc-examples").path
+        let child = try ChildProcess(executable: try #require(Self.python3), arguments: [script, "--check"],
+                                     environment: ProcessInfo.processInfo.environment)
+        var lines: [String] = []
+        while let line = await child.nextLine() { lines.append(line) }
+        let status = await child.exitStatus()
+        #expect(status == 0, "\(lines.joined(separator: "\n"))\n\(child.standardError)")
     }
 }
