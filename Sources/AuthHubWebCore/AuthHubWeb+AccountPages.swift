@@ -454,21 +454,17 @@ extension AuthHubWeb {
         }
     }
 
-    private func keptEnrollment(for id: WebSessionID) -> MethodEnrollmentChallenge? {
+    /// The enrollment this browser started (within 15 minutes), left kept or taken (`removing`).
+    private func keptEnrollment(for id: WebSessionID, removing: Bool = false) -> MethodEnrollmentChallenge? {
         let now = self.now
         return enrollments.withLock { table in
-            guard let kept = table[id.value], now.timeIntervalSince(kept.startedAt) < 900 else { return nil }
-            return kept.challenge
+            guard let kept = table[id.value] else { return nil }
+            if removing || now.timeIntervalSince(kept.startedAt) >= 900 { table[id.value] = nil }
+            return now.timeIntervalSince(kept.startedAt) < 900 ? kept.challenge : nil
         }
     }
 
-    private func takeEnrollment(for id: WebSessionID) -> MethodEnrollmentChallenge? {
-        let now = self.now
-        return enrollments.withLock { table in
-            guard let kept = table.removeValue(forKey: id.value), now.timeIntervalSince(kept.startedAt) < 900 else { return nil }
-            return kept.challenge
-        }
-    }
+    private func takeEnrollment(for id: WebSessionID) -> MethodEnrollmentChallenge? { keptEnrollment(for: id, removing: true) }
 
     static func day(_ date: Date) -> String {
         let formatter = DateFormatter()

@@ -35,30 +35,25 @@ struct BrowserSignInTests {
         let (emulator, hub, base) = try await BrowserScript.startHeld()
         defer { Task { await emulator.stop() } }
         // A short step-up window, so the script sees a sensitive action go through re-authentication.
-        let app = Application(router: try await WebExampleApp.router(hub: hub, publicBaseURL: base, apiAudience: nil,
-                                                                     accountStepUpMaxAge: BrowserScript.stepUpSeconds),
-                              configuration: .init(address: .hostname("127.0.0.1", port: base.port ?? 0)))
-        let server = Task { try await app.runService() }
-        defer { server.cancel() }
-        // Up before the browser comes (the browser maps `localhost` to 127.0.0.1).
-        let probe = URLSessionTransport(defaultTimeout: .seconds(2))
-        for _ in 0..<100 {
-            if let reply = try? await probe.send(.get, URL(string: "http://127.0.0.1:\(base.port ?? 0)/")!), reply.status == 200 { break }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        let (status, text) = try BrowserScript.run(base: base, label: "hummingbird-held", script: "browser_held_factors.py")
-        #expect(status == 0, "\(text)")
-        #expect(text.contains("browser: all steps passed"), "\(text)")
+        try await serve(hub, base: base, stepUp: BrowserScript.stepUpSeconds, label: "hummingbird-held", script: "browser_held_factors.py")
     }
 
-    /// The web core's sign-in form for providers without a redirect (`Tests/Browser/browser_password_providers.py`):
-    /// Firebase (its own TOTP second factor, password and name changed, the account deleted) and
-    /// Openfort (AuthHub-held factors, a step-up through the form).
+    /// The web core's sign-in pages for providers without a redirect (`Tests/Browser/browser_password_providers.py`):
+    /// Firebase (its own TOTP second factor, password and name changed, the account deleted),
+    /// Openfort (AuthHub-held factors, a step-up through the form) and Turnkey (its passkeys).
     @Test func passwordProvidersThroughTheSignInFormInAHeadlessChromium() async throws {
         let (environment, base) = try await BrowserScript.startPassword()
         defer { Task { await environment.tearDown() } }
-        let app = Application(router: try await WebExampleApp.router(hub: environment.hub, publicBaseURL: base, apiAudience: nil,
-                                                                     accountStepUpMaxAge: .seconds(BrowserScript.formStepUpSeconds)),
+        try await serve(environment.hub, base: base, stepUp: .seconds(BrowserScript.formStepUpSeconds), label: "hummingbird-password",
+                        script: "browser_password_providers.py", email: PasswordWebEnvironment.email,
+                        variables: try await BrowserScript.passwordScriptVariables(environment))
+    }
+
+    /// Runs the example app on `base` (up before the browser comes: the browser maps `localhost` to
+    /// 127.0.0.1) and the script against it.
+    func serve(_ hub: AuthHub, base: URL, stepUp: Duration, label: String, script: String, email: String = BrowserScript.email,
+               variables: [String: String] = [:]) async throws {
+        let app = Application(router: try await WebExampleApp.router(hub: hub, publicBaseURL: base, apiAudience: nil, accountStepUpMaxAge: stepUp),
                               configuration: .init(address: .hostname("127.0.0.1", port: base.port ?? 0)))
         let server = Task { try await app.runService() }
         defer { server.cancel() }
@@ -67,9 +62,7 @@ struct BrowserSignInTests {
             if let reply = try? await probe.send(.get, URL(string: "http://127.0.0.1:\(base.port ?? 0)/")!), reply.status == 200 { break }
             try await Task.sleep(for: .milliseconds(50))
         }
-        let (status, text) = try BrowserScript.run(base: base, label: "hummingbird-password", script: "browser_password_providers.py",
-                                                   email: PasswordWebEnvironment.email,
-                                                   variables: try await BrowserScript.passwordScriptVariables(environment))
+        let (status, text) = try BrowserScript.run(base: base, label: label, script: script, email: email, variables: variables)
         #expect(status == 0, "\(text)")
         #expect(text.contains("browser: all steps passed"), "\(text)")
     }

@@ -40,6 +40,19 @@ wait = WebDriverWait(driver, 20)
 count = 0
 
 
+def add_virtual_authenticator():
+    """Chromium's virtual authenticator (DevTools' WebAuthn.addVirtualAuthenticator): a platform
+    authenticator with resident keys that verifies the user."""
+    from selenium.webdriver.common.virtual_authenticator import Protocol, Transport, VirtualAuthenticatorOptions
+    options = VirtualAuthenticatorOptions()
+    options.protocol = Protocol.CTAP2
+    options.transport = Transport.INTERNAL
+    options.has_resident_key = True
+    options.has_user_verification = True
+    options.is_user_verified = True
+    driver.add_virtual_authenticator(options)
+
+
 def step(name):
     global count
     count += 1

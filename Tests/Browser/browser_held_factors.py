@@ -14,10 +14,9 @@ import os
 import sys
 import time
 
-from selenium.webdriver.common.virtual_authenticator import Protocol, Transport, VirtualAuthenticatorOptions
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from browser_common import (EC, By, base, check_page, driver, email, forget_provider_session, login, new_driver, password,  # noqa: E402
+from browser_common import (EC, By, add_virtual_authenticator, base, check_page, driver, email, forget_provider_session, login, new_driver, password,  # noqa: E402
                             provider_path, remove_link, run, step, wait)
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
@@ -44,13 +43,7 @@ def use_recovery_code(code, browser=driver):
 
 
 def main():
-    authenticator = VirtualAuthenticatorOptions()
-    authenticator.protocol = Protocol.CTAP2
-    authenticator.transport = Transport.INTERNAL
-    authenticator.has_resident_key = True
-    authenticator.has_user_verification = True
-    authenticator.is_user_verified = True
-    driver.add_virtual_authenticator(authenticator)
+    add_virtual_authenticator()
 
     driver.get(base + "/")
     wait.until(EC.presence_of_element_located((By.LINK_TEXT, "Sign in with oidc")))

@@ -22,10 +22,10 @@ import sys
 import time
 from urllib.parse import parse_qs, urlparse
 
-from selenium.webdriver.common.virtual_authenticator import Credential, Protocol, Transport, VirtualAuthenticatorOptions
+from selenium.webdriver.common.virtual_authenticator import Credential
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from browser_common import (EC, By, base, check_page, driver, email, password, remove_link, run, shots, step,  # noqa: E402
+from browser_common import (EC, By, add_virtual_authenticator, base, check_page, driver, email, password, remove_link, run, shots, step,  # noqa: E402
                             totp, wait)
 
 NEW_PASSWORD = "a brand new passphrase 7"
@@ -204,13 +204,7 @@ def turnkey():
     Chromium's virtual authenticator) signs the login; a second passkey (another device's) is added at
     Turnkey from the account page and signs in; the first is removed."""
     passkey = json.loads(os.environ["AUTHHUB_TURNKEY_PASSKEY"])
-    options = VirtualAuthenticatorOptions()
-    options.protocol = Protocol.CTAP2
-    options.transport = Transport.INTERNAL
-    options.has_resident_key = True
-    options.has_user_verification = True
-    options.is_user_verified = True
-    driver.add_virtual_authenticator(options)
+    add_virtual_authenticator()
     driver.add_credential(Credential.create_resident_credential(bytearray(b64url(passkey["id"])), passkey["rpId"],
                                                                 bytearray(b64url(passkey["userHandle"])), b64url(passkey["privateKey"]), 0))
     driver.get(base + "/")
