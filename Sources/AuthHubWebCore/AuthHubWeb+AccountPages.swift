@@ -466,20 +466,17 @@ extension AuthHubWeb {
 
     private func takeEnrollment(for id: WebSessionID) -> MethodEnrollmentChallenge? { keptEnrollment(for: id, removing: true) }
 
-    static func day(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "d MMM yyyy"
-        return formatter.string(from: date)
-    }
+    /// A day, UTC ("28 Nov 2026").
+    static func day(_ date: Date) -> String { utc(date, "d MMM yyyy") }
 
     /// A day and a time, UTC ("28 Nov 2026, 14:05 UTC").
-    static func moment(_ date: Date) -> String {
+    static func moment(_ date: Date) -> String { utc(date, "d MMM yyyy, HH:mm 'UTC'") }
+
+    private static func utc(_ date: Date, _ format: String) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "d MMM yyyy, HH:mm 'UTC'"
+        formatter.dateFormat = format
         return formatter.string(from: date)
     }
 
