@@ -82,8 +82,9 @@ AXE = None
 
 def check_page(name):
     """The page as served passes tidy (Debian's html-tidy, HTML5, errors only) and axe-core (PyPI's
-    axe-selenium-python, WCAG 2 A and AA rules) without errors."""
+    axe-selenium-python, WCAG 2 A and AA rules) without errors; its screenshot is kept as page-NAME.png."""
     global AXE
+    driver.save_screenshot(os.path.join(shots, "page-" + "".join(c if c.isalnum() else "-" for c in name) + ".png"))
     html = driver.execute_script("return fetch(location.href, {credentials: 'same-origin'}).then(r => r.text())")
     tidy = subprocess.run(["tidy", "-errors", "-quiet", "--show-warnings", "no"], input=html, capture_output=True, text=True)
     assert tidy.returncode < 2, f"{name}: tidy found errors: {tidy.stderr}"

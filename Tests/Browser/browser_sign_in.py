@@ -139,6 +139,11 @@ def main():
     status = driver.execute_script("return fetch('/profile.json', {credentials: 'same-origin'}).then(r => r.status)")
     assert status == 401, status
     step("the JSON route refuses the signed-out browser")
+    driver.get(base + "/auth/second-factor")
+    wait.until(EC.presence_of_element_located((By.ID, "ah-title")))
+    assert "This sign-in is over" in driver.find_element(By.ID, "ah-title").text
+    check_page("a second step that is over")
+    step("a second step with no waiting sign-in says to sign in again")
 
 
 run(main)
