@@ -29,10 +29,14 @@ package final class HeldFactorGate: Sendable {
         let step: HeldSecondStep
         let expiresAt: Date
         var failures: Int
+        /// The provider that signed the session in (it revokes a sign-in that never finishes).
+        let provider: any AuthProvider
     }
 
     private let service = Mutex<(any HeldFactorService)?>(nil)
     private let pending = Mutex<[String: Pending]>([:])
+    /// When expired waiting sign-ins were last looked for (at most once a minute).
+    private let lastSweep = Mutex<Date?>(nil)
     private let clock: any AuthClock
     private let random: any RandomSource
 
@@ -68,14 +72,19 @@ package final class HeldFactorGate: Sendable {
         guard bytes.count == 32 else { throw AuthError(.invalidConfiguration, message: "The random source returned too few bytes.") }
         let token = Self.tokenPrefix + Base64URL.encode(bytes)
         let now = clock.now
-        try pending.withLock { table in
-            if table.count >= Self.capacity { table = table.filter { $0.value.expiresAt > now } }
-            guard table.count < Self.capacity else {
-                throw AuthError(.rateLimited, message: "Too many sign-ins are waiting for a second step; try again shortly.",
-                                provider: session.providerID)
-            }
+        sweepExpired(now: now)
+        let refused = pending.withLock { table -> Bool in
+            if table.count >= Self.capacity { revoke(Self.dropExpired(&table, now: now)) }
+            guard table.count < Self.capacity else { return true }
             table[token] = Pending(key: key, session: session, start: start, policy: policy, owner: owner, step: step,
-                                   expiresAt: now.addingTimeInterval(Self.lifetime), failures: 0)
+                                   expiresAt: now.addingTimeInterval(Self.lifetime), failures: 0, provider: provider)
+            return false
+        }
+        if refused {
+            revoke([Pending(key: key, session: session, start: start, policy: policy, owner: owner, step: step, expiresAt: now,
+                            failures: 0, provider: provider)])
+            throw AuthError(.rateLimited, message: "Too many sign-ins are waiting for a second step; try again shortly.",
+                            provider: session.providerID)
         }
         throw AuthError(.mfaRequired, message: "A second factor is required.", provider: session.providerID,
                         mfa: MFARequirement(token: Secret(token), challengeTypes: step.kinds.map(\.rawValue), enrolledFactors: step.factors))
@@ -98,6 +107,7 @@ package final class HeldFactorGate: Sendable {
             guard let found = table[token] else { return nil }
             guard found.expiresAt > now else {
                 table[token] = nil
+                revoke([found])
                 return nil
             }
             return found
@@ -113,7 +123,12 @@ package final class HeldFactorGate: Sendable {
             let left = pending.withLock { table -> Int in
                 guard var entry = table[token] else { return 0 }
                 entry.failures += 1
-                table[token] = entry.failures >= Self.maximumAttempts ? nil : entry
+                if entry.failures >= Self.maximumAttempts {
+                    table[token] = nil
+                    revoke([entry])
+                } else {
+                    table[token] = entry
+                }
                 return Self.maximumAttempts - entry.failures
             }
             throw left > 0 ? error : AuthError(.sessionExpired, message: "Too many wrong answers; sign in again.", provider: found.key.provider)
@@ -123,5 +138,42 @@ package final class HeldFactorGate: Sendable {
             throw AuthError(.sessionExpired, message: "That sign-in is over; sign in again.", provider: found.key.provider)
         }
         return found
+    }
+
+    // MARK: Sign-ins that never finish
+
+    /// Drops the expired entries of `table` and returns them.
+    private static func dropExpired(_ table: inout [String: Pending], now: Date) -> [Pending] {
+        var dropped: [Pending] = []
+        table = table.filter { entry in
+            guard entry.value.expiresAt > now else {
+                dropped.append(entry.value)
+                return false
+            }
+            return true
+        }
+        return dropped
+    }
+
+    /// Looks for expired waiting sign-ins at most once a minute (from the next sign-in that waits)
+    /// and revokes them: a sign-in abandoned at its second step leaves no live tokens at the provider.
+    private func sweepExpired(now: Date) {
+        let due = lastSweep.withLock { last -> Bool in
+            guard last.map({ now.timeIntervalSince($0) >= 60 || now < $0 }) ?? true else { return false }
+            last = now
+            return true
+        }
+        guard due else { return }
+        revoke(pending.withLock { Self.dropExpired(&$0, now: now) })
+    }
+
+    /// Revokes, in the background, the sessions of sign-ins that ended without their second step
+    /// (too many wrong answers, expired, refused for capacity): the provider's tokens were never
+    /// handed to anyone, and are not left live. Best effort; a failure is only logged by the provider.
+    private func revoke(_ entries: [Pending]) {
+        guard !entries.isEmpty else { return }
+        Task {
+            for entry in entries { try? await entry.provider.signOut(entry.session) }
+        }
     }
 }
