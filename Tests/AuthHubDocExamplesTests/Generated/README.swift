@@ -26,7 +26,7 @@ import NIOPosix
 import Testing
 import Tracing
 
-// Not compiled: README.md, line 667: the README's examples compile with Hummingbird imported, whose Application clashes with Vapor's; AuthHubVapor's articles compile this call
+// Not compiled: README.md, line 671: the README's examples compile with Hummingbird imported, whose Application clashes with Vapor's; AuthHubVapor's articles compile this call
 
 // README.md, line 62
 extension DocExampleContext {
@@ -289,10 +289,10 @@ router.group("api").add(middleware: bearer).add(middleware: IsAuthenticatedMiddl
     }
 }
 
-// README.md, line 662
+// README.md, line 666
 extension DocExampleContext {
-    func rEADME_line662(router: Router<AuthHubRequestContext>, web: AuthHubWeb) async throws {
-#sourceLocation(file: "README.md", line: 663)
+    func rEADME_line666(router: Router<AuthHubRequestContext>, web: AuthHubWeb) async throws {
+#sourceLocation(file: "README.md", line: 667)
 router.addRoutes(web.accountRoutes(), atPath: "/account")   // Hummingbird
 #sourceLocation()
     }
