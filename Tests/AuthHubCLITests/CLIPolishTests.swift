@@ -22,7 +22,7 @@ import Testing
     /// An emulator with one user, and a directory whose providers.json points at it.
     static func signedOut() async throws -> (RunningEmulator, URL) {
         let emulator = try await Emulator.start()
-        let wire = URLSessionTransport(defaultTimeout: .seconds(10))
+        let wire = URLSessionTransport(defaultTimeout: .seconds(30))
         _ = try await wire.send(.post, emulator.url("/auth0/__emulator/users"), headerFields: [.contentType: "application/json"], body: Data(#"{"email":"new@example.com","password":"\#(password)"}"#.utf8))
         return (emulator, try AuthHubBinary.directory(withConfig: config(domain: emulator.url("/auth0").absoluteString)))
     }

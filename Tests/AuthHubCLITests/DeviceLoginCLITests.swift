@@ -14,7 +14,7 @@ import Testing
           "sessionStore": {"type": "file", "path": "sessions"},
           "providers": [{"id": "auth0", "type": "auth0", "domain": "\(emulator.url("/auth0").absoluteString)", "clientId": "authhub-cli"}]}}}
         """
-        let wire = URLSessionTransport(defaultTimeout: .seconds(10))
+        let wire = URLSessionTransport(defaultTimeout: .seconds(30))
         let seeded = try await wire.send(.post, emulator.url("/auth0/__emulator/users"), headerFields: [.contentType: "application/json"],
                                          body: Data(#"{"email":"tv@example.com","password":"correct horse battery staple"}"#.utf8))
         #expect(seeded.status == 201)
@@ -40,7 +40,7 @@ import Testing
         #expect(running.stderr.contains("user_code=\(code)"))
         #expect(running.stderr.contains("█") || running.stderr.contains("▀"), "a QR code is drawn")
         let body = approve ? #"{"user_code":"\#(code)","email":"tv@example.com"}"# : #"{"user_code":"\#(code)"}"#
-        let reply = try await URLSessionTransport(defaultTimeout: .seconds(10)).send(
+        let reply = try await URLSessionTransport(defaultTimeout: .seconds(30)).send(
             .post, emulator.url("/auth0/__emulator/device/" + (approve ? "approve" : "deny")), headerFields: [.contentType: "application/json"],
             body: Data(body.utf8))
         #expect(reply.status == 200)
@@ -62,7 +62,7 @@ import Testing
     @Test func anApplicationWithoutTheGrantIsOneClearLine() async throws {
         let emulator = try await Emulator.start()
         defer { Task { await emulator.stop() } }
-        let registered = try await URLSessionTransport(defaultTimeout: .seconds(10)).send(
+        let registered = try await URLSessionTransport(defaultTimeout: .seconds(30)).send(
             .post, emulator.url("/auth0/__emulator/clients"), headerFields: [.contentType: "application/json"],
             body: Data(#"{"client_id":"web-only","callbacks":["https://app.example.com/cb"],"grant_types":["authorization_code","refresh_token"]}"#.utf8))
         #expect(registered.status == 201)

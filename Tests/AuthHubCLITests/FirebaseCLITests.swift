@@ -57,7 +57,7 @@ import Testing
 
         let reset = try await f.run(["reset-password", "--provider", "firebase", "--email", "gil@example.com"])
         #expect(reset.status == 0 && reset.stdout.contains("password-reset message"), "\(reset.stderr)")
-        let codes = try JSONValue.parse(try await URLSessionTransport(defaultTimeout: .seconds(10)).send(.get, f.emulator.url("/emulator/v1/projects/authhub-dev/oobCodes")).body)
+        let codes = try JSONValue.parse(try await URLSessionTransport(defaultTimeout: .seconds(30)).send(.get, f.emulator.url("/emulator/v1/projects/authhub-dev/oobCodes")).body)
         #expect(codes["oobCodes"]?.arrayValue?.contains { $0["email"] == "gil@example.com" && $0["requestType"] == "PASSWORD_RESET" } == true)
 
         let wrong = try await f.run(["login", "--provider", "firebase", "--email", "gil@example.com", "--password-stdin"], stdin: "nope-nope\n")
@@ -86,9 +86,9 @@ import Testing
         // Enrollment through the library (the CLI's `mfa` command manages Auth0 methods).
         let provider = FirebaseProvider(id: "firebase", configuration: FirebaseConfiguration(
             apiKey: Secret("cli-key"), projectId: "authhub-dev", emulatorHost: "\(emulator.host):\(emulator.port)"),
-            context: ProviderContext(transport: URLSessionTransport(defaultTimeout: .seconds(10))))
+            context: ProviderContext(transport: URLSessionTransport(defaultTimeout: .seconds(30))))
         let auth = FirebaseAuth(provider: provider, store: InMemorySessionStore())
-        let seeded = try await URLSessionTransport(defaultTimeout: .seconds(10)).send(.post, emulator.url("/emulator/v1/projects/authhub-dev/accounts"), headerFields: [.contentType: "application/json"], body: Data(#"{"email":"mfa@example.com","password":"correct horse battery","emailVerified":true}"#.utf8))
+        let seeded = try await URLSessionTransport(defaultTimeout: .seconds(30)).send(.post, emulator.url("/emulator/v1/projects/authhub-dev/accounts"), headerFields: [.contentType: "application/json"], body: Data(#"{"email":"mfa@example.com","password":"correct horse battery","emailVerified":true}"#.utf8))
         #expect(seeded.status == 200)
         _ = try await auth.signIn(email: "mfa@example.com", password: Secret("correct horse battery"))
         let challenge = try await auth.startTOTPEnrollment()
@@ -107,7 +107,7 @@ import Testing
 
     /// The newest code the emulator "sent" to `email` for `requestType`.
     static func oobCode(_ f: Fixture, _ email: String, _ requestType: String) async throws -> String {
-        let codes = try JSONValue.parse(try await URLSessionTransport(defaultTimeout: .seconds(10)).send(.get, f.emulator.url("/emulator/v1/projects/authhub-dev/oobCodes")).body)
+        let codes = try JSONValue.parse(try await URLSessionTransport(defaultTimeout: .seconds(30)).send(.get, f.emulator.url("/emulator/v1/projects/authhub-dev/oobCodes")).body)
         let code = codes["oobCodes"]?.arrayValue?.last { $0["email"]?.stringValue == email && $0["requestType"]?.stringValue == requestType }
         return try #require(code?["oobCode"]?.stringValue)
     }

@@ -12,7 +12,7 @@ import Testing
     struct Fixture {
         let emulator: RunningEmulator
         let directory: URL
-        let wire = URLSessionTransport(defaultTimeout: .seconds(10), followRedirects: false)
+        let wire = URLSessionTransport(defaultTimeout: .seconds(30), followRedirects: false)
 
         static func start() async throws -> Fixture {
             let emulator = try await Emulator.start()
@@ -139,7 +139,7 @@ import Testing
         """
         let directory = try AuthHubBinary.directory(withConfig: config)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let wire = URLSessionTransport(defaultTimeout: .seconds(10), followRedirects: false)
+        let wire = URLSessionTransport(defaultTimeout: .seconds(30), followRedirects: false)
         _ = try await wire.send(.post, emulator.url("/auth0/__emulator/users"), headerFields: [.contentType: "application/json"], body: Data(#"{"email":"opt@example.com","password":"correct horse battery staple"}"#.utf8))
         let running = try RunningBinary(["login", "--browser", "--no-open", "--timeout", "60", "--scope", "openid email offline_access",
                                          "--audience", "https://api.example.com/", "--login-hint", "opt@example.com", "--prompt", "login",

@@ -36,13 +36,13 @@ import Testing
         // Email OTP: the code is typed at the prompt, read here from the emulator's hook.
         let running = try RunningBinary(["login", "--passwordless", "--email", "ola@example.com"], in: directory)
         try await running.wait { _, err in err.contains("Enter it") }
-        let otp = try await URLSessionTransport(defaultTimeout: .seconds(10)).send(.get, emulator.url("/openfort/__emulator/otp?email=ola@example.com"))
+        let otp = try await URLSessionTransport(defaultTimeout: .seconds(30)).send(.get, emulator.url("/openfort/__emulator/otp?email=ola@example.com"))
         running.send(try #require(try JSONValue.parse(otp.body)["otp"]?.stringValue))
         #expect(await running.finish() == 0, "\(running.stderr)")
         #expect(running.stdout.contains("Signed in."))
 
         // A reset finished with the link's token, and the email verified with the link's token.
-        let hook = URLSessionTransport(defaultTimeout: .seconds(10))
+        let hook = URLSessionTransport(defaultTimeout: .seconds(30))
         func tokens(_ email: String = "ola@example.com") async throws -> JSONValue {
             try JSONValue.parse(try await hook.send(.get, emulator.url("/openfort/__emulator/tokens?email=\(email)")).body)
         }

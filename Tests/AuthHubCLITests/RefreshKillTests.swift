@@ -76,7 +76,7 @@ import Glibc
         let directory = try AuthHubBinary.directory(withConfig: config)
         defer { try? FileManager.default.removeItem(at: directory) }
         let sessions = directory.appendingPathComponent("sessions")
-        let wire = URLSessionTransport(defaultTimeout: .seconds(10))
+        let wire = URLSessionTransport(defaultTimeout: .seconds(30))
         let json: HTTPFields = [.contentType: "application/json"]
         let registered = try await wire.send(.post, emulator.url("/auth0/__emulator/clients"), headerFields: json, body: Data(#"{"client_id":"authhub-kill","refresh_token_leeway":\#(leeway)}"#.utf8))
         #expect(registered.status == 201)

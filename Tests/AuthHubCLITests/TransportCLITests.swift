@@ -37,7 +37,7 @@ import Testing
         let directory = try AuthHubBinary.directory(withConfig: Self.config(transport: "async-http-client",
                                                                             domain: emulator.url("/auth0").absoluteString))
         defer { try? FileManager.default.removeItem(at: directory) }
-        let wire = URLSessionTransport(defaultTimeout: .seconds(10))
+        let wire = URLSessionTransport(defaultTimeout: .seconds(30))
         let seeded = try await wire.send(.post, emulator.url("/auth0/__emulator/users"), headerFields: [.contentType: "application/json"],
                                          body: Data(#"{"email":"nio@example.com","password":"correct horse battery staple"}"#.utf8))
         #expect(seeded.status == 201)

@@ -35,7 +35,7 @@ import Testing
         let keys = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent(".authhub/passkeys").path)
         #expect(!keys.isEmpty, "the passkey lives in the software authenticator's store")
 
-        let lookup = try await URLSessionTransport(defaultTimeout: .seconds(10)).send(.get, emulator.url("/turnkey-proxy/proxy/sub-org-ids?filterType=EMAIL&filterValue=tia%40example.com"))
+        let lookup = try await URLSessionTransport(defaultTimeout: .seconds(30)).send(.get, emulator.url("/turnkey-proxy/proxy/sub-org-ids?filterType=EMAIL&filterValue=tia%40example.com"))
         let organizations = try JSONValue.parse(lookup.body)["organizationIds"]?.arrayValue ?? []
         #expect(organizations.count == 1, "one sub-organization for the new user")
 

@@ -5,7 +5,7 @@ import Foundation
 /// Real-HTTP helpers for the emulator tests: every request goes through `URLSessionTransport`
 /// to a loopback port.
 struct EmulatorClient {
-    let transport = URLSessionTransport(defaultTimeout: .seconds(10))
+    let transport = URLSessionTransport(defaultTimeout: .seconds(30))
 
     /// Sends a request and parses a JSON body when there is one.
     func send(

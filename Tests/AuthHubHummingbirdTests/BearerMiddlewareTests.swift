@@ -169,7 +169,7 @@ import Testing
     @Test func anAuth0AccessTokenFromTheEmulatorReachesTheRoute() async throws {
         let emulator = try await Emulator.start()
         defer { Task { await emulator.stop() } }
-        let wire = URLSessionTransport(defaultTimeout: .seconds(10))
+        let wire = URLSessionTransport(defaultTimeout: .seconds(30))
         let seeded = try await wire.send(.post, emulator.url("/auth0/__emulator/users"), headerFields: [.contentType: "application/json"],
                                          body: Data(#"{"email":"api@example.com","password":"correct horse battery staple"}"#.utf8))
         #expect(seeded.status == 201)
@@ -209,7 +209,7 @@ import Testing
         let registry = ProviderRegistry([FirebasePlugin()])
         let environment = try ConfigLoader(registry: registry, environmentVariables: [:]).load(data: Data(config.utf8))
         let hub = try AuthHub(environment: environment, registry: registry,
-                              context: ProviderContext(transport: URLSessionTransport(defaultTimeout: .seconds(10))))
+                              context: ProviderContext(transport: URLSessionTransport(defaultTimeout: .seconds(30))))
         _ = try await hub.signUp(SignUpRequest(email: "fb@example.com", password: Secret("correct horse battery staple")))
         let session = try await hub.session()
         let idToken = try #require(session.idToken ?? Optional(session.accessToken))

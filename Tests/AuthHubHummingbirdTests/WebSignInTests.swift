@@ -21,7 +21,7 @@ import Testing
         let hub: AuthHub
         let web: AuthHubWeb
         let clock: FakeClock
-        let wire = URLSessionTransport(defaultTimeout: .seconds(10), followRedirects: false)
+        let wire = URLSessionTransport(defaultTimeout: .seconds(30), followRedirects: false)
 
         static func start(clock: FakeClock = FakeClock(now: Date(), mode: .manual), idleTimeout: Duration = .seconds(30 * 60)) async throws -> Fixture {
             let emulator = try await Emulator.start(EmulatorConfiguration(clock: clock))
@@ -32,7 +32,7 @@ import Testing
             let registry = ProviderRegistry([Auth0Plugin()])
             let environment = try ConfigLoader(registry: registry, environmentVariables: [:]).load(data: Data(config.utf8))
             let hub = try AuthHub(environment: environment, registry: registry,
-                                  context: ProviderContext(transport: URLSessionTransport(defaultTimeout: .seconds(10)), clock: clock))
+                                  context: ProviderContext(transport: URLSessionTransport(defaultTimeout: .seconds(30)), clock: clock))
             let web = try AuthHubWeb(hub: hub, configuration: WebSignInConfiguration(publicBaseURL: URL(string: "http://127.0.0.1:8080")!,
                                                                                     idleTimeout: idleTimeout, absoluteTimeout: idleTimeout * 4))
             let fixture = Fixture(emulator: emulator, hub: hub, web: web, clock: clock)

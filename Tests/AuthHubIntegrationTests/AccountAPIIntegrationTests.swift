@@ -15,7 +15,7 @@ import Testing
 /// each provider's own wire underneath.
 @Suite struct AccountAPIIntegrationTests {
     static let password = WrapperOwnershipTests.password
-    let wire = URLSessionTransport(defaultTimeout: .seconds(10), followRedirects: false)
+    let wire = URLSessionTransport(defaultTimeout: .seconds(30), followRedirects: false)
 
     func post(_ emulator: RunningEmulator, _ path: String, _ body: JSONValue) async throws -> Int {
         try await wire.send(.post, emulator.url(path), headerFields: [.contentType: "application/json"], body: try JSONEncoder().encode(body)).status

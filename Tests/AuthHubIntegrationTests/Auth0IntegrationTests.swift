@@ -29,11 +29,11 @@ final class CountingTransport: HTTPTransport {
         let emulator: RunningEmulator
         let transport: CountingTransport
         let provider: Auth0Provider
-        let wire = URLSessionTransport(defaultTimeout: .seconds(10), followRedirects: false)
+        let wire = URLSessionTransport(defaultTimeout: .seconds(30), followRedirects: false)
 
         static func start(clock: any AuthClock = SystemClock(), audience: String? = nil) async throws -> Tenant {
             let emulator = try await Emulator.start()
-            let transport = CountingTransport(URLSessionTransport(defaultTimeout: .seconds(10)))
+            let transport = CountingTransport(URLSessionTransport(defaultTimeout: .seconds(30)))
             let configuration = try Auth0Configuration(domain: emulator.url("/auth0").absoluteString, clientId: "authhub-it",
                                                        audience: audience, connection: "Username-Password-Authentication")
             let provider = Auth0Provider(id: "auth0", configuration: configuration,

@@ -19,7 +19,7 @@ import Testing
         let emulator: RunningEmulator
         let sharedClock: FakeClock
         let hub: AuthHub
-        let wire = URLSessionTransport(defaultTimeout: .seconds(10), followRedirects: false)
+        let wire = URLSessionTransport(defaultTimeout: .seconds(30), followRedirects: false)
 
         static func start(manualClock: Bool = false) async throws -> Fixture {
             let clock = FakeClock(now: Date(), mode: manualClock ? .manual : .autoAdvance)
@@ -34,7 +34,7 @@ import Testing
             let registry = ProviderRegistry([Auth0Plugin(), OIDCPlugin()])
             let environment = try ConfigLoader(registry: registry, environmentVariables: [:]).load(data: Data(config.utf8))
             let hub = try AuthHub(environment: environment, registry: registry,
-                                  context: ProviderContext(transport: URLSessionTransport(defaultTimeout: .seconds(10)), clock: clock))
+                                  context: ProviderContext(transport: URLSessionTransport(defaultTimeout: .seconds(30)), clock: clock))
             let fixture = Fixture(emulator: emulator, sharedClock: clock, hub: hub)
             let seeded = try await fixture.post("/auth0/__emulator/users", #"{"email":"tv@example.com","password":"\#(password)"}"#)
             #expect(seeded.status == 201)

@@ -15,7 +15,7 @@ import Testing
         let provider: FirebaseProvider
         /// The emulator's clock (starting now), so a test can let time pass without waiting.
         let clock: FakeClock
-        let wire = URLSessionTransport(defaultTimeout: .seconds(10), followRedirects: false)
+        let wire = URLSessionTransport(defaultTimeout: .seconds(30), followRedirects: false)
 
         static func start(tenant: String? = nil) async throws -> Project {
             let clock = FakeClock(now: Date(), mode: .manual)
@@ -23,7 +23,7 @@ import Testing
             let configuration = FirebaseConfiguration(apiKey: Secret("any-key"), projectId: "authhub-dev",
                                                       emulatorHost: "\(emulator.host):\(emulator.port)", tenantId: tenant)
             let provider = FirebaseProvider(id: "firebase", configuration: configuration,
-                                            context: ProviderContext(transport: URLSessionTransport(defaultTimeout: .seconds(10))))
+                                            context: ProviderContext(transport: URLSessionTransport(defaultTimeout: .seconds(30))))
             return Project(emulator: emulator, provider: provider, clock: clock)
         }
 
@@ -108,7 +108,7 @@ import Testing
         // The same account through a client without the tenant: refused, not served from the wrong pool.
         let untenanted = FirebaseProvider(id: "firebase", configuration: FirebaseConfiguration(
             apiKey: Secret("any-key"), projectId: "authhub-dev", emulatorHost: "\(project.emulator.host):\(project.emulator.port)"),
-            context: ProviderContext(transport: URLSessionTransport(defaultTimeout: .seconds(10))))
+            context: ProviderContext(transport: URLSessionTransport(defaultTimeout: .seconds(30))))
         let mismatch = await #expect(throws: AuthError.self) { try await untenanted.sendEmailVerification(again) }
         #expect(mismatch?.code == .invalidConfiguration && mismatch?.providerCode == "TENANT_ID_MISMATCH")
         let otherPool = await #expect(throws: AuthError.self) {

@@ -168,7 +168,7 @@ import Testing
         defer { Task { await project.emulator.stop() } }
         // Client and emulator share the fake clock, so time can pass without waiting.
         let provider = FirebaseProvider(id: "firebase", configuration: project.provider.configuration,
-                                        context: ProviderContext(transport: URLSessionTransport(defaultTimeout: .seconds(10)), clock: project.clock))
+                                        context: ProviderContext(transport: URLSessionTransport(defaultTimeout: .seconds(30)), clock: project.clock))
         let auth = FirebaseAuth(provider: provider, store: InMemorySessionStore(), clock: project.clock)
         let created = try await auth.signUp(email: "olga@example.com", password: Self.password)
         project.clock.advance(by: 301)

@@ -11,12 +11,12 @@ import Testing
     @Test func browserSignInWithES256SignedIDTokens() async throws {
         let emulator = try await Emulator(modules: [Auth0EmulatorModule(idTokenSigningAlgorithm: .es256)]).start()
         defer { Task { await emulator.stop() } }
-        let wire = URLSessionTransport(defaultTimeout: .seconds(10), followRedirects: false)
+        let wire = URLSessionTransport(defaultTimeout: .seconds(30), followRedirects: false)
         let seeded = try await wire.send(.post, emulator.url("/auth0/__emulator/users"), headerFields: [.contentType: "application/json"], body: try JSONEncoder().encode(["email": "erin@example.com", "password": "correct horse battery staple"] as JSONValue))
         #expect(seeded.status == 201)
 
         let provider = OIDCProvider(id: "idp", configuration: OIDCConfiguration(issuer: emulator.url("/auth0/"), clientId: "authhub-it"),
-                                    context: ProviderContext(transport: URLSessionTransport(defaultTimeout: .seconds(10))))
+                                    context: ProviderContext(transport: URLSessionTransport(defaultTimeout: .seconds(30))))
         let metadata = try await provider.metadata()
         #expect(metadata.idTokenSigningAlgValuesSupported == ["ES256"])
         let jwks = try JSONValue.parse(try await wire.send(.get, metadata.jwksURI).body)

@@ -14,13 +14,13 @@ import Testing
     struct Project {
         let emulator: RunningEmulator
         let provider: OpenfortProvider
-        let wire = URLSessionTransport(defaultTimeout: .seconds(10), followRedirects: false)
+        let wire = URLSessionTransport(defaultTimeout: .seconds(30), followRedirects: false)
 
         static func start() async throws -> Project {
             let emulator = try await Emulator.start()
             let configuration = OpenfortConfiguration(publishableKey: OpenfortIntegrationTests.key, baseURL: emulator.url("/openfort"))
             let provider = OpenfortProvider(id: "openfort", configuration: configuration,
-                                            context: ProviderContext(transport: URLSessionTransport(defaultTimeout: .seconds(10))))
+                                            context: ProviderContext(transport: URLSessionTransport(defaultTimeout: .seconds(30))))
             return Project(emulator: emulator, provider: provider)
         }
 

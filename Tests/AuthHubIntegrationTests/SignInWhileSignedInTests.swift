@@ -23,7 +23,7 @@ import Testing
     /// A transport that records every request's method and path and holds the requests whose path
     /// ends with one of ``held`` until ``release()`` (or until cancelled).
     final class GatedTransport: HTTPTransport {
-        let inner = URLSessionTransport(defaultTimeout: .seconds(10))
+        let inner = URLSessionTransport(defaultTimeout: .seconds(30))
         let sent = Mutex<[String]>([])
         let held = Mutex<Set<String>>([])
         let open = Mutex(false)
@@ -52,11 +52,11 @@ import Testing
         let metrics: TestMetrics
         let transport: GatedTransport
         let authenticator: SoftwarePasskeyAuthenticator
-        let wire = URLSessionTransport(defaultTimeout: .seconds(10))
+        let wire = URLSessionTransport(defaultTimeout: .seconds(30))
 
         static func start(policy: SignInPolicy = .replace) async throws -> Fixture {
             let emulator = try await Emulator.start()
-            let wire = URLSessionTransport(defaultTimeout: .seconds(10))
+            let wire = URLSessionTransport(defaultTimeout: .seconds(30))
             let notarizer = try await emulator.turnkeyNotarizerPublicKey(transport: wire)
             let auth0URL = emulator.url("/auth0")
             let base = String(auth0URL.absoluteString.dropLast("/auth0".count))
@@ -101,7 +101,7 @@ import Testing
         /// Acts as the user's browser at the emulator's Auth0 tenant: signs `email` in at `/authorize`
         /// and follows the redirect to the loopback receiver.
         func browser(_ email: String) -> @Sendable (URL) async throws -> Void {
-            let wire = URLSessionTransport(defaultTimeout: .seconds(10), followRedirects: false)
+            let wire = URLSessionTransport(defaultTimeout: .seconds(30), followRedirects: false)
             return { url in
                 let authorize = try await wire.send(.get, url, headerFields: [HTTPField.Name("X-AuthHub-Emulator-User")!: email])
                 let location = try #require(authorize.headerFields[.location].flatMap(URL.init(string:)))

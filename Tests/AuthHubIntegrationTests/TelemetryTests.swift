@@ -17,7 +17,7 @@ import Tracing
 
     /// Records the header fields of every request on its way to a real transport.
     final class HeaderRecorder: HTTPTransport {
-        let inner = URLSessionTransport(defaultTimeout: .seconds(10))
+        let inner = URLSessionTransport(defaultTimeout: .seconds(30))
         let sent = Mutex<[HTTPFields]>([])
         func send(_ request: HTTPRequest, body: Data?, timeout: Duration?) async throws -> HTTPReply {
             sent.withLock { $0.append(request.headerFields) }
@@ -34,7 +34,7 @@ import Tracing
 
         static func start(recordsUserIDs: Bool = false) async throws -> Fixture {
             let emulator = try await Emulator.start()
-            let reply = try await URLSessionTransport(defaultTimeout: .seconds(10)).send(
+            let reply = try await URLSessionTransport(defaultTimeout: .seconds(30)).send(
                 .post, emulator.url("/auth0/__emulator/users"), headerFields: [.contentType: "application/json"],
                 body: Data(#"{"email":"\#(TelemetryTests.email)","password":"\#(TelemetryTests.password)"}"#.utf8))
             #expect(reply.status == 201)

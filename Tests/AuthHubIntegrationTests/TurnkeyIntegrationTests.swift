@@ -18,14 +18,14 @@ import Testing
         let provider: TurnkeyProvider
         let context: ProviderContext
         let authenticator: SoftwarePasskeyAuthenticator
-        let wire = URLSessionTransport(defaultTimeout: .seconds(10))
+        let wire = URLSessionTransport(defaultTimeout: .seconds(30))
 
         /// An emulator (on `emulatorClock`, the system clock by default) and a provider whose
         /// context has a software passkey authenticator and checks the emulator's notarizer signature.
         static func start(emulatorClock: (any AuthClock)? = nil, clientClock: any AuthClock = SystemClock(),
                           pollIntervalMilliseconds: Int = 1000) async throws -> Fixture {
             let emulator = try await Emulator.start(emulatorClock.map { EmulatorConfiguration(clock: $0) } ?? EmulatorConfiguration())
-            let wire = URLSessionTransport(defaultTimeout: .seconds(10))
+            let wire = URLSessionTransport(defaultTimeout: .seconds(30))
             let authenticator = try SoftwarePasskeyAuthenticator(store: InMemoryPasskeyCredentialStore())
             var configuration = TurnkeyConfiguration(baseURL: emulator.url("/turnkey"), organizationId: parent, rpId: "localhost",
                                                      proxyURL: emulator.url("/turnkey-proxy"))

@@ -24,7 +24,7 @@ import Testing
         let registry = ProviderRegistry([Auth0Plugin(), FirebasePlugin(), OpenfortPlugin()])
         let environment = try ConfigLoader(registry: registry, environmentVariables: [:]).load(data: Data(config.utf8))
         return try AuthHub(environment: environment, registry: registry,
-                           context: ProviderContext(transport: URLSessionTransport(defaultTimeout: .seconds(10))))
+                           context: ProviderContext(transport: URLSessionTransport(defaultTimeout: .seconds(30))))
     }
 
     /// Collects the hub's events in the background.
@@ -104,7 +104,7 @@ import Testing
     @Test func auth0CredentialsManagerSharesTheHubsSession() async throws {
         let emulator = try await Emulator.start()
         defer { Task { await emulator.stop() } }
-        _ = try await URLSessionTransport(defaultTimeout: .seconds(10)).send(.post, emulator.url("/auth0/__emulator/users"), headerFields: [.contentType: "application/json"], body: Data(#"{"email":"cm@example.com","password":"\#(Self.password)"}"#.utf8))
+        _ = try await URLSessionTransport(defaultTimeout: .seconds(30)).send(.post, emulator.url("/auth0/__emulator/users"), headerFields: [.contentType: "application/json"], body: Data(#"{"email":"cm@example.com","password":"\#(Self.password)"}"#.utf8))
         let hub = try Self.hub(emulator)
         let events = Recorder(hub)
         let credentials = try Auth0CredentialsManager(hub: hub, provider: "auth0")

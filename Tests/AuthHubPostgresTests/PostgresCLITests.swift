@@ -132,7 +132,7 @@ struct PostgresCLITests {
     func refreshRenewsThePostgresSessionAtTheProvider() async throws {
         let emulator = try await Emulator.start()
         defer { Task { await emulator.stop() } }
-        let wire = URLSessionTransport(defaultTimeout: .seconds(10))
+        let wire = URLSessionTransport(defaultTimeout: .seconds(30))
         let json: HTTPFields = [.contentType: "application/json"]
         _ = try await wire.send(.post, emulator.url("/auth0/__emulator/users"), headerFields: json,
                                 body: Data(#"{"email":"cli-refresh@example.com","password":"correct horse battery staple"}"#.utf8))

@@ -28,7 +28,7 @@ struct PostgresReplicaTests {
 
         static func make(_ label: String) async throws -> Fixture {
             let emulator = try await Emulator.start()
-            let wire = URLSessionTransport(defaultTimeout: .seconds(10))
+            let wire = URLSessionTransport(defaultTimeout: .seconds(30))
             let json: HTTPFields = [.contentType: "application/json"]
             let client = try await wire.send(.post, emulator.url("/auth0/__emulator/clients"), headerFields: json,
                                              body: Data(#"{"client_id":"authhub-replicas","refresh_token_leeway":30}"#.utf8))

@@ -10,7 +10,7 @@ import Testing
 /// sent through the provider again (`max_age=0`, `prompt=login`) and back; the new session has a fresh
 /// `auth_time`; someone else completing it is refused and the browser keeps its session.
 @Suite struct StepUpTests {
-    let wire = URLSessionTransport(defaultTimeout: .seconds(10), followRedirects: false)
+    let wire = URLSessionTransport(defaultTimeout: .seconds(30), followRedirects: false)
 
     struct Browser {
         let web: AuthHubWeb

@@ -25,7 +25,7 @@ public enum BrowserScript {
     /// and a loopback base URL with a free port for the app.
     public static func start() async throws -> (emulator: RunningEmulator, hub: AuthHub, base: URL) {
         let emulator = try await Emulator.start()
-        let seeded = try await URLSessionTransport(defaultTimeout: .seconds(10)).send(
+        let seeded = try await URLSessionTransport(defaultTimeout: .seconds(30)).send(
             .post, emulator.url("/auth0/__emulator/users"), headerFields: [.contentType: "application/json"],
             body: Data(#"{"email":"\#(email)","password":"\#(password)"}"#.utf8))
         guard seeded.status == 201 else {
@@ -40,7 +40,7 @@ public enum BrowserScript {
         do {
             let environment = try ConfigLoader(registry: registry, environmentVariables: [:]).load(data: Data(config.utf8))
             let hub = try AuthHub(environment: environment, registry: registry,
-                                  context: ProviderContext(transport: URLSessionTransport(defaultTimeout: .seconds(10))))
+                                  context: ProviderContext(transport: URLSessionTransport(defaultTimeout: .seconds(30))))
             guard let base = URL(string: "http://127.0.0.1:\(try ScriptedUpstream.freeLoopbackPort())") else {
                 throw AuthError(.unknown, message: "no base URL")
             }
@@ -67,7 +67,7 @@ public enum BrowserScript {
         do {
             let environment = try ConfigLoader(registry: registry, environmentVariables: [:]).load(data: Data(config.utf8))
             let hub = try AuthHub(environment: environment, registry: registry,
-                                  context: ProviderContext(transport: URLSessionTransport(defaultTimeout: .seconds(10))))
+                                  context: ProviderContext(transport: URLSessionTransport(defaultTimeout: .seconds(30))))
             guard let base = URL(string: "http://localhost:\(port)") else { throw AuthError(.unknown, message: "no base URL") }
             return (emulator, hub, base)
         } catch {

@@ -18,7 +18,7 @@ public enum EmulatorWebEnvironment {
     @Sendable public static func make() async throws -> WebConformanceEnvironment {
         let clock = FakeClock(now: Date(), mode: .manual)
         let emulator = try await Emulator.start(EmulatorConfiguration(clock: clock))
-        let wire = URLSessionTransport(defaultTimeout: .seconds(10), followRedirects: false)
+        let wire = URLSessionTransport(defaultTimeout: .seconds(30), followRedirects: false)
         let config = """
         {"defaultEnvironment": "dev", "environments": {"dev": {"defaultProvider": "auth0", "sessionStore": {"type": "memory"},
           "providers": [{"id": "auth0", "type": "auth0", "domain": "\(emulator.url("/auth0").absoluteString)", "clientId": "authhub-web"}]}}}
@@ -28,7 +28,7 @@ public enum EmulatorWebEnvironment {
         do {
             let environment = try ConfigLoader(registry: registry, environmentVariables: [:]).load(data: Data(config.utf8))
             hub = try AuthHub(environment: environment, registry: registry,
-                              context: ProviderContext(transport: URLSessionTransport(defaultTimeout: .seconds(10)), clock: clock))
+                              context: ProviderContext(transport: URLSessionTransport(defaultTimeout: .seconds(30)), clock: clock))
             let seeded = try await wire.send(.post, emulator.url("/auth0/__emulator/users"), headerFields: [.contentType: "application/json"],
                                              body: Data(#"{"email":"\#(email)","password":"\#(password)"}"#.utf8))
             guard seeded.status == 201 else { throw AuthError(.unknown, message: "seeding the emulator's user answered \(seeded.status)") }

@@ -45,10 +45,10 @@ public struct PasswordWebEnvironment: Sendable {
         """
         let registry = ProviderRegistry([FirebasePlugin(), OpenfortPlugin(), TurnkeyPlugin()]).registering(heldFactorFactory: HeldFactorsFactory())
         do {
-            let wire = URLSessionTransport(defaultTimeout: .seconds(10))
+            let wire = URLSessionTransport(defaultTimeout: .seconds(30))
             let config = config.replacingOccurrences(of: "NOTARIZER", with: try await emulator.turnkeyNotarizerPublicKey(transport: wire))
             let environment = try ConfigLoader(registry: registry, environmentVariables: [:]).load(data: Data(config.utf8))
-            let transport = URLSessionTransport(defaultTimeout: .seconds(10))
+            let transport = URLSessionTransport(defaultTimeout: .seconds(30))
             let hub = try AuthHub(environment: environment, registry: registry,
                                   context: clock.map { ProviderContext(transport: transport, clock: $0) } ?? ProviderContext(transport: transport))
             // Firebase: a verified address (second factors need one), through the emulator's admin route.

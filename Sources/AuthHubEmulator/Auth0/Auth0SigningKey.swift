@@ -21,8 +21,11 @@ public enum Auth0EmulatorSigningAlgorithm: String, Sendable, CaseIterable {
 ///
 /// A fresh key (2048-bit RSA, or P-256) is generated for every emulator instance (every
 /// ``Auth0EmulatorModule`` registration), so tokens of one emulator never verify against another's
-/// JWKS. Generation starts in the background when the routes are registered and is awaited on
-/// first use, so an emulator that never signs an Auth0 token does not wait for it. The key
+/// JWKS. Generation starts at the first use (a token to sign, the JWKS to publish) and is shared by
+/// the uses that wait for it, so an emulator that never serves an Auth0 key — most emulators of a
+/// test run, which start every module — costs no key generation: in a debug build a 2048-bit RSA key
+/// is seconds of CPU, and a full test run starting dozens of emulators at once starved every other
+/// test (10 s reply timeouts) when each generated one at start. The key
 /// survives `POST /__authhub/reset`: a reset clears users and tokens, not the tenant's signing key.
 actor Auth0SigningKey {
     /// The generated key material.
@@ -34,17 +37,12 @@ actor Auth0SigningKey {
 
     /// The algorithm of the tokens this key signs.
     nonisolated let algorithm: Auth0EmulatorSigningAlgorithm
-    private let generation: Task<Material, any Error>
+    /// The key's generation, started by the first use (``material()``).
+    private var generation: Task<Material, any Error>?
 
-    /// Starts generating the key.
+    /// A key to be generated on first use.
     init(algorithm: Auth0EmulatorSigningAlgorithm = .rs256) {
         self.algorithm = algorithm
-        generation = Task {
-            switch algorithm {
-            case .rs256: try await Self.generateRSA()
-            case .es256: try await Self.generateP256()
-            }
-        }
     }
 
     private static func generateRSA() async throws -> Material {
@@ -92,6 +90,13 @@ actor Auth0SigningKey {
     /// The key material, once generated.
     /// - Throws: ``Auth0Failure`` (500 `server_error`) when key generation failed.
     func material() async throws -> Material {
+        let generation = self.generation ?? Task { [algorithm] in
+            switch algorithm {
+            case .rs256: try await Self.generateRSA()
+            case .es256: try await Self.generateP256()
+            }
+        }
+        self.generation = generation
         do {
             return try await generation.value
         } catch {

@@ -30,7 +30,7 @@ struct InteropCLIOIDCLoginTests {
 
         // The browser: the mock's login form posts the subject back to the authorization endpoint.
         // (Its own subject: another interop suite revokes alice's tokens while this one runs.)
-        let browser = URLSessionTransport(defaultTimeout: .seconds(10), followRedirects: false)
+        let browser = URLSessionTransport(defaultTimeout: .seconds(30), followRedirects: false)
         let submit = try await browser.send(.post, url, headerFields: [.contentType: "application/x-www-form-urlencoded"], body: Data("sub=carol%40example.com".utf8))
         #expect(submit.status == 302, "\(String(decoding: submit.body, as: UTF8.self))")
         let callback = try #require(submit.headerFields["Location"].flatMap(URL.init(string:)))

@@ -9,7 +9,7 @@ import Testing
 /// can be inspected.
 struct Auth0Wire {
     let emulator: RunningEmulator
-    let transport = URLSessionTransport(defaultTimeout: .seconds(10), followRedirects: false)
+    let transport = URLSessionTransport(defaultTimeout: .seconds(30), followRedirects: false)
     static let clientId = "authhub-test"
     static let redirectURI = "http://127.0.0.1:9/callback"
 

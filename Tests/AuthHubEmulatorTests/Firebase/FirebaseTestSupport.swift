@@ -7,7 +7,7 @@ import Testing
 /// spec/firebase.md by hand (no client module).
 struct FirebaseWire {
     let emulator: RunningEmulator
-    let transport = URLSessionTransport(defaultTimeout: .seconds(10))
+    let transport = URLSessionTransport(defaultTimeout: .seconds(30))
     static let projectId = "authhub-dev"
     static let key = "any-test-key"
     static let password = "secret-123"

@@ -8,7 +8,7 @@ import Testing
 /// spec/openfort.md by hand (no client module). Redirects are not followed.
 struct OpenfortWire {
     let emulator: RunningEmulator
-    let transport = URLSessionTransport(defaultTimeout: .seconds(10), followRedirects: false)
+    let transport = URLSessionTransport(defaultTimeout: .seconds(30), followRedirects: false)
     static let key = "pk_test_00000000-0000-0000-0000-000000000000"
     static let password = "correct horse battery"
     static let auth = "/openfort/iam/v2/auth/"

@@ -11,7 +11,7 @@ import Testing
 struct TurnkeyWire {
     let emulator: RunningEmulator
     let clock: FakeClock
-    let transport = URLSessionTransport(defaultTimeout: .seconds(10))
+    let transport = URLSessionTransport(defaultTimeout: .seconds(30))
     static let parent = "00000000-0000-4000-8000-0000000000aa"
     static let rpId = "localhost"
 

@@ -16,8 +16,12 @@ import Testing
         #expect(failures.isEmpty, "\(failures)")
     }
 
+    /// A longer deadline per check than the suite's 30 s: sixteen concurrent saves are sixteen
+    /// fsyncs in turn, which a full test run's disk load can stretch past 30 s.
     @Test(arguments: [false, true]) func theFileStoreConforms(sealed: Bool) async {
-        let failures = await HeldFactorStoreConformance { try FileHeldFactorStore(directory: Self.folder(), encryptionKey: sealed ? Self.key : nil) }.run()
+        let failures = await HeldFactorStoreConformance(timeout: .seconds(120)) {
+            try FileHeldFactorStore(directory: Self.folder(), encryptionKey: sealed ? Self.key : nil)
+        }.run()
         #expect(failures.isEmpty, "\(failures)")
     }
 
