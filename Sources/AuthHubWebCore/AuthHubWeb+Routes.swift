@@ -82,7 +82,7 @@ extension AuthHubWeb {
                                                       stepUpUser: stepUp?.subject),
                               id: preID, lifetime: configuration.preSessionLifetime)
             var response = WebResponse.redirect(transaction.url.absoluteString)
-            response.setCookie(cookie(configuration.preSessionCookieName, preID, maxAge: Int(configuration.preSessionLifetime.seconds.rounded(.down))))
+            response.setCookie(preSessionCookie(preID))
             return response
         case .passkey(let provider):
             return try await passkeySignInPage(provider: provider, returnPath: returnPath, stepUpUser: stepUp?.subject, email: stepUp?.email,

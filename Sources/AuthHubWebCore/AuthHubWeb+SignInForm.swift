@@ -47,6 +47,11 @@ extension AuthHubWeb {
     /// redirect, or through the sign-in form.
     public var signInProviderIDs: [String] { hub.providerIDs.filter { browserSignIn($0) != nil } }
 
+    /// The cookie naming a pre-session (a redirect's, the form's or the passkey page's), for its lifetime.
+    func preSessionCookie(_ id: String) -> WebCookie {
+        cookie(configuration.preSessionCookieName, id, maxAge: Int(configuration.preSessionLifetime.seconds.rounded(.down)))
+    }
+
     /// The sign-in form under a fresh pre-session (cookie and server-side entry).
     func signInForm(provider: String, returnPath: String, stepUpUser: String?, email: String?, error: String?,
                     status: HTTPResponse.Status) async -> WebResponse {
@@ -62,7 +67,7 @@ extension AuthHubWeb {
         if let error { context["error"] = error }
         var response = pages.render("sign-in", title: pages.strings[stepUpUser == nil ? "signInTitle" : "stepUpTitle"] ?? "Sign in",
                                     context: context, status: status, random: hub.context.random)
-        response.setCookie(cookie(configuration.preSessionCookieName, preID, maxAge: Int(configuration.preSessionLifetime.seconds.rounded(.down))))
+        response.setCookie(preSessionCookie(preID))
         return response
     }
 
@@ -84,7 +89,7 @@ extension AuthHubWeb {
         if let error { context["error"] = error }
         var response = pages.render("sign-in-passkey", title: pages.strings[stepUpUser == nil ? "signInTitle" : "stepUpTitle"] ?? "Sign in",
                                     context: context, status: status, random: hub.context.random)
-        response.setCookie(cookie(configuration.preSessionCookieName, preID, maxAge: Int(configuration.preSessionLifetime.seconds.rounded(.down))))
+        response.setCookie(preSessionCookie(preID))
         return response
     }
 

@@ -5,25 +5,25 @@ import HTTPTypes
 /// A held-factor service for the suite: one recovery code, accepted once, for every user of the
 /// provider while it is on — enough to drive an adapter's second-step route (the factors themselves
 /// are `AuthHubFactors`' and tested there).
-final class ConformanceHeldFactors: HeldFactorService {
-    static let code = "conformance-code-1"
+package final class ConformanceHeldFactors: HeldFactorService {
+    package static let code = "conformance-code-1"
     let provider: String
     private let used = Mutex(false)
 
-    init(provider: String) { self.provider = provider }
+    package init(provider: String) { self.provider = provider }
 
-    func covers(_ provider: any AuthProvider) -> Bool { provider.id == self.provider }
-    var accountCapabilities: Set<AccountCapability> { [] }
-    func methods(of owner: HeldFactorOwner) async throws -> [AccountMethod] { [] }
-    func startEnrollment(_ request: MethodEnrollmentRequest, options: MethodEnrollmentOptions, owner: HeldFactorOwner) async throws
+    package func covers(_ provider: any AuthProvider) -> Bool { provider.id == self.provider }
+    package var accountCapabilities: Set<AccountCapability> { [] }
+    package func methods(of owner: HeldFactorOwner) async throws -> [AccountMethod] { [] }
+    package func startEnrollment(_ request: MethodEnrollmentRequest, options: MethodEnrollmentOptions, owner: HeldFactorOwner) async throws
         -> MethodEnrollmentChallenge { throw AuthError(.unsupported) }
-    func confirmEnrollment(_ challenge: MethodEnrollmentChallenge, response: MethodEnrollmentResponse, owner: HeldFactorOwner) async throws
+    package func confirmEnrollment(_ challenge: MethodEnrollmentChallenge, response: MethodEnrollmentResponse, owner: HeldFactorOwner) async throws
         -> AccountMethod? { throw AuthError(.unsupported) }
-    func deleteMethod(id: String, owner: HeldFactorOwner) async throws { throw AuthError(.unsupported) }
-    func secondStep(for owner: HeldFactorOwner) async throws -> HeldSecondStep? {
+    package func deleteMethod(id: String, owner: HeldFactorOwner) async throws { throw AuthError(.unsupported) }
+    package func secondStep(for owner: HeldFactorOwner) async throws -> HeldSecondStep? {
         HeldSecondStep(kinds: [.recoveryCode], factors: [.init(id: "authhub.conformance", kind: FactorKind.recoveryCode.rawValue)])
     }
-    func verify(_ response: HeldSecondStepResponse, step: HeldSecondStep, owner: HeldFactorOwner) async throws {
+    package func verify(_ response: HeldSecondStepResponse, step: HeldSecondStep, owner: HeldFactorOwner) async throws {
         guard case .recoveryCode(let code) = response, code.revealed() == Self.code,
               used.withLock({ used in defer { used = true }; return !used }) else {
             throw AuthError(.invalidMFACode, message: "wrong or used")

@@ -7,25 +7,6 @@ import Testing
 /// the provider: after the fifth wrong answer, and once it expires, its session is revoked (the
 /// provider's revocation endpoint is called for it), in the background.
 @Suite struct HeldSecondStepRevocationTests {
-    /// Held factors for provider `main`: one recovery code, `right`.
-    final class OneCode: HeldFactorService {
-        static let right = "right-code"
-        func covers(_ provider: any AuthProvider) -> Bool { provider.id == "main" }
-        var accountCapabilities: Set<AccountCapability> { [] }
-        func methods(of owner: HeldFactorOwner) async throws -> [AccountMethod] { [] }
-        func startEnrollment(_ request: MethodEnrollmentRequest, options: MethodEnrollmentOptions, owner: HeldFactorOwner) async throws
-            -> MethodEnrollmentChallenge { throw AuthError(.unsupported) }
-        func confirmEnrollment(_ challenge: MethodEnrollmentChallenge, response: MethodEnrollmentResponse, owner: HeldFactorOwner) async throws
-            -> AccountMethod? { throw AuthError(.unsupported) }
-        func deleteMethod(id: String, owner: HeldFactorOwner) async throws { throw AuthError(.unsupported) }
-        func secondStep(for owner: HeldFactorOwner) async throws -> HeldSecondStep? {
-            HeldSecondStep(kinds: [.recoveryCode], factors: [.init(id: "authhub.one", kind: FactorKind.recoveryCode.rawValue)])
-        }
-        func verify(_ response: HeldSecondStepResponse, step: HeldSecondStep, owner: HeldFactorOwner) async throws {
-            guard case .recoveryCode(let code) = response, code.revealed() == Self.right else { throw AuthError(.invalidMFACode) }
-        }
-    }
-
     /// A provider whose sign-ins name user `u1` and whose revocations are counted.
     struct CountingProvider: AuthProvider {
         let id = "main"
@@ -71,7 +52,7 @@ import Testing
                                                    providers: [ProviderConfiguration(id: "main", type: "counting", path: "p", values: [:])])
         let hub = try AuthHub(environment: environment, registry: ProviderRegistry([CountingPlugin(revocations: revocations)]),
                               context: ProviderContext(transport: StubTransport(), clock: clock))
-        hub.useHeldFactors(OneCode())
+        hub.useHeldFactors(ConformanceHeldFactors(provider: "main"))
 
         let first = try await waitingSignIn(hub)
         for _ in 0..<4 {
@@ -89,7 +70,7 @@ import Testing
         try await eventually({ revocations.withLock { $0 } }, is: 2)
 
         // One that finishes is stored, not revoked.
-        _ = try await hub.completeHeldSecondStep(token: third.token, response: .recoveryCode(Secret(OneCode.right)))
+        _ = try await hub.completeHeldSecondStep(token: third.token, response: .recoveryCode(Secret(ConformanceHeldFactors.code)))
         try await Task.sleep(for: .milliseconds(50))
         let stored = try await hub.store.keys().count
         #expect(revocations.withLock { $0 } == 2 && stored == 1)
