@@ -32,7 +32,7 @@ enum WebBenchmarks {
     static let sessionNames = ["web.vapor.session", "web.hummingbird.session"] + ["vapor", "hummingbird"].flatMap {
         ["web.\($0).session.layers.web-vs-hub", "web.\($0).session.layers.hub-vs-open"]
     } + ["web.vapor.session.layers.req-auth-vs-open", "web.vapor.session.layers.web-vs-req-auth",
-         "web.vapor.session.layers.vapor-sessions-vs-open", "web.vapor.session.layers.authhub-vs-vapor-sessions"]
+         "web.vapor.session.layers.vapor-sessions-vs-open", "web.vapor.session.layers.guard-middleware", "web.vapor.session.layers.authhub-vs-vapor-sessions"]
     /// The request path of every app.
     static let path = "/api/page"
 
@@ -75,7 +75,8 @@ enum WebBenchmarks {
     /// then wrk's socket errors and ≥ 400 statuses counted in every run: any fails the row).
     static func row(_ name: String, options: BenchOptions, load: WrkLoad, headers: [(String, String)],
                     subject: Int, baseline: Int, baselineText: String, target: Double?, note: String = "",
-                    baselineHeaders: [(String, String)]? = nil, extraCheck: () -> String? = { nil }) async throws -> Row {
+                    path: String = WebBenchmarks.path, baselineHeaders: [(String, String)]? = nil,
+                    extraCheck: () -> String? = { nil }) async throws -> Row {
         let script = try load.script(name: name, headers: headers)
         // The same request bytes on both sides unless the baseline needs its own (another cookie).
         let baselineScript = try baselineHeaders.map { try load.script(name: name + ".baseline", headers: $0) } ?? script
