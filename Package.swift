@@ -96,6 +96,7 @@ let package = Package(
             dependencies: [
                 "AuthHub", "AuthHubOIDC", "AuthHubFactors",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
@@ -247,8 +248,9 @@ let package = Package(
         ),
         .testTarget(
             name: "AuthHubWebCoreTests",
-            dependencies: ["AuthHubWebCore", "AuthHub", "AuthHubAuth0", "AuthHubFactors", "AuthHubTesting", "AuthHubWebTestSupport",
-                           .product(name: "HTTPTypes", package: "swift-http-types")]
+            dependencies: ["AuthHubWebCore", "AuthHub", "AuthHubAuth0", "AuthHubOIDC", "AuthHubFactors", "AuthHubTesting", "AuthHubWebTestSupport",
+                           .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "Crypto", package: "swift-crypto"),
+                           .product(name: "_CryptoExtras", package: "swift-crypto")]
         ),
         // The emulator-backed identity provider both web adapters' conformance tests use.
         .target(

@@ -22,11 +22,14 @@ public struct Auth0Configuration: Sendable, Hashable {
     public var connection: String?
     /// The Web Auth callback; nil means a loopback URL chosen at sign-in.
     public var redirectURI: URL?
+    /// Whether tokens are bound to a key of the session (DPoP, RFC 9449).
+    public var dpop: Bool
 
     /// Creates a configuration from values.
     /// - Throws: ``AuthErrorCode/invalidConfiguration`` when `domain` is neither a domain nor an http(s) URL.
     public init(domain: String, clientId: String, audience: String? = nil, scope: String = Auth0Plugin.defaultScope,
-                leeway: Int = 60, organization: String? = nil, connection: String? = nil, redirectURI: URL? = nil) throws {
+                leeway: Int = 60, organization: String? = nil, connection: String? = nil, redirectURI: URL? = nil,
+                dpop: Bool = false) throws {
         guard let base = Self.baseURL(forDomain: domain) else {
             throw AuthError(.invalidConfiguration, message: "The auth0 domain must be a domain or an http(s) URL.")
         }
@@ -39,6 +42,7 @@ public struct Auth0Configuration: Sendable, Hashable {
         self.organization = organization
         self.connection = connection
         self.redirectURI = redirectURI
+        self.dpop = dpop
     }
 
     /// Parses a validated providers.json entry.
@@ -52,7 +56,8 @@ public struct Auth0Configuration: Sendable, Hashable {
                           leeway: configuration.int("leeway") ?? 60,
                           organization: configuration.string("organization"),
                           connection: configuration.string("connection"),
-                          redirectURI: try configuration.absoluteURI("redirectURI"))
+                          redirectURI: try configuration.absoluteURI("redirectURI"),
+                          dpop: configuration.bool("dpop") ?? false)
         } catch let error as AuthError {
             throw error.attributed(to: configuration.id)
         }

@@ -44,6 +44,9 @@ public struct Auth0Plugin: ProviderPlugin {
                         description: "Database connection (realm) for password sign-in, sign-up and password reset; the tenant's default directory when absent."),
             ConfigField("redirectURI", .string,
                         description: "Callback URL for Web Auth: a server's or app's fixed callback (webAuth.start() sends it), or a loopback URL with a port (http://127.0.0.1:8765/callback) that browser sign-in listens on; without it, browser sign-in picks a free loopback port (RFC 8252)."),
+            ConfigField("dpop", .boolean,
+                        description: "Bind the tokens to a key of the session (DPoP, RFC 9449; the Auth0 application must allow it): every /oauth/token request carries a proof, /authorize gets dpop_jkt, and API calls need a proof per request (AuthHub.authorizationHeaders).",
+                        defaultValue: false),
         ]
     }
 

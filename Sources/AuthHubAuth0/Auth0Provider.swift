@@ -28,8 +28,9 @@ public struct Auth0Provider: AuthProvider {
         self.id = id
         self.configuration = configuration
         self.context = context
-        let authentication = Auth0AuthenticationAPI(providerID: id, clientID: configuration.clientId,
+        var authentication = Auth0AuthenticationAPI(providerID: id, clientID: configuration.clientId,
                                                     baseURL: configuration.baseURL, context: context)
+        authentication.usesDPoP = configuration.dpop
         self.authentication = authentication
         let jwksURI = URL(string: ".well-known/jwks.json", relativeTo: configuration.baseURL)?.absoluteString
             ?? configuration.baseURL.absoluteString + ".well-known/jwks.json"
@@ -161,7 +162,9 @@ public struct Auth0Provider: AuthProvider {
         // for — Auth0 then keeps the originally granted scopes and audience. (The audience with an
         // ensured `openid` belongs to API-credential exchanges; sent here it would narrow the new
         // access token to `openid`.)
-        let credentials = try await authentication.renew(refreshToken: refreshToken, scope: scope)
+        // A DPoP-bound session proves its own key; the renewed tokens stay bound to it.
+        let credentials = try await authentication.renew(refreshToken: refreshToken, scope: scope,
+                                                         dpopKey: try session.dpopKey())
         var renewed = credentials.session(providerID: id, accountKey: session.accountKey)
         if let claims = Auth0IDTokenClaims.decode(credentials.idToken) {
             renewed.claims = claims
@@ -181,6 +184,7 @@ public struct Auth0Provider: AuthProvider {
     }
 
     public func userInfo(_ session: Session) async throws -> UserInfo {
-        try await authentication.userInfo(accessToken: session.accessToken, tokenType: session.tokenType)
+        try await authentication.userInfo(accessToken: session.accessToken, tokenType: session.tokenType,
+                                          dpopKey: session.isDPoPBound ? try session.dpopKey() : nil)
     }
 }

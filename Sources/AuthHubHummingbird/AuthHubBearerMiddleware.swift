@@ -54,7 +54,11 @@ public struct AuthHubBearerMiddleware<Context: AuthRequestContext>: RouterMiddle
 
     public func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var context = context
-        switch await authenticator.authenticate(authorization: request.headers[.authorization]) {
+        let outcome = await authenticator.authenticate(
+            authorization: request.headers[.authorization], method: request.method,
+            dpopProofs: { request.headers[values: BearerTokenAuthenticator.dpopField] },
+            target: { (request.head.scheme, request.head.authority, request.uri.path) })
+        switch outcome {
         case .authenticated(let identity):
             context.identity = identity
         case .refused(let response):

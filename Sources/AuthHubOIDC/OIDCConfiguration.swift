@@ -20,11 +20,14 @@ public struct OIDCConfiguration: Sendable {
     /// The device authorization endpoint (RFC 8628) of a provider whose discovery document names
     /// none; the discovered one wins.
     public var deviceAuthorizationEndpoint: URL?
+    /// Whether tokens are bound to a key of the session (DPoP, RFC 9449).
+    public var dpop: Bool
 
     /// Creates a configuration from values.
     public init(issuer: URL, clientId: String, clientSecret: Secret<String>? = nil, scopes: [String] = OIDCPlugin.defaultScopes,
                 redirectURI: URL? = nil, leeway: Int = 60, additionalParameters: [String: String] = [:],
-                deviceAuthorizationEndpoint: URL? = nil) {
+                deviceAuthorizationEndpoint: URL? = nil, dpop: Bool = false) {
+        self.dpop = dpop
         self.deviceAuthorizationEndpoint = deviceAuthorizationEndpoint
         self.issuer = issuer
         self.clientId = clientId
@@ -46,6 +49,7 @@ public struct OIDCConfiguration: Sendable {
                   redirectURI: try configuration.absoluteURI("redirectURI"),
                   leeway: configuration.int("leeway") ?? 60,
                   additionalParameters: parameters,
-                  deviceAuthorizationEndpoint: try configuration.httpURL("deviceAuthorizationEndpoint"))
+                  deviceAuthorizationEndpoint: try configuration.httpURL("deviceAuthorizationEndpoint"),
+                  dpop: configuration.bool("dpop") ?? false)
     }
 }

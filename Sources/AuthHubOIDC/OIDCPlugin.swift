@@ -43,6 +43,9 @@ public struct OIDCPlugin: ProviderPlugin {
                         description: "Extra parameters for the authorization request (e.g. prompt, audience, resource)."),
             ConfigField("deviceAuthorizationEndpoint", .url,
                         description: "Device authorization endpoint (RFC 8628) for device sign-in, when the discovery document names none (the discovered one wins)."),
+            ConfigField("dpop", .boolean,
+                        description: "Bind the tokens to a key of the session (DPoP, RFC 9449): every token request carries a proof, authorization requests dpop_jkt, and API calls need a proof per request (AuthHub.authorizationHeaders).",
+                        defaultValue: false),
         ]
     }
 

@@ -97,7 +97,9 @@ public struct OIDCProvider: AuthProvider {
             authorizationEndpoint: metadata.authorizationEndpoint, clientId: configuration.clientId, redirectURI: redirectURI,
             defaultScope: configuration.scopes.joined(separator: " "), scope: options.scope, audience: options.audience,
             prompt: options.prompt, maxAge: options.maxAge, additionalParameters: extra)
-        return try request.makeTransaction(random: context.random)
+        var bound = request
+        if configuration.dpop { bound.dpopKey = DPoPKey() }
+        return try bound.makeTransaction(random: context.random)
     }
 
     /// Finishes a sign-in from the redirect: parses the callback, exchanges the code and validates
@@ -110,7 +112,7 @@ public struct OIDCProvider: AuthProvider {
         do {
             let response = try transaction.parseCallback(callbackURL)
             let resolved = try await resolved()
-            let tokens = try await tokenClient(resolved.metadata).exchange(response, of: transaction)
+            let tokens = try await tokenClient(resolved.metadata, dpopKey: transaction.dpopKey).exchange(response, of: transaction)
             let expectations = IDTokenExpectations(issuer: resolved.metadata.issuer, transaction: transaction,
                                                    leeway: configuration.leeway)
             return try await session(from: tokens, resolved: resolved, expecting: expectations, scope: transaction.scope)
@@ -170,7 +172,7 @@ public struct OIDCProvider: AuthProvider {
         }
         do {
             let resolved = try await resolved()
-            let tokens = try await tokenClient(resolved.metadata)
+            let tokens = try await tokenClient(resolved.metadata, dpopKey: configuration.dpop ? DPoPKey() : nil)
                 .exchange(code: code, codeVerifier: verifier, redirectURI: redirectURI)
             let expectations = IDTokenExpectations(issuer: resolved.metadata.issuer, clientId: configuration.clientId,
                                                    leeway: configuration.leeway)
@@ -192,10 +194,13 @@ public struct OIDCProvider: AuthProvider {
         do {
             let resolved = try await resolved()
             // invalid_grant is mapped to refreshTokenInvalid by OAuthErrorMapper (operation: refresh).
-            let tokens = try await tokenClient(resolved.metadata).refresh(refreshToken: refreshToken, scope: scope)
+            // A DPoP-bound session proves its own key; the renewed tokens stay bound to it.
+            let key = try session.dpopKey() ?? (configuration.dpop ? DPoPKey() : nil)
+            let tokens = try await tokenClient(resolved.metadata, dpopKey: key).refresh(refreshToken: refreshToken, scope: scope)
             var renewed = Session(providerID: id, accountKey: session.accountKey, accessToken: tokens.accessToken,
                                   tokenType: tokens.tokenType.isEmpty ? "Bearer" : tokens.tokenType,
-                                  refreshToken: tokens.refreshToken, expiresAt: tokens.expiresAt, scope: tokens.scope)
+                                  refreshToken: tokens.refreshToken, expiresAt: tokens.expiresAt, scope: tokens.scope,
+                                  secretExtras: tokens.dpopKey.map { [Session.dpopKeyExtra: $0.stored] } ?? [:])
             if !tokens.idToken.isEmpty {
                 let expectations = IDTokenExpectations(issuer: resolved.metadata.issuer, clientId: configuration.clientId,
                                                        leeway: configuration.leeway)
@@ -212,16 +217,18 @@ public struct OIDCProvider: AuthProvider {
     }
 
     /// The token client of device sign-in.
-    func deviceTokenClient(_ metadata: OIDCProviderMetadata) -> OIDCTokenClient { tokenClient(metadata) }
+    func deviceTokenClient(_ metadata: OIDCProviderMetadata, dpopKey: DPoPKey? = nil) -> OIDCTokenClient {
+        tokenClient(metadata, dpopKey: dpopKey)
+    }
 
     /// The session of a device sign-in's tokens, the ID token validated against the discovered keys.
     func deviceSession(from tokens: OIDCTokenResponse, expecting expectations: IDTokenExpectations, scope: String?) async throws -> Session {
         try await session(from: tokens, resolved: try await resolved(), expecting: expectations, scope: scope)
     }
 
-    private func tokenClient(_ metadata: OIDCProviderMetadata) -> OIDCTokenClient {
+    private func tokenClient(_ metadata: OIDCProviderMetadata, dpopKey: DPoPKey? = nil) -> OIDCTokenClient {
         OIDCTokenClient(api: api, tokenEndpoint: metadata.tokenEndpoint.absoluteString, clientId: configuration.clientId,
-                        clientSecret: configuration.clientSecret, bodyEncoding: .form)
+                        clientSecret: configuration.clientSecret, bodyEncoding: .form, dpopKey: dpopKey)
     }
 
     private func session(from tokens: OIDCTokenResponse, resolved: OIDCDiscoveryCache.Resolved,
@@ -231,7 +238,8 @@ public struct OIDCProvider: AuthProvider {
         return Session(providerID: id, accessToken: tokens.accessToken,
                        tokenType: tokens.tokenType.isEmpty ? "Bearer" : tokens.tokenType, idToken: tokens.idToken,
                        refreshToken: tokens.refreshToken, expiresAt: tokens.expiresAt, scope: tokens.scope ?? scope,
-                       userID: claims.subject, claims: Self.publicClaims(claims), issuedAt: context.clock.now)
+                       userID: claims.subject, claims: Self.publicClaims(claims),
+                       secretExtras: tokens.dpopKey.map { [Session.dpopKeyExtra: $0.stored] } ?? [:], issuedAt: context.clock.now)
     }
 
     /// The ID token's claims without the ones that only bind the token to a request.

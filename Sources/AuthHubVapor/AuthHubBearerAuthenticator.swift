@@ -32,7 +32,11 @@ public struct AuthHubBearerAuthenticator: AsyncMiddleware, Authenticator {
     }
 
     public func respond(to request: Request, chainingTo next: any AsyncResponder) async throws -> Response {
-        switch await authenticator.authenticate(authorization: request.headers.first(name: .authorization)) {
+        let outcome = await authenticator.authenticate(
+            authorization: request.headers.first(name: .authorization), method: HTTPRequest.Method(request.method.rawValue) ?? .get,
+            dpopProofs: { request.headers[BearerTokenAuthenticator.dpopField.canonicalName] },
+            target: { (request.url.scheme, request.headers.first(name: .host), request.url.path) })
+        switch outcome {
         case .authenticated(let identity):
             request.auth.login(identity)
         case .refused(let response):

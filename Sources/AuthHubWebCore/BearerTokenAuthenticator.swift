@@ -61,6 +61,12 @@ public struct BearerTokenAuthenticator: Sendable {
     package let verifiedTokens: VerifiedTokenCache?
     /// Whether a browser session (``AuthHubWeb/resolveSession(_:)``) is accepted too (off by default).
     public let acceptsSessionCookie: Bool
+    /// The checker of DPoP proofs (`Authorization: DPoP`); nil refuses the DPoP scheme. DPoP-bound
+    /// tokens sent as `Bearer` are refused either way.
+    public let dpop: DPoPProofVerifier?
+    /// The origin (scheme, host, port) clients address this API at, when it differs from what the
+    /// server sees (behind a proxy): DPoP proofs' `htu` is checked against it.
+    public let externalOrigin: URL?
 
     /// How many verified access tokens a middleware keeps by default (see ``init(verifiers:requiredScopes:realm:verifiedTokenCapacity:acceptsSessionCookie:)``).
     public static var defaultVerifiedTokenCapacity: Int { 4_096 }
@@ -75,9 +81,15 @@ public struct BearerTokenAuthenticator: Sendable {
     ///   - acceptsSessionCookie: accept a browser session (put on the request by the session middleware before
     ///     this middleware) as well as bearer tokens; state-changing requests then need the session's
     ///     CSRF token in `X-CSRF-Token`. Off by default: a cookie is sent by the browser on its own.
+    ///   - dpop: the DPoP proof checker (in-memory replay cache, no nonces, ES256 by default); nil
+    ///     accepts `Bearer` only.
+    ///   - externalOrigin: the origin clients address the API at, when a proxy stands between (DPoP `htu`).
     public init(verifiers: [String: any BearerTokenVerifier], requiredScopes: Set<String> = [], realm: String = "api",
-                verifiedTokenCapacity: Int = Self.defaultVerifiedTokenCapacity, acceptsSessionCookie: Bool = false) {
+                verifiedTokenCapacity: Int = Self.defaultVerifiedTokenCapacity, acceptsSessionCookie: Bool = false,
+                dpop: DPoPProofVerifier? = DPoPProofVerifier(), externalOrigin: URL? = nil) {
         self.acceptsSessionCookie = acceptsSessionCookie
+        self.dpop = dpop
+        self.externalOrigin = externalOrigin
         var byIssuer: [String: TrustedIssuer] = [:]
         for (provider, verifier) in verifiers.sorted(by: { $0.key < $1.key }) {
             byIssuer[verifier.issuer] = TrustedIssuer(provider: provider, verifier: verifier)
@@ -95,7 +107,8 @@ public struct BearerTokenAuthenticator: Sendable {
     /// - Throws: discovery errors of those providers; ``AuthErrorCode/invalidConfiguration`` when
     ///   none of the hub's providers issues verifiable access tokens.
     public init(hub: AuthHub, audience: String, requiredScopes: Set<String> = [], realm: String = "api",
-                verifiedTokenCapacity: Int = Self.defaultVerifiedTokenCapacity, acceptsSessionCookie: Bool = false) async throws {
+                verifiedTokenCapacity: Int = Self.defaultVerifiedTokenCapacity, acceptsSessionCookie: Bool = false,
+                dpop: DPoPProofVerifier? = nil, externalOrigin: URL? = nil) async throws {
         var verifiers: [String: any BearerTokenVerifier] = [:]
         for id in hub.providerIDs {
             guard let provider = try hub.provider(id) as? any BearerTokenProvider else { continue }
@@ -105,30 +118,148 @@ public struct BearerTokenAuthenticator: Sendable {
             throw AuthError(.invalidConfiguration, message: "No provider of this environment issues JWT access tokens to verify.")
         }
         self.init(verifiers: verifiers, requiredScopes: requiredScopes, realm: realm, verifiedTokenCapacity: verifiedTokenCapacity,
-                  acceptsSessionCookie: acceptsSessionCookie)
+                  acceptsSessionCookie: acceptsSessionCookie, dpop: dpop ?? DPoPProofVerifier(clock: hub.context.clock),
+                  externalOrigin: externalOrigin)
     }
 
-    /// The outcome of a request's `Authorization` header value (nil: none).
+    /// The outcome of a request's `Authorization` header value (nil: none), for a request whose
+    /// DPoP proof cannot be checked here (no `DPoP` header, method or URI given): a `Bearer` token as
+    /// below, and `Authorization: DPoP` refused. Adapters call
+    /// ``authenticate(authorization:method:dpopProofs:target:)``.
     public func authenticate(authorization header: String?) async -> Outcome {
+        await authenticate(authorization: header, method: .get, dpopProofs: { [] }, target: { (nil, nil, "") })
+    }
+
+    /// The outcome of a request's `Authorization` header and `DPoP` proofs.
+    ///
+    /// - `Authorization: Bearer <token>`: the token is verified; a DPoP-bound one (`cnf.jkt`) is
+    ///   refused (RFC 9449, section 7.2: its proof of possession would be skipped).
+    /// - `Authorization: DPoP <token>` (with ``dpop`` set): the token is verified, it must be bound
+    ///   (`cnf.jkt`), and the one `DPoP` header must be a valid proof for this method and URI, this
+    ///   token (`ath`) and that key (``DPoPProofVerifier``). Refusals answer 401 with
+    ///   `WWW-Authenticate: DPoP error="invalid_dpop_proof"` (or `invalid_token`, or
+    ///   `use_dpop_nonce` with a fresh `DPoP-Nonce` header) and the accepted `algs`.
+    /// - Parameters:
+    ///   - header: the `Authorization` header's value; nil when absent.
+    ///   - method: the request's method (`htm`).
+    ///   - dpopProofs: every `DPoP` header's value (asked for only with the DPoP scheme).
+    ///   - target: the request's scheme (nil: `http`), authority (`Host`) and path, from which the URI
+    ///     the client addressed is made (``requestURI(scheme:authority:path:)``; asked for only with
+    ///     the DPoP scheme).
+    public func authenticate(authorization header: String?, method: HTTPRequest.Method, dpopProofs: () -> [String],
+                             target: () -> (scheme: String?, authority: String?, path: String)) async -> Outcome {
         guard let header else { return .noCredentials }
-        guard let credentials = Self.bearerCredentials(header) else {
-            return .refused(challenge(.unauthorized, error: "invalid_request", description: "Send Authorization: Bearer <token>."))
+        let scheme: Scheme
+        if let credentials = Self.bearerCredentials(header) {
+            scheme = .bearer(credentials)
+        } else if let credentials = Self.dpopCredentials(header) {
+            guard dpop != nil else {
+                return .refused(challenge(.unauthorized, error: "invalid_request", description: "Send Authorization: Bearer <token>."))
+            }
+            scheme = .dpop(credentials)
+        } else {
+            return .refused(challenge(.unauthorized, error: "invalid_request",
+                                      description: dpop == nil ? "Send Authorization: Bearer <token>." : "Send Authorization: Bearer or DPoP <token>."))
         }
-        let token = Secret(credentials)
+        let token = Secret(scheme.credentials)
         let verified: (TrustedIssuer, VerifiedBearerToken)
         do {
             verified = try await verify(token)
         } catch let error as AuthError where error.code == .accessDenied {
             return .refused(challenge(.forbidden, error: "insufficient_scope", description: "The token lacks a required scope.",
-                                      scope: error.details["scope"]))
+                                      scope: error.details["scope"], dpop: scheme.isDPoP))
         } catch let error as AuthError where Self.isTransient(error) {
             return .refused(WebResponse.page(.serviceUnavailable, "The token issuer's keys could not be fetched. Please try again."))
         } catch {
-            return .refused(challenge(.unauthorized, error: "invalid_token", description: AuthError.wrap(error).message))
+            return .refused(challenge(.unauthorized, error: "invalid_token", description: AuthError.wrap(error).message, dpop: scheme.isDPoP))
         }
         let (issuer, claims) = verified
+        let boundThumbprint = claims.claims["cnf"]?["jkt"]?.stringValue
+        switch scheme {
+        case .bearer:
+            if boundThumbprint != nil {
+                return .refused(challenge(.unauthorized, error: "invalid_token",
+                                          description: "The access token is DPoP-bound: send it as Authorization: DPoP with a proof.", dpop: true))
+            }
+        case .dpop:
+            let (scheme, authority, path) = target()
+            let uri = requestURI(scheme: scheme, authority: authority, path: path)
+            if let refusal = await checkProof(dpopProofs(), method: method, uri: uri, token: token, boundThumbprint: boundThumbprint) {
+                return .refused(refusal)
+            }
+        }
         return .authenticated(AuthHubIdentity(provider: issuer.provider, subject: claims.subject, claims: claims.claims, source: .bearer,
                                               accessToken: token, expiresAt: claims.expiresAt, csrfToken: nil))
+    }
+
+    /// The scheme of an `Authorization` header and its token.
+    private enum Scheme {
+        case bearer(String)
+        case dpop(String)
+
+        var credentials: String {
+            switch self {
+            case .bearer(let token), .dpop(let token): token
+            }
+        }
+
+        var isDPoP: Bool {
+            if case .dpop = self { return true }
+            return false
+        }
+    }
+
+    /// The refusal of a DPoP request's proof, or nil when it passes.
+    private func checkProof(_ proofs: [String], method: HTTPRequest.Method, uri: URL?, token: Secret<String>,
+                            boundThumbprint: String?) async -> WebResponse? {
+        guard let dpop else { return challenge(.unauthorized, error: "invalid_request", description: "DPoP is not accepted here.") }
+        guard let boundThumbprint else {
+            return challenge(.unauthorized, error: "invalid_token", description: "The access token is not DPoP-bound (no cnf.jkt).", dpop: true)
+        }
+        guard proofs.count == 1, let proof = proofs.first else {
+            return challenge(.unauthorized, error: "invalid_dpop_proof",
+                             description: proofs.isEmpty ? "The request carries no DPoP proof." : "The request carries more than one DPoP proof.",
+                             dpop: true)
+        }
+        guard let uri else {
+            return challenge(.unauthorized, error: "invalid_dpop_proof", description: "The request's URI is unknown here.", dpop: true)
+        }
+        do {
+            _ = try await dpop.verify(proof, method: method.rawValue, uri: uri, accessToken: token, boundThumbprint: boundThumbprint)
+            return nil
+        } catch let error as AuthError where error.details["reason"] == DPoPProofVerifier.Failure.replayCacheFull.rawValue {
+            return WebResponse.page(.serviceUnavailable, error.message)
+        } catch let error as AuthError {
+            var response = challenge(.unauthorized, error: error.details["dpopError"] ?? "invalid_dpop_proof", description: error.message,
+                                     dpop: true)
+            if error.details["dpopError"] == "use_dpop_nonce", let nonces = dpop.nonces {
+                response.headerFields[Self.dpopNonceField] = nonces.current()
+            }
+            return response
+        } catch {
+            return challenge(.unauthorized, error: "invalid_dpop_proof", description: "The DPoP proof could not be checked.", dpop: true)
+        }
+    }
+
+    static let dpopNonceField = HTTPField.Name("DPoP-Nonce")!
+    /// The `DPoP` header field's name.
+    public static let dpopField = HTTPField.Name("DPoP")!
+
+    /// The request's URI as its client addressed it, for DPoP's `htu`: ``externalOrigin`` (an app
+    /// behind a proxy that terminates TLS or rewrites the host) with the request's path, else
+    /// `scheme://authority` of the request itself. Nil without an authority or for a path that does
+    /// not start with `/`.
+    public func requestURI(scheme: String?, authority: String?, path: String) -> URL? {
+        guard path.hasPrefix("/") else { return nil }
+        let pathOnly = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? path
+        if let externalOrigin {
+            guard let scheme = externalOrigin.scheme, var host = externalOrigin.host else { return nil }
+            if host.contains(":"), !host.hasPrefix("[") { host = "[" + host + "]" }
+            return URL(string: scheme + "://" + host + (externalOrigin.port.map { ":\($0)" } ?? "") + pathOnly)
+        }
+        guard let authority, !authority.isEmpty, authority.utf8.count <= 1_024,
+              !authority.contains(where: { $0 == "/" || $0 == "?" || $0 == "#" || $0 == "@" || $0.isWhitespace }) else { return nil }
+        return URL(string: (scheme ?? "http").lowercased() + "://" + authority + pathOnly)
     }
 
     /// What becomes of the identity already on a request without `Authorization`: a browser-session
@@ -239,11 +370,24 @@ public struct BearerTokenAuthenticator: Sendable {
     }
 
     /// A 401/403 with the RFC 6750 challenge; quotes and backslashes are dropped from the values.
-    func challenge(_ status: HTTPResponse.Status, error: String, description: String, scope: String? = nil) -> WebResponse {
+    /// With `dpop`, the challenge is of the `DPoP` scheme (RFC 9449, section 7.1) and names the
+    /// accepted `algs`.
+    func challenge(_ status: HTTPResponse.Status, error: String, description: String, scope: String? = nil,
+                   dpop: Bool = false) -> WebResponse {
         func quoted(_ value: String) -> String { "\"" + value.filter { $0 != "\"" && $0 != "\\" && !$0.isNewline } + "\"" }
-        var value = "Bearer realm=\(quoted(realm)), error=\(quoted(error)), error_description=\(quoted(description))"
+        var value = (dpop ? "DPoP" : "Bearer") + " realm=\(quoted(realm)), error=\(quoted(error)), error_description=\(quoted(description))"
         if let scope { value += ", scope=\(quoted(scope))" }
+        if dpop, let algorithms = self.dpop?.allowedAlgorithms { value += ", algs=\(quoted(algorithms.sorted().joined(separator: " ")))" }
         return WebResponse(status: status, headerFields: [.wwwAuthenticate: value, .cacheControl: "no-store"])
+    }
+
+    /// The token of an `Authorization` value `DPoP <token>` (scheme case-insensitive, the token
+    /// trimmed); nil for another scheme or nothing after the space.
+    package static func dpopCredentials(_ header: String) -> String? {
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].utf8.count == 4, zip(parts[0].utf8, "dpop".utf8).allSatisfy({ $0 | 0x20 == $1 }) else { return nil }
+        let token = parts[1].trimmingCharacters(in: .whitespaces)
+        return token.isEmpty ? nil : token
     }
 }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import AuthHub
 import Foundation
+import HTTPTypes
 
 /// `authhub session`: the stored session, with every token redacted.
 struct SessionCommand: AsyncParsableCommand {
@@ -67,7 +68,10 @@ struct TokenCommand: AsyncParsableCommand {
             For scripts: curl -H "Authorization: Bearer $(authhub token)" https://api.example.com/. \
             The token is renewed first when it expires within --min-ttl seconds; concurrent invocations, \
             here or in other processes sharing the session store, renew it once. Only the token goes to \
-            standard output; keep it out of logs and shell history.
+            standard output; keep it out of logs and shell history. With --url (and --method, GET by \
+            default) it prints the request's header lines instead — Authorization and, for a DPoP-bound \
+            session (RFC 9449), a DPoP proof made for that method and URL — for curl's -H @-: \
+            authhub token --method POST --url https://api.example.com/v1/things | curl -H @- -X POST https://api.example.com/v1/things
             """)
 
     @OptionGroup var options: GlobalOptions
@@ -76,8 +80,28 @@ struct TokenCommand: AsyncParsableCommand {
     @Option(name: .long, help: "Renew first when the token expires within this many seconds (0…86400).")
     var minTTL: Int = 60
 
+    @Option(name: .long, help: "Print the header lines for a request to this URL (Authorization, and DPoP for a DPoP-bound session).")
+    var url: String?
+
+    @Option(name: .long, help: "The request's method, with --url (default GET).")
+    var method: String?
+
     func validate() throws {
         guard (0...86_400).contains(minTTL) else { throw ValidationError("--min-ttl must be between 0 and 86400 seconds.") }
+        if method != nil, url == nil { throw ValidationError("--method goes with --url.") }
+        if let method, method.isEmpty || method.utf8.count > 32 || !TokenSyntax.isTokenType(method) {
+            throw ValidationError("--method must be an HTTP method such as GET or POST.")
+        }
+        if let url, Self.requestURL(url) == nil {
+            throw ValidationError("--url must be an absolute http(s) URL with a host (http only for a loopback host).")
+        }
+    }
+
+    /// An absolute http(s) URL with a host; http only for a loopback host (a token is not sent in the clear).
+    static func requestURL(_ text: String) -> URL? {
+        guard text.utf8.count <= 8_192, let url = URL(string: text), let scheme = url.scheme?.lowercased(), let host = url.host, !host.isEmpty,
+              scheme == "https" || (scheme == "http" && ConfigValueFormat.isSecureOrLoopback(text)) else { return nil }
+        return url
     }
 
     func run() async throws {
@@ -93,6 +117,16 @@ struct TokenCommand: AsyncParsableCommand {
                          + CLI.suggest("login", options, session) + " to sign in again")
             }
             await HubLoader.storeUnsavedSessions()
+            if let url, let target = Self.requestURL(url) {
+                let method = HTTPRequest.Method(method?.uppercased() ?? "GET") ?? .get
+                let fields = try valid.authorizationHeaders(method: method, url: target, nonce: hub.context.dpopNonces.nonce(for: target),
+                                                            now: hub.context.clock.now, random: hub.context.random)
+                for field in fields { CLI.stdoutLine(field.name.rawName + ": " + field.value) }
+                return
+            }
+            if valid.isDPoPBound {
+                CLI.stderr("note: this token is DPoP-bound: each request also needs a proof; use --url (and --method) to print both headers")
+            }
             CLI.stdoutLine(valid.accessToken.revealed())
         } catch let error as AuthError where error.code == .noSession {
             CLI.failNotSignedIn(try hub.manager(provider: session.provider, account: session.account).key, options, session)

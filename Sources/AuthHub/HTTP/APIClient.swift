@@ -39,6 +39,9 @@ public struct APIRequest: Sendable {
     /// What the request is for: handed to the provider's ``ErrorMapper`` with an error reply, and
     /// named in the error when a reply cannot be decoded.
     public var operation: AuthOperation
+    /// Sign a DPoP proof (RFC 9449) for every attempt of this request with this key (and `ath` of
+    /// this access token); nil sends none.
+    public var dpop: DPoPProofing?
 
     public init(_ method: HTTPRequest.Method, _ path: String, query: [(String, String)] = [], headerFields: HTTPFields = [:],
                 body: Body = .none, timeout: Duration? = nil, retry: RetryMode = .automatic, operation: AuthOperation = .other) {
@@ -122,6 +125,9 @@ public struct APIClient: Sendable {
     public var timeout: Duration
     /// Where each exchange's span and duration go.
     public var telemetry: AuthTelemetry
+    /// The servers' latest DPoP nonces (a request with ``APIRequest/dpop`` sends and keeps them);
+    /// nil keeps none, and a nonce challenge is then answered only within one ``send(_:)``.
+    public var dpopNonces: DPoPNonceCache?
 
     public init(provider: String, baseURL: URL, transport: any HTTPTransport, errorMapper: any ErrorMapper = StatusErrorMapper(),
                 clock: any AuthClock = SystemClock(), random: any RandomSource = SystemRandom(),
@@ -148,15 +154,24 @@ public struct APIClient: Sendable {
         self.init(provider: provider, baseURL: baseURL, transport: context.transport, errorMapper: errorMapper,
                   clock: context.clock, random: context.random, logger: logger, retryPolicy: retryPolicy,
                   defaultHeaderFields: defaultHeaderFields, telemetry: context.telemetry)
+        self.dpopNonces = context.dpopNonces
     }
 
     /// Sends a request and returns a 2xx reply; anything else throws an ``AuthError``.
     public func send(_ request: APIRequest) async throws -> HTTPReply {
         let prepared = try prepare(request)
-        let http = prepared.head
+        var http = prepared.head
         var attempt = 1
+        var nonceRetried = false
+        var givenNonce: String?
         while true {
             try Task.checkCancellation()
+            // A fresh proof (new jti, the origin's latest nonce) for every attempt.
+            if let dpop = request.dpop {
+                http.headerFields[Self.dpopField] = try dpop.key.proof(
+                    method: http.method.rawValue, url: prepared.url, accessToken: dpop.accessToken,
+                    nonce: givenNonce ?? dpopNonces?.nonce(for: prepared.url), now: clock.now, random: random).revealed()
+            }
             let started = ContinuousClock.now
             logRequest(prepared, attempt: attempt)
             let response: HTTPReply
@@ -178,7 +193,21 @@ public struct APIClient: Sendable {
                 throw mapped
             }
             logResponse(response, prepared, since: started)
+            let nonce = request.dpop == nil ? nil : response.headerFields[Self.dpopNonceField]
+            if let nonce {
+                dpopNonces?.remember(nonce, for: prepared.url)
+                if givenNonce != nil, DPoPNonceCache.isValidNonce(nonce) { givenNonce = nonce }
+            }
             if response.isSuccess { return response }
+            // RFC 9449, section 8 (token endpoint) and 9 (resource server): a server that wants a
+            // nonce in the proof says `use_dpop_nonce` and gives one; the request is sent once more
+            // with it, not counted as an attempt.
+            if let nonce, !nonceRetried, DPoPNonceCache.isValidNonce(nonce), Self.isNonceChallenge(response) {
+                nonceRetried = true
+                givenNonce = nonce
+                logger.debug("retrying with the server's DPoP nonce", metadata: ["status": "\(response.status)"])
+                continue
+            }
 
             var error = errorMapper.map(response, provider: provider, operation: request.operation).attributed(to: provider)
             // Retry-After is read here against the injected clock (an HTTP date is relative to "now").
@@ -226,6 +255,22 @@ public struct APIClient: Sendable {
                 throw error
             }
         }
+    }
+
+    static let dpopField = HTTPField.Name("DPoP")!
+    static let dpopNonceField = HTTPField.Name("DPoP-Nonce")!
+
+    /// Whether an error reply asks for a DPoP nonce: a token endpoint's `{"error":"use_dpop_nonce"}`
+    /// (400), or a resource server's `WWW-Authenticate: DPoP error="use_dpop_nonce"` (401).
+    static func isNonceChallenge(_ response: HTTPReply) -> Bool {
+        if response.status == 401 {
+            return response.headerFields[values: .wwwAuthenticate].contains {
+                $0.range(of: "use_dpop_nonce", options: .caseInsensitive) != nil
+            }
+        }
+        guard response.status == 400, response.body.count <= 65_536,
+              let body = try? JSONValue.parse(response.body) else { return false }
+        return body["error"]?.stringValue == "use_dpop_nonce"
     }
 
     /// Sends a request and decodes its JSON reply into a wire model.
@@ -417,5 +462,17 @@ package enum FormEncoding {
             func d(_ s: Substring) -> String { String(s).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(s) }
             return (d(parts[0]), parts.count > 1 ? d(parts[1]) : "")
         }
+    }
+}
+
+/// The DPoP proof a request carries: the key, and the access token a resource request sends.
+public struct DPoPProofing: Sendable {
+    public var key: DPoPKey
+    /// The access token the request sends (its hash goes in the proof's `ath`); nil at a token endpoint.
+    public var accessToken: Secret<String>?
+
+    public init(key: DPoPKey, accessToken: Secret<String>? = nil) {
+        self.key = key
+        self.accessToken = accessToken
     }
 }

@@ -20,6 +20,9 @@ public struct DeviceAuthorization: Sendable, CustomStringConvertible {
     public let interval: Duration
     /// The device code: a credential, sent only to the token endpoint.
     public let deviceCode: Secret<String>
+    /// The DPoP key every poll proves, when the provider binds tokens to one (RFC 9449): made with
+    /// the code, so all polls of one sign-in prove the same key.
+    public var dpopKey: DPoPKey?
 
     /// The polling interval when the server names none (RFC 8628, section 3.2).
     public static let defaultInterval = 5

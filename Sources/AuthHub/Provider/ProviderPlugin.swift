@@ -149,6 +149,9 @@ public struct ProviderContext: Sendable {
     /// Where metrics and spans go (by default swift-metrics' and swift-distributed-tracing's
     /// process-wide systems, which do nothing until the app bootstraps them).
     public var telemetry: AuthTelemetry
+    /// The latest `DPoP-Nonce` of each server (RFC 9449), shared by every provider of a hub so a
+    /// proof carries the nonce its server last gave.
+    public var dpopNonces = DPoPNonceCache()
 
     /// Creates a context.
     /// - Parameters:

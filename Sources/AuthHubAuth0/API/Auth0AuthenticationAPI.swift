@@ -52,6 +52,8 @@ public struct Auth0AuthenticationAPI: Sendable {
     public let baseURL: URL
     /// The telemetry sent as `Auth0-Client`; nil sends none.
     public let telemetry: Auth0Telemetry?
+    /// Whether sign-ins bind the tokens to a new DPoP key (RFC 9449; the `dpop` setting).
+    public var usesDPoP = false
     let api: APIClient
     let clock: any AuthClock
 
@@ -125,15 +127,23 @@ public struct Auth0AuthenticationAPI: Sendable {
     }
 
     /// Sends a token request and reads the credentials (`access_token` required, see ``OIDCTokenReply``).
+    ///
+    /// With a DPoP key — `dpopKey`, else a new one when ``usesDPoP`` — the request carries a proof
+    /// (a server nonce asked for is sent on one retry) and a `DPoP` reply keeps the key in the
+    /// credentials (``Auth0Credentials/dpopKey``).
     func token(_ body: Auth0TokenRequest, options: Options, ensureOpenID: Bool = true, retry: APIRequest.RetryMode = .automatic,
-               operation: AuthOperation, extra: [String: JSONValue] = [:]) async throws -> Auth0Credentials {
+               operation: AuthOperation, extra: [String: JSONValue] = [:], dpopKey: DPoPKey? = nil) async throws -> Auth0Credentials {
         var members = try Self.members(body)
         for (key, value) in extra where members[key] == nil { members[key] = value }
-        let request = try self.request("oauth/token", members, options: options, ensureOpenID: ensureOpenID, retry: retry,
-                                  operation: operation)
+        var request = try self.request("oauth/token", members, options: options, ensureOpenID: ensureOpenID, retry: retry,
+                                       operation: operation)
+        let key = dpopKey ?? (usesDPoP ? DPoPKey() : nil)
+        request.dpop = key.map { DPoPProofing(key: $0) }
         let reply = try await api.send(request, as: OIDCTokenReply.self)
         do {
-            return try Auth0Credentials(reply, now: clock.now, provider: api.provider)
+            var credentials = try Auth0Credentials(reply, now: clock.now, provider: api.provider)
+            credentials.dpopKey = try DPoPKey.binding(tokenType: credentials.tokenType, sent: key, provider: api.provider)
+            return credentials
         } catch let error as AuthError {
             throw error.with(details: error.details.merging(["operation": operation.rawValue]) { old, _ in old })
         }
@@ -152,22 +162,24 @@ public struct Auth0AuthenticationAPI: Sendable {
     }
 
     /// Exchanges an authorization code from Web Auth (<doc:Auth0Endpoints>: “Code exchange”).
+    /// - Parameter dpopKey: the key whose thumbprint the authorization request sent as `dpop_jkt`.
     public func exchange(code: Secret<String>, codeVerifier: Secret<String>, redirectURI: String,
-                         options: Options = .none) async throws -> Auth0Credentials {
+                         options: Options = .none, dpopKey: DPoPKey? = nil) async throws -> Auth0Credentials {
         try await token(Auth0TokenRequest(grantType: GrantType.authorizationCode, code: code.revealed(),
                                           codeVerifier: codeVerifier.revealed(), redirectURI: redirectURI),
-                        options: options, ensureOpenID: false, retry: .never, operation: .tokenExchange)
+                        options: options, ensureOpenID: false, retry: .never, operation: .tokenExchange, dpopKey: dpopKey)
     }
 
     /// Renews with a refresh token (<doc:Auth0Endpoints>: “Refresh”): without `audience` the scope is sent exactly as
     /// given; with one, `openid` is ensured so an ID token comes back.
+    /// - Parameter dpopKey: the key a DPoP-bound refresh token is bound to (the session's).
     public func renew(refreshToken: Secret<String>, scope: String? = nil, audience: String? = nil,
-                      options: Options = .none) async throws -> Auth0Credentials {
+                      options: Options = .none, dpopKey: DPoPKey? = nil) async throws -> Auth0Credentials {
         try await token(Auth0TokenRequest(grantType: GrantType.refreshToken,
                                           audience: audience,
                                           scope: audience == nil ? scope : Self.includeRequiredScope(scope ?? "openid"),
                                           refreshToken: refreshToken.revealed()),
-                        options: options, ensureOpenID: audience != nil, operation: .refresh)
+                        options: options, ensureOpenID: audience != nil, operation: .refresh, dpopKey: dpopKey)
     }
 
     /// Revokes a refresh token (<doc:Auth0Endpoints>: “Authentication API”); the reply has no body.
@@ -184,9 +196,11 @@ public struct Auth0AuthenticationAPI: Sendable {
     }
 
     /// The user's profile from `/userinfo` (<doc:Auth0Endpoints>: “Authentication API”); the reply must carry `sub`.
-    public func userInfo(accessToken: Secret<String>, tokenType: String = "Bearer") async throws -> UserInfo {
+    /// - Parameter dpopKey: the key a `DPoP` access token is bound to (a proof with `ath` goes along).
+    public func userInfo(accessToken: Secret<String>, tokenType: String = "Bearer", dpopKey: DPoPKey? = nil) async throws -> UserInfo {
         var request = APIRequest(.get, "userinfo", operation: .userInfo)
         request.headerFields[.authorization] = "\(tokenType) \(accessToken.revealed())"
+        request.dpop = dpopKey.map { DPoPProofing(key: $0, accessToken: accessToken) }
         return try await api.send(request, as: Auth0UserInfoReply.self).userInfo
     }
 

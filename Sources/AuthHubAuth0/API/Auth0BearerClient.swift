@@ -67,6 +67,7 @@ struct Auth0BearerClient: Sendable {
         let token = try await tokenProvider(scope)
         var request = request
         request.headerFields[.authorization] = "\(token.tokenType.isEmpty ? "Bearer" : token.tokenType) \(token.accessToken.revealed())"
+        request.dpop = token.dpopKey.map { DPoPProofing(key: $0, accessToken: token.accessToken) }
         return try await api.send(request)
     }
 }

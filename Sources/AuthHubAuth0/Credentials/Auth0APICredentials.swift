@@ -11,9 +11,13 @@ public struct Auth0APICredentials: Sendable, Hashable, CustomStringConvertible {
     public var expiresAt: Date
     /// The granted scope (`""` when the reply had none).
     public var scope: String
+    /// The DPoP key the access token is bound to (`tokenType` `DPoP`): each request with it needs a
+    /// proof of this key; nil for a bearer token.
+    public var dpopKey: DPoPKey?
 
     /// Creates API credentials.
-    public init(accessToken: Secret<String>, tokenType: String, expiresAt: Date, scope: String) {
+    public init(accessToken: Secret<String>, tokenType: String, expiresAt: Date, scope: String, dpopKey: DPoPKey? = nil) {
+        self.dpopKey = dpopKey
         self.accessToken = accessToken
         self.tokenType = tokenType
         self.expiresAt = expiresAt

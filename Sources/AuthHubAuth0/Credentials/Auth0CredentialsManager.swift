@@ -218,13 +218,15 @@ public actor Auth0CredentialsManager {
     private func exchangeForAPI(audience: String, scope: String?, apiKey: SessionKey, minTTL: TimeInterval) async throws -> Auth0APICredentials {
         let main = try await mainForExchange()
         let reply = try await withRetries {
-            try await self.provider.authentication.renew(refreshToken: main.refreshToken ?? Secret(""), scope: scope, audience: audience)
+            try await self.provider.authentication.renew(refreshToken: main.refreshToken ?? Secret(""), scope: scope, audience: audience,
+                                                         dpopKey: try main.dpopKey())
         }
         try await restoreMain(main, idToken: reply.idToken, refreshToken: reply.refreshToken)
         try SessionTimeLimits.requireLifetime(minTTL, of: "API token", expiresAt: reply.expiresAt, now: clock.now, provider: key.provider)
         let api = Session(providerID: key.provider, accountKey: apiKey.account, accessToken: reply.accessToken,
                           tokenType: reply.tokenType.isEmpty ? "Bearer" : reply.tokenType, expiresAt: reply.expiresAt,
-                          scope: reply.scope ?? "", issuedAt: clock.now)
+                          scope: reply.scope ?? "", secretExtras: reply.dpopKey.map { [Session.dpopKeyExtra: $0.stored] } ?? [:],
+                          issuedAt: clock.now)
         try api.checkTokenSyntax(operation: .tokenExchange)
         _ = try await store.save(api, for: apiKey, expectedVersion: nil)
         return Self.apiCredentials(api)
@@ -237,7 +239,8 @@ public actor Auth0CredentialsManager {
 
     static func apiCredentials(_ session: Session) -> Auth0APICredentials {
         Auth0APICredentials(accessToken: session.accessToken, tokenType: session.tokenType,
-                            expiresAt: session.expiresAt ?? .distantPast, scope: session.scope ?? "")
+                            expiresAt: session.expiresAt ?? .distantPast, scope: session.scope ?? "",
+                            dpopKey: session.isDPoPBound ? (try? session.dpopKey()) ?? nil : nil)
     }
 
     /// Scope comparison for API credentials: sets of lowercased scopes, ignoring a stored `openid`

@@ -14,7 +14,10 @@ extension Auth0Provider: DeviceSignInProvider {
             let scope = OIDCAuthorizationRequest.includingOpenID(options.scope ?? configuration.scope)
             var parameters: [(String, String)] = []
             if let audience = options.audience ?? configuration.audience { parameters.append(("audience", audience)) }
-            return try await deviceTokenClient.requestDeviceAuthorization(endpoint: "oauth/device/code", scope: scope, parameters: parameters)
+            var authorization = try await deviceTokenClient(dpopKey: nil)
+                .requestDeviceAuthorization(endpoint: "oauth/device/code", scope: scope, parameters: parameters)
+            if configuration.dpop { authorization.dpopKey = DPoPKey() }
+            return authorization
         } catch let error as AuthError where error.providerCode == "unauthorized_client" {
             // The application has not enabled the grant (or is not a public client): say where to fix it.
             throw error.with(code: .invalidConfiguration, message: "Auth0 refused device sign-in for client '\(configuration.clientId)': \(error.message) "
@@ -28,7 +31,7 @@ extension Auth0Provider: DeviceSignInProvider {
 
     public func pollDeviceSignIn(_ authorization: DeviceAuthorization, options: DeviceSignInOptions) async throws -> DevicePollResult {
         do {
-            switch try await deviceTokenClient.pollDeviceCode(authorization.deviceCode) {
+            switch try await deviceTokenClient(dpopKey: authorization.dpopKey).pollDeviceCode(authorization.deviceCode) {
             case .pending: return .pending
             case .slowDown: return .slowDown
             case .tokens(let tokens):
@@ -40,6 +43,7 @@ extension Auth0Provider: DeviceSignInProvider {
                                          refreshToken: tokens.refreshToken, expiresAt: tokens.expiresAt,
                                          scope: tokens.scope ?? options.scope ?? configuration.scope, userID: claims.subject,
                                          claims: claims.claims.filter { !["nonce", "at_hash", "c_hash"].contains($0.key) },
+                                         secretExtras: tokens.dpopKey.map { [Session.dpopKeyExtra: $0.stored] } ?? [:],
                                          issuedAt: context.clock.now))
             }
         } catch {
@@ -49,7 +53,8 @@ extension Auth0Provider: DeviceSignInProvider {
 
     /// The token client of device sign-in: form-encoded, as Auth0 documents the device flow's two
     /// requests, through the Authentication API's client (its error mapper and `Auth0-Client` header).
-    var deviceTokenClient: OIDCTokenClient {
-        OIDCTokenClient(api: authentication.api, tokenEndpoint: "oauth/token", clientId: configuration.clientId, bodyEncoding: .form)
+    func deviceTokenClient(dpopKey: DPoPKey?) -> OIDCTokenClient {
+        OIDCTokenClient(api: authentication.api, tokenEndpoint: "oauth/token", clientId: configuration.clientId, bodyEncoding: .form,
+                        dpopKey: dpopKey)
     }
 }

@@ -46,7 +46,9 @@ public struct Auth0WebAuth: Sendable {
             organization: options.organization ?? configuration.organization,
             invitationURL: options.invitationURL, prompt: options.prompt, screenHint: options.screenHint, maxAge: options.maxAge,
             additionalParameters: extra, trailingParameters: trailing)
-        return try request.makeTransaction(random: provider.context.random)
+        var bound = request
+        if configuration.dpop { bound.dpopKey = DPoPKey() }
+        return try bound.makeTransaction(random: provider.context.random)
     }
 
     /// The browser logout URL (<doc:Auth0Endpoints>: “Logout”): `/v2/logout?[federated&]returnTo=…&client_id=…`.
@@ -70,7 +72,7 @@ public struct Auth0WebAuth: Sendable {
         // A bare "Unauthorized" (PKCE refused for a confidential application) is mapped by
         // Auth0ErrorMapper for this operation.
         let credentials = try await provider.authentication.exchange(code: response.code, codeVerifier: transaction.codeVerifier,
-                                                                     redirectURI: transaction.redirectURI)
+                                                                     redirectURI: transaction.redirectURI, dpopKey: transaction.dpopKey)
         let claims = try await provider.idTokenValidator.validate(
             credentials.idToken,
             expecting: IDTokenExpectations(issuer: issuer, transaction: transaction, leeway: provider.configuration.leeway))

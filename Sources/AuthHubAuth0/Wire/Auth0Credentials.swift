@@ -22,11 +22,14 @@ public struct Auth0Credentials: Sendable, Hashable, CustomStringConvertible {
     public var recoveryCode: Secret<String>?
     /// `issued_token_type` (session-transfer and token-exchange replies).
     public var issuedTokenType: String?
+    /// The DPoP key the tokens are bound to (`token_type` `DPoP`); nil for bearer tokens.
+    public var dpopKey: DPoPKey?
 
     /// Creates credentials.
     public init(accessToken: Secret<String>, tokenType: String = "Bearer", idToken: Secret<String> = Secret(""),
                 refreshToken: Secret<String>? = nil, expiresAt: Date, scope: String? = nil,
-                recoveryCode: Secret<String>? = nil, issuedTokenType: String? = nil) {
+                recoveryCode: Secret<String>? = nil, issuedTokenType: String? = nil, dpopKey: DPoPKey? = nil) {
+        self.dpopKey = dpopKey
         self.accessToken = accessToken
         self.tokenType = tokenType
         self.idToken = idToken
@@ -60,11 +63,12 @@ public struct Auth0Credentials: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A core ``Session`` for provider `providerID` holding these tokens.
+    /// A DPoP-bound session keeps its key (``Session/dpopKeyExtra``).
     public func session(providerID: String, accountKey: String = SessionKey.defaultAccount, issuedAt: Date? = nil) -> Session {
         Session(providerID: providerID, accountKey: accountKey, accessToken: accessToken,
                 tokenType: tokenType.isEmpty ? "Bearer" : tokenType,
                 idToken: idToken.isEmpty ? nil : idToken, refreshToken: refreshToken, expiresAt: expiresAt,
-                scope: scope, issuedAt: issuedAt)
+                scope: scope, secretExtras: dpopKey.map { [Session.dpopKeyExtra: $0.stored] } ?? [:], issuedAt: issuedAt)
     }
 
     public var description: String {

@@ -57,6 +57,9 @@ public struct OIDCAuthorizationRequest: Sendable {
     public var maxAge: Int?
     /// The JWK thumbprint of a DPoP key (`dpop_jkt`), when DPoP is used.
     public var dpopThumbprint: String?
+    /// The DPoP key the tokens will be bound to (RFC 9449): its thumbprint is sent as `dpop_jkt`
+    /// (unless ``dpopThumbprint`` names another) and the transaction keeps it for the code exchange.
+    public var dpopKey: DPoPKey?
     /// A caller-chosen `state`; by default 32 random bytes (43 base64url characters).
     public var state: Secret<String>?
     /// A caller-chosen `nonce`; by default 32 random bytes (43 base64url characters).
@@ -140,7 +143,7 @@ public struct OIDCAuthorizationRequest: Sendable {
         // 4. max_age.
         if let maxAge { query["max_age"] = String(maxAge) }
         // 5. DPoP.
-        if let dpopThumbprint { query["dpop_jkt"] = dpopThumbprint }
+        if let jkt = dpopThumbprint ?? dpopKey?.thumbprint { query["dpop_jkt"] = jkt }
         // 6. Caller values.
         if let connection { query["connection"] = connection }
         if let scope { query["scope"] = scope }
@@ -159,7 +162,7 @@ public struct OIDCAuthorizationRequest: Sendable {
         let sentMaxAge = query["max_age"].flatMap { Int($0) }
         return OIDCAuthorizationTransaction(
             url: url, clientId: clientId, redirectURI: redirectURI, codeVerifier: pkce.verifier, state: sentState,
-            nonce: sentNonce, maxAge: sentMaxAge, organization: query["organization"], scope: query["scope"])
+            nonce: sentNonce, maxAge: sentMaxAge, organization: query["organization"], scope: query["scope"], dpopKey: dpopKey)
     }
 
     /// Prepends `openid` to a space-separated scope that lacks it (as a whole token).

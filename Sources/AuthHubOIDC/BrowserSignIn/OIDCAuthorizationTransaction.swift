@@ -26,10 +26,14 @@ public struct OIDCAuthorizationTransaction: Sendable {
     public let organization: String?
     /// The `scope` sent (with `openid`).
     public let scope: String?
+    /// The DPoP key the code exchange proves (its thumbprint went out as `dpop_jkt`); nil without DPoP.
+    public let dpopKey: DPoPKey?
 
     /// Creates a transaction from its parts (normally done by ``OIDCAuthorizationRequest``).
     public init(url: URL, clientId: String, redirectURI: String, codeVerifier: Secret<String>, state: Secret<String>,
-                nonce: Secret<String>?, maxAge: Int? = nil, organization: String? = nil, scope: String? = nil) {
+                nonce: Secret<String>?, maxAge: Int? = nil, organization: String? = nil, scope: String? = nil,
+                dpopKey: DPoPKey? = nil) {
+        self.dpopKey = dpopKey
         self.url = url
         self.clientId = clientId
         self.redirectURI = redirectURI

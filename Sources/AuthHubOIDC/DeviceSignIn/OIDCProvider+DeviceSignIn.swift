@@ -18,8 +18,10 @@ extension OIDCProvider: DeviceSignInProvider {
             let scope = options.scope ?? configuration.scopes.joined(separator: " ")
             var parameters: [(String, String)] = []
             if let audience = options.audience { parameters.append(("audience", audience)) }
-            return try await deviceTokenClient(metadata).requestDeviceAuthorization(endpoint: endpoint.absoluteString, scope: scope,
-                                                                                  parameters: parameters)
+            var authorization = try await deviceTokenClient(metadata)
+                .requestDeviceAuthorization(endpoint: endpoint.absoluteString, scope: scope, parameters: parameters)
+            if configuration.dpop { authorization.dpopKey = DPoPKey() }
+            return authorization
         } catch {
             throw AuthError.wrap(error, provider: id)
         }
@@ -28,7 +30,7 @@ extension OIDCProvider: DeviceSignInProvider {
     public func pollDeviceSignIn(_ authorization: DeviceAuthorization, options: DeviceSignInOptions) async throws -> DevicePollResult {
         do {
             let metadata = try await metadata()
-            switch try await deviceTokenClient(metadata).pollDeviceCode(authorization.deviceCode) {
+            switch try await deviceTokenClient(metadata, dpopKey: authorization.dpopKey).pollDeviceCode(authorization.deviceCode) {
             case .pending: return .pending
             case .slowDown: return .slowDown
             case .tokens(let tokens):
@@ -55,8 +57,9 @@ extension OIDCProvider: DeviceSignInProvider {
                             provider: id, details: ["field": "id_token"])
         }
         let tokenType = tokens.tokenType.isEmpty ? "Bearer" : tokens.tokenType
-        let request = APIRequest(.get, endpoint.absoluteString, headerFields: [.authorization: tokenType + " " + tokens.accessToken.revealed()],
+        var request = APIRequest(.get, endpoint.absoluteString, headerFields: [.authorization: tokenType + " " + tokens.accessToken.revealed()],
                                  operation: .userInfo)
+        request.dpop = tokens.dpopKey.map { DPoPProofing(key: $0, accessToken: tokens.accessToken) }
         let reply = try await api.send(request)
         guard let claims = (try? JSONValue.parse(reply.body))?.objectValue, let subject = claims["sub"]?.stringValue, !subject.isEmpty else {
             throw AuthError(.invalidRequest, message: "The userinfo reply of '\(id)' names no user (sub).", provider: id,
@@ -64,6 +67,6 @@ extension OIDCProvider: DeviceSignInProvider {
         }
         return Session(providerID: id, accessToken: tokens.accessToken, tokenType: tokenType, refreshToken: tokens.refreshToken,
                        expiresAt: tokens.expiresAt, scope: tokens.scope ?? scope, userID: subject, claims: claims,
-                       issuedAt: context.clock.now)
+                       secretExtras: tokens.dpopKey.map { [Session.dpopKeyExtra: $0.stored] } ?? [:], issuedAt: context.clock.now)
     }
 }

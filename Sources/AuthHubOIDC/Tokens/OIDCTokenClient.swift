@@ -24,6 +24,9 @@ public struct OIDCTokenClient: Sendable {
     public var clientSecret: Secret<String>?
     /// The body encoding.
     public var bodyEncoding: BodyEncoding
+    /// The DPoP key every token request proves (RFC 9449); nil sends no proof. A `DPoP` reply
+    /// carries it in ``OIDCTokenResponse/dpopKey``.
+    public var dpopKey: DPoPKey?
 
     /// Creates a token client.
     /// - Parameters:
@@ -33,7 +36,8 @@ public struct OIDCTokenClient: Sendable {
     ///   - clientSecret: the secret of a confidential client; nil for a public client.
     ///   - bodyEncoding: form (default) or JSON.
     public init(api: APIClient, tokenEndpoint: String, clientId: String, clientSecret: Secret<String>? = nil,
-                bodyEncoding: BodyEncoding = .form) {
+                bodyEncoding: BodyEncoding = .form, dpopKey: DPoPKey? = nil) {
+        self.dpopKey = dpopKey
         self.api = api
         self.tokenEndpoint = tokenEndpoint
         self.clientId = clientId
@@ -148,9 +152,13 @@ public struct OIDCTokenClient: Sendable {
         case .json:
             request = try APIRequest.json(.post, tokenEndpoint, body, headerFields: headers, retry: retry, operation: operation)
         }
-        let reply = try await api.send(request, as: OIDCTokenReply.self)
+        var proved = request
+        proved.dpop = dpopKey.map { DPoPProofing(key: $0) }
+        let reply = try await api.send(proved, as: OIDCTokenReply.self)
         do {
-            return try OIDCTokenResponse(reply, now: api.clock.now, provider: api.provider)
+            var response = try OIDCTokenResponse(reply, now: api.clock.now, provider: api.provider)
+            response.dpopKey = try DPoPKey.binding(tokenType: response.tokenType, sent: dpopKey, provider: api.provider)
+            return response
         } catch let error as AuthError {
             throw error.with(details: error.details.merging(["operation": operation.rawValue]) { old, _ in old })
         }
@@ -177,6 +185,8 @@ public struct OIDCTokenResponse: Sendable, CustomStringConvertible {
     public var scope: String?
     /// `recovery_code`, when the reply has one.
     public var recoveryCode: Secret<String>?
+    /// The DPoP key the tokens are bound to (`token_type` `DPoP`, a proof sent); nil for bearer tokens.
+    public var dpopKey: DPoPKey?
 
     /// Creates a response from values.
     public init(accessToken: Secret<String>, tokenType: String, idToken: Secret<String>, refreshToken: Secret<String>?,

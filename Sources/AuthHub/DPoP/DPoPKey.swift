@@ -1,0 +1,140 @@
+import Crypto
+import Foundation
+
+/// The P-256 key a DPoP-bound session proves possession of (RFC 9449): made at sign-in, kept with
+/// the session in its store (``Session/dpopKey``), and used to sign a proof for every request that
+/// sends the session's tokens.
+///
+/// The private key never leaves this value except as the ``stored`` secret the session keeps
+/// (sealed wherever the session store seals, like the tokens). `description` shows only the public
+/// thumbprint.
+public struct DPoPKey: Sendable, Hashable, CustomStringConvertible {
+    /// The signing algorithm of every proof (RFC 7518: ECDSA with P-256 and SHA-256).
+    public static let algorithm = "ES256"
+
+    private let privateKey: P256.Signing.PrivateKey
+    /// The public key as a JWK (`kty`, `crv`, `x`, `y`): what every proof's header carries.
+    public let publicJWK: [String: JSONValue]
+    /// The JWK SHA-256 thumbprint of the public key (RFC 7638), base64url: the `jkt` a server binds
+    /// the tokens to (`cnf.jkt`) and the `dpop_jkt` of an authorization request.
+    public let thumbprint: String
+    /// The proofs' protected header, base64url-encoded (the same for every proof of this key).
+    private let encodedHeader: String
+
+    /// A new key from the system's secure random source.
+    public init() {
+        self.init(privateKey: P256.Signing.PrivateKey())
+    }
+
+    /// The key kept as ``stored`` (its private scalar, base64url).
+    /// - Throws: ``AuthErrorCode/invalidRequest`` when the value is not a P-256 private key.
+    public init(stored: Secret<String>) throws {
+        guard let raw = Base64URL.decode(stored.revealed()), raw.count == 32,
+              let key = try? P256.Signing.PrivateKey(rawRepresentation: raw) else {
+            throw AuthError(.invalidRequest, message: "The session's DPoP key is not a P-256 private key.",
+                            details: ["reason": "invalidDPoPKey"])
+        }
+        self.init(privateKey: key)
+    }
+
+    init(privateKey: P256.Signing.PrivateKey) {
+        self.privateKey = privateKey
+        let point = privateKey.publicKey.rawRepresentation  // x ‖ y, 32 bytes each
+        let jwk: [String: JSONValue] = [
+            "kty": "EC", "crv": "P-256",
+            "x": .string(Base64URL.encode(point.prefix(32))), "y": .string(Base64URL.encode(point.suffix(32))),
+        ]
+        publicJWK = jwk
+        // Both are made of base64url strings and fixed names: serializing cannot fail.
+        thumbprint = (try? JWKThumbprint.sha256(jwk)) ?? ""
+        let header: JSONValue = ["typ": "dpop+jwt", "alg": .string(Self.algorithm), "jwk": .object(jwk)]
+        encodedHeader = Base64URL.encode((try? header.serialized()) ?? Data())
+    }
+
+    /// The private key as a secret string (its 32-byte scalar, base64url), for the session store.
+    public var stored: Secret<String> { Secret(Base64URL.encode(privateKey.rawRepresentation)) }
+
+    /// A DPoP proof (RFC 9449, section 4.2) for one request: a JWT with header `typ: dpop+jwt`,
+    /// `alg: ES256` and the public `jwk`, and the claims `jti` (unique), `htm`, `htu` (the target
+    /// URI without query and fragment), `iat`, and when given `nonce` and `ath` (the base64url
+    /// SHA-256 of the access token the request carries).
+    /// - Parameters:
+    ///   - method: the request's HTTP method (`htm`).
+    ///   - url: the request's URL; its query and fragment are left out of `htu`.
+    ///   - accessToken: the access token sent with the request (resource requests), else nil.
+    ///   - nonce: the server's latest `DPoP-Nonce` for this origin, if it gave one.
+    ///   - now: the issue time.
+    ///   - random: where the `jti` comes from (16 random bytes).
+    public func proof(method: String, url: URL, accessToken: Secret<String>? = nil, nonce: String? = nil,
+                      now: Date, random: any RandomSource = SystemRandom()) throws -> Secret<String> {
+        var claims: [String: JSONValue] = [
+            "jti": .string(Base64URL.encode(random.bytes(16))),
+            "htm": .string(method),
+            "htu": .string(Self.targetURI(url)),
+            "iat": .number(Double(Int64(now.timeIntervalSince1970.rounded(.down)))),
+        ]
+        if let nonce { claims["nonce"] = .string(nonce) }
+        if let accessToken { claims["ath"] = .string(Self.accessTokenHash(accessToken)) }
+        let signingInput = encodedHeader + "." + Base64URL.encode(try JSONValue.object(claims).serialized())
+        let signature = try privateKey.signature(for: Data(signingInput.utf8))
+        return Secret(signingInput + "." + Base64URL.encode(signature.rawRepresentation))
+    }
+
+    /// `ath`: the base64url SHA-256 of an access token's ASCII bytes (RFC 9449, section 4.2).
+    public static func accessTokenHash(_ accessToken: Secret<String>) -> String {
+        Base64URL.encode(SHA256.hash(data: Data(accessToken.revealed().utf8)))
+    }
+
+    /// `htu` for a URL: scheme, authority and path, without query and fragment (RFC 9449,
+    /// section 4.2); the scheme and host lowercased and the scheme's default port left out, so a
+    /// server normalizing the same way (RFC 3986, section 6) compares equal.
+    public static func targetURI(_ url: URL) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return url.absoluteString }
+        components.query = nil
+        components.fragment = nil
+        components.user = nil
+        components.password = nil
+        components.scheme = components.scheme?.lowercased()
+        components.host = components.host?.lowercased()
+        if (components.scheme == "https" && components.port == 443) || (components.scheme == "http" && components.port == 80) {
+            components.port = nil
+        }
+        if components.percentEncodedPath.isEmpty { components.percentEncodedPath = "/" }
+        return components.string ?? url.absoluteString
+    }
+
+    /// The key a token reply bound the tokens to (RFC 9449, section 5): `key` when the reply's
+    /// `token_type` is `DPoP` and a proof of `key` was sent, nil for any other token type (the
+    /// server did not bind them: they are bearer tokens).
+    /// - Throws: ``AuthErrorCode/invalidRequest`` for a `DPoP` token type when no proof was sent: the
+    ///   tokens would be bound to a key this client does not have.
+    public static func binding(tokenType: String, sent key: DPoPKey?, provider: String?) throws -> DPoPKey? {
+        guard tokenType.caseInsensitiveCompare("DPoP") == .orderedSame else { return nil }
+        guard let key else {
+            throw AuthError(.invalidRequest, message: "The token reply says DPoP, but no DPoP proof was sent.", provider: provider,
+                            details: ["reason": "unexpectedDPoPTokenType"])
+        }
+        return key
+    }
+
+    public static func == (lhs: DPoPKey, rhs: DPoPKey) -> Bool { lhs.thumbprint == rhs.thumbprint }
+    public func hash(into hasher: inout Hasher) { hasher.combine(thumbprint) }
+
+    /// Shows the thumbprint only.
+    public var description: String { "DPoPKey(jkt: \(thumbprint))" }
+}
+
+extension Session {
+    /// The name of the session's secret extra that holds its DPoP key (``DPoPKey/stored``).
+    public static let dpopKeyExtra = "authhub.dpopKey"
+
+    /// The DPoP key the session's tokens are bound to; nil for a bearer session.
+    /// - Throws: ``AuthErrorCode/invalidRequest`` when a stored key cannot be read.
+    public func dpopKey() throws -> DPoPKey? {
+        guard let stored = secretExtras[Self.dpopKeyExtra] else { return nil }
+        return try DPoPKey(stored: stored)
+    }
+
+    /// Whether the session's access token is DPoP-bound (`token_type` `DPoP`).
+    public var isDPoPBound: Bool { tokenType.caseInsensitiveCompare("DPoP") == .orderedSame }
+}
