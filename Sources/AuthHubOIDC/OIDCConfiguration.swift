@@ -22,12 +22,21 @@ public struct OIDCConfiguration: Sendable {
     public var deviceAuthorizationEndpoint: URL?
     /// Whether tokens are bound to a key of the session (DPoP, RFC 9449).
     public var dpop: Bool
+    /// How the client authenticates (`tokenEndpointAuthMethod`); nil: `client_secret_basic` with
+    /// ``clientSecret`` when there is one, else none.
+    public var clientAuthentication: OIDCClientAuthentication?
+    /// Whether browser sign-in pushes its authorization request first (RFC 9126); also done when
+    /// discovery says `require_pushed_authorization_requests`.
+    public var pushedAuthorizationRequests: Bool
 
     /// Creates a configuration from values.
     public init(issuer: URL, clientId: String, clientSecret: Secret<String>? = nil, scopes: [String] = OIDCPlugin.defaultScopes,
                 redirectURI: URL? = nil, leeway: Int = 60, additionalParameters: [String: String] = [:],
-                deviceAuthorizationEndpoint: URL? = nil, dpop: Bool = false) {
+                deviceAuthorizationEndpoint: URL? = nil, dpop: Bool = false, clientAuthentication: OIDCClientAuthentication? = nil,
+                pushedAuthorizationRequests: Bool = false) {
         self.dpop = dpop
+        self.clientAuthentication = clientAuthentication
+        self.pushedAuthorizationRequests = pushedAuthorizationRequests
         self.deviceAuthorizationEndpoint = deviceAuthorizationEndpoint
         self.issuer = issuer
         self.clientId = clientId
@@ -42,14 +51,39 @@ public struct OIDCConfiguration: Sendable {
     /// - Throws: ``AuthErrorCode/invalidConfiguration`` naming the missing or invalid field.
     public init(_ configuration: ProviderConfiguration) throws {
         let parameters = configuration.values["additionalParameters"]?.objectValue?.compactMapValues(\.stringValue) ?? [:]
+        let secret = configuration.secret("clientSecret")
+        let authentication: OIDCClientAuthentication?
+        switch configuration.string("tokenEndpointAuthMethod") {
+        case nil: authentication = nil
+        case "none": authentication = OIDCClientAuthentication.none
+        case "client_secret_basic":
+            guard let secret else { throw configuration.invalid("clientSecret", "is required by client_secret_basic") }
+            authentication = .clientSecretBasic(secret)
+        case "client_secret_post":
+            guard let secret else { throw configuration.invalid("clientSecret", "is required by client_secret_post") }
+            authentication = .clientSecretPost(secret)
+        case "private_key_jwt":
+            guard let pem = configuration.secret("clientAssertionKey") else {
+                throw configuration.invalid("clientAssertionKey", "is required by private_key_jwt")
+            }
+            do {
+                authentication = .privateKeyJWT(try ClientAssertionKey(pem: pem, keyID: configuration.string("clientAssertionKeyID")))
+            } catch let error as AuthError {
+                throw configuration.invalid("clientAssertionKey", error.message)
+            }
+        case let other?:
+            throw configuration.invalid("tokenEndpointAuthMethod", "must be one of \(OIDCClientAuthentication.methodNames.joined(separator: ", ")), not \(other)")
+        }
         self.init(issuer: try configuration.requiredHTTPURL("issuer"),
                   clientId: try configuration.requiredString("clientId"),
-                  clientSecret: configuration.secret("clientSecret"),
+                  clientSecret: secret,
                   scopes: configuration.strings("scopes") ?? OIDCPlugin.defaultScopes,
                   redirectURI: try configuration.absoluteURI("redirectURI"),
                   leeway: configuration.int("leeway") ?? 60,
                   additionalParameters: parameters,
                   deviceAuthorizationEndpoint: try configuration.httpURL("deviceAuthorizationEndpoint"),
-                  dpop: configuration.bool("dpop") ?? false)
+                  dpop: configuration.bool("dpop") ?? false,
+                  clientAuthentication: authentication,
+                  pushedAuthorizationRequests: configuration.bool("pushedAuthorizationRequests") ?? false)
     }
 }

@@ -43,6 +43,15 @@ public struct OIDCPlugin: ProviderPlugin {
                         description: "Extra parameters for the authorization request (e.g. prompt, audience, resource)."),
             ConfigField("deviceAuthorizationEndpoint", .url,
                         description: "Device authorization endpoint (RFC 8628) for device sign-in, when the discovery document names none (the discovered one wins)."),
+            ConfigField("tokenEndpointAuthMethod", .string,
+                        description: "How the client authenticates at the token, pushed-authorization, revocation and device endpoints: none, client_secret_basic (the default with a clientSecret), client_secret_post, or private_key_jwt (RFC 7523: a JWT signed with clientAssertionKey, aud the issuer, valid 60 s)."),
+            ConfigField("clientAssertionKey", .string, secret: true,
+                        description: "PEM private key (P-256 or RSA of 2048+ bits) that signs private_key_jwt assertions; give it through a variable (\"${OIDC_CLIENT_KEY}\")."),
+            ConfigField("clientAssertionKeyID", .string,
+                        description: "The kid of clientAssertionKey in the client's registered JWKS, sent in each assertion's header."),
+            ConfigField("pushedAuthorizationRequests", .boolean,
+                        description: "Push browser sign-in's authorization request to the pushed_authorization_request_endpoint first (RFC 9126); the browser then gets only client_id and request_uri. Done anyway when discovery says require_pushed_authorization_requests.",
+                        defaultValue: false),
             ConfigField("dpop", .boolean,
                         description: "Bind the tokens to a key of the session (DPoP, RFC 9449): every token request carries a proof, authorization requests dpop_jkt, and API calls need a proof per request (AuthHub.authorizationHeaders).",
                         defaultValue: false),
@@ -67,6 +76,20 @@ public struct OIDCPlugin: ProviderPlugin {
         }
         if let redirect = configuration.string("redirectURI"), !ConfigValueFormat.isAbsoluteURI(redirect) {
             problems.append(ConfigProblem(path: "redirectURI", message: "must be an absolute URI with a scheme"))
+        }
+        switch configuration.string("tokenEndpointAuthMethod") {
+        case nil, "none": break
+        case "client_secret_basic", "client_secret_post":
+            if configuration.string("clientSecret") == nil {
+                problems.append(ConfigProblem(path: "clientSecret", message: "is required by tokenEndpointAuthMethod \(configuration.string("tokenEndpointAuthMethod") ?? "")"))
+            }
+        case "private_key_jwt":
+            if configuration.string("clientAssertionKey") == nil {
+                problems.append(ConfigProblem(path: "clientAssertionKey", message: "is required by tokenEndpointAuthMethod private_key_jwt"))
+            }
+        case let other?:
+            problems.append(ConfigProblem(path: "tokenEndpointAuthMethod",
+                                          message: "must be one of \(OIDCClientAuthentication.methodNames.joined(separator: ", ")), not \(other)"))
         }
         return problems
     }

@@ -99,7 +99,31 @@ public struct OIDCProvider: AuthProvider {
             prompt: options.prompt, maxAge: options.maxAge, additionalParameters: extra)
         var bound = request
         if configuration.dpop { bound.dpopKey = DPoPKey() }
-        return try bound.makeTransaction(random: context.random)
+        let transaction = try bound.makeTransaction(random: context.random)
+        guard configuration.pushedAuthorizationRequests || metadata.requirePushedAuthorizationRequests else { return transaction }
+        return try await pushed(transaction, metadata: metadata)
+    }
+
+    /// The transaction with its authorization request pushed first (RFC 9126): every parameter of
+    /// the authorization URL goes to the pushed authorization request endpoint with the client's
+    /// authentication, and the URL the browser opens carries only `client_id` and the `request_uri`
+    /// the provider returned.
+    /// - Throws: ``AuthErrorCode/invalidConfiguration`` when discovery names no
+    ///   `pushed_authorization_request_endpoint`; the endpoint's mapped errors.
+    private func pushed(_ transaction: OIDCAuthorizationTransaction, metadata: OIDCProviderMetadata) async throws -> OIDCAuthorizationTransaction {
+        guard let endpoint = metadata.pushedAuthorizationRequestEndpoint else {
+            throw AuthError(.invalidConfiguration, message: "'\(id)' is set to push authorization requests, but its discovery document names no "
+                            + "pushed_authorization_request_endpoint.", provider: id)
+        }
+        let parameters = OrderedParameters.decodeQuery(of: transaction.url)
+        let pushed = try await tokenClient(metadata, dpopKey: transaction.dpopKey)
+            .pushAuthorizationRequest(endpoint: endpoint.absoluteString, parameters: parameters)
+        let url = try OIDCAuthorizationRequest.url(metadata.authorizationEndpoint,
+                                                   adding: [("client_id", configuration.clientId), ("request_uri", pushed.requestURI)])
+        return OIDCAuthorizationTransaction(url: url, clientId: transaction.clientId, redirectURI: transaction.redirectURI,
+                                            codeVerifier: transaction.codeVerifier, state: transaction.state, nonce: transaction.nonce,
+                                            maxAge: transaction.maxAge, organization: transaction.organization, scope: transaction.scope,
+                                            dpopKey: transaction.dpopKey)
     }
 
     /// Finishes a sign-in from the redirect: parses the callback, exchanges the code and validates
@@ -112,6 +136,7 @@ public struct OIDCProvider: AuthProvider {
         do {
             let response = try transaction.parseCallback(callbackURL)
             let resolved = try await resolved()
+            try response.checkIssuer(resolved.metadata.issuer, required: resolved.metadata.authorizationResponseIssParameterSupported)
             let tokens = try await tokenClient(resolved.metadata, dpopKey: transaction.dpopKey).exchange(response, of: transaction)
             let expectations = IDTokenExpectations(issuer: resolved.metadata.issuer, transaction: transaction,
                                                    leeway: configuration.leeway)
@@ -216,6 +241,20 @@ public struct OIDCProvider: AuthProvider {
         }
     }
 
+    /// Revokes the session's refresh token (else its access token) at the discovered
+    /// `revocation_endpoint` (RFC 7009), with the client's authentication; nothing to do when the
+    /// provider advertises none.
+    public func signOut(_ session: Session) async throws {
+        do {
+            let metadata = try await metadata()
+            guard let endpoint = metadata.revocationEndpoint else { return }
+            let (token, hint) = session.refreshToken.map { ($0, "refresh_token") } ?? (session.accessToken, "access_token")
+            try await tokenClient(metadata).revoke(token, hint: hint, endpoint: endpoint.absoluteString)
+        } catch {
+            throw AuthError.wrap(error, provider: id)
+        }
+    }
+
     /// The token client of device sign-in.
     func deviceTokenClient(_ metadata: OIDCProviderMetadata, dpopKey: DPoPKey? = nil) -> OIDCTokenClient {
         tokenClient(metadata, dpopKey: dpopKey)
@@ -228,7 +267,8 @@ public struct OIDCProvider: AuthProvider {
 
     private func tokenClient(_ metadata: OIDCProviderMetadata, dpopKey: DPoPKey? = nil) -> OIDCTokenClient {
         OIDCTokenClient(api: api, tokenEndpoint: metadata.tokenEndpoint.absoluteString, clientId: configuration.clientId,
-                        clientSecret: configuration.clientSecret, bodyEncoding: .form, dpopKey: dpopKey)
+                        clientSecret: configuration.clientSecret, bodyEncoding: .form, dpopKey: dpopKey,
+                        clientAuthentication: configuration.clientAuthentication, assertionAudience: metadata.issuer)
     }
 
     private func session(from tokens: OIDCTokenResponse, resolved: OIDCDiscoveryCache.Resolved,

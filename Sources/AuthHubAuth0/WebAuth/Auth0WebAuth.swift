@@ -69,6 +69,8 @@ public struct Auth0WebAuth: Sendable {
     ///   ``AuthErrorCode/accessDenied``), the exchange's error, or an ID-token validation failure.
     public func finish(callback: URL, transaction: OIDCAuthorizationTransaction) async throws -> Session {
         let response = try transaction.parseCallback(callback)
+        // RFC 9207: an `iss` in the callback must be this tenant's (Auth0 does not say it sends one).
+        try response.checkIssuer(issuer, required: false)
         // A bare "Unauthorized" (PKCE refused for a confidential application) is mapped by
         // Auth0ErrorMapper for this operation.
         let credentials = try await provider.authentication.exchange(code: response.code, codeVerifier: transaction.codeVerifier,

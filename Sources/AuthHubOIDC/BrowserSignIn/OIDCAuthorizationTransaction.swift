@@ -107,6 +107,28 @@ public struct OIDCAuthorizationTransaction: Sendable {
     }
 }
 
+extension OIDCAuthorizationResponse {
+    /// Checks the `iss` parameter of the authorization response (RFC 9207): when present it must be
+    /// the expected issuer (another one means the response came from another provider the client
+    /// uses — a mix-up attack); when the provider says it sends one
+    /// (`authorization_response_iss_parameter_supported`), it must be present.
+    /// - Throws: ``AuthErrorCode/invalidRequest`` with `details["reason"]`
+    ///   `mismatchedAuthorizationResponseIssuer` or `missingAuthorizationResponseIssuer`.
+    public func checkIssuer(_ expected: String, required: Bool) throws {
+        guard let iss = parameters["iss"] else {
+            guard !required else {
+                throw AuthError(.invalidRequest, message: "The sign-in callback lacks the iss parameter its provider says it sends (RFC 9207).",
+                                details: ["reason": "missingAuthorizationResponseIssuer"])
+            }
+            return
+        }
+        guard iss == expected else {
+            throw AuthError(.invalidRequest, message: "The sign-in callback names another issuer (iss) than the provider signed in with (RFC 9207).",
+                            details: ["reason": "mismatchedAuthorizationResponseIssuer"])
+        }
+    }
+}
+
 /// A successful authorization callback.
 public struct OIDCAuthorizationResponse: Sendable {
     /// The authorization code, to exchange once.

@@ -34,6 +34,16 @@ public struct OIDCProviderMetadata: Sendable, Hashable, Decodable {
     public var idTokenSigningAlgValuesSupported: [String]
     /// `code_challenge_methods_supported` (empty when absent).
     public var codeChallengeMethodsSupported: [String]
+    /// `pushed_authorization_request_endpoint` (RFC 9126), if advertised.
+    public var pushedAuthorizationRequestEndpoint: URL?
+    /// `require_pushed_authorization_requests` (RFC 9126): false when absent or not a boolean.
+    public var requirePushedAuthorizationRequests = false
+    /// `authorization_response_iss_parameter_supported` (RFC 9207): false when absent or not a boolean.
+    public var authorizationResponseIssParameterSupported = false
+    /// `token_endpoint_auth_methods_supported` (empty when absent).
+    public var tokenEndpointAuthMethodsSupported: [String] = []
+    /// `dpop_signing_alg_values_supported` (RFC 9449; empty when absent).
+    public var dpopSigningAlgValuesSupported: [String] = []
 
     /// Creates metadata from values.
     public init(issuer: String, authorizationEndpoint: URL, tokenEndpoint: URL, jwksURI: URL, userinfoEndpoint: URL? = nil,
@@ -61,6 +71,11 @@ public struct OIDCProviderMetadata: Sendable, Hashable, Decodable {
         case responseTypesSupported = "response_types_supported"
         case idTokenSigningAlgValuesSupported = "id_token_signing_alg_values_supported"
         case codeChallengeMethodsSupported = "code_challenge_methods_supported"
+        case pushedAuthorizationRequestEndpoint = "pushed_authorization_request_endpoint"
+        case requirePushedAuthorizationRequests = "require_pushed_authorization_requests"
+        case authorizationResponseIssParameterSupported = "authorization_response_iss_parameter_supported"
+        case tokenEndpointAuthMethodsSupported = "token_endpoint_auth_methods_supported"
+        case dpopSigningAlgValuesSupported = "dpop_signing_alg_values_supported"
     }
 
     /// Decodes a discovery document: the code flow's four fields are required (the issuer a
@@ -98,6 +113,12 @@ public struct OIDCProviderMetadata: Sendable, Hashable, Decodable {
                   idTokenSigningAlgValuesSupported: try strings(.idTokenSigningAlgValuesSupported),
                   codeChallengeMethodsSupported: try strings(.codeChallengeMethodsSupported))
         deviceAuthorizationEndpoint = try optionalURL(.deviceAuthorizationEndpoint)
+        pushedAuthorizationRequestEndpoint = try optionalURL(.pushedAuthorizationRequestEndpoint)
+        requirePushedAuthorizationRequests = (try? container.decodeIfPresent(Bool.self, forKey: .requirePushedAuthorizationRequests)) == true
+        authorizationResponseIssParameterSupported =
+            (try? container.decodeIfPresent(Bool.self, forKey: .authorizationResponseIssParameterSupported)) == true
+        tokenEndpointAuthMethodsSupported = try strings(.tokenEndpointAuthMethodsSupported)
+        dpopSigningAlgValuesSupported = try strings(.dpopSigningAlgValuesSupported)
     }
 
     /// Decodes a discovery document and checks its issuer.

@@ -1,5 +1,6 @@
 import AuthHub
 import Foundation
+import HTTPTypes
 
 /// Talks to a token endpoint: the authorization code exchange (with PKCE) and the refresh grant.
 ///
@@ -20,8 +21,14 @@ public struct OIDCTokenClient: Sendable {
     public var tokenEndpoint: String
     /// The client ID, sent in the body of every request.
     public var clientId: String
-    /// A confidential client's secret, sent as HTTP Basic authentication (`client_secret_basic`).
+    /// A confidential client's secret, sent as HTTP Basic authentication (`client_secret_basic`)
+    /// unless ``clientAuthentication`` says otherwise.
     public var clientSecret: Secret<String>?
+    /// How the client authenticates at the token, device authorization, PAR and revocation
+    /// endpoints; nil: `client_secret_basic` with ``clientSecret`` when there is one, else none.
+    public var clientAuthentication: OIDCClientAuthentication?
+    /// The `aud` of `private_key_jwt` assertions: the issuer identifier (nil: the token endpoint).
+    public var assertionAudience: String?
     /// The body encoding.
     public var bodyEncoding: BodyEncoding
     /// The DPoP key every token request proves (RFC 9449); nil sends no proof. A `DPoP` reply
@@ -36,8 +43,11 @@ public struct OIDCTokenClient: Sendable {
     ///   - clientSecret: the secret of a confidential client; nil for a public client.
     ///   - bodyEncoding: form (default) or JSON.
     public init(api: APIClient, tokenEndpoint: String, clientId: String, clientSecret: Secret<String>? = nil,
-                bodyEncoding: BodyEncoding = .form, dpopKey: DPoPKey? = nil) {
+                bodyEncoding: BodyEncoding = .form, dpopKey: DPoPKey? = nil,
+                clientAuthentication: OIDCClientAuthentication? = nil, assertionAudience: String? = nil) {
         self.dpopKey = dpopKey
+        self.clientAuthentication = clientAuthentication
+        self.assertionAudience = assertionAudience
         self.api = api
         self.tokenEndpoint = tokenEndpoint
         self.clientId = clientId
@@ -94,7 +104,9 @@ public struct OIDCTokenClient: Sendable {
     public func requestDeviceAuthorization(endpoint: String, scope: String, parameters: [(String, String)] = []) async throws -> DeviceAuthorization {
         var fields = [("client_id", clientId), ("scope", scope)] + parameters
         fields = fields.filter { !$0.1.isEmpty }
-        let request = APIRequest(.post, endpoint, headerFields: basicAuthorization(), body: .form(fields), retry: .never, operation: .signIn)
+        var headers: HTTPFields = [:]
+        try authenticate(&fields, &headers)
+        let request = APIRequest(.post, endpoint, headerFields: headers, body: .form(fields), retry: .never, operation: .signIn)
         let reply = try await api.send(request, as: OIDCDeviceAuthorizationReply.self)
         return try DeviceAuthorization(deviceCode: reply.deviceCode, userCode: reply.userCode, verificationURI: reply.verificationURI,
                                        verificationURIComplete: reply.verificationURIComplete, expiresIn: reply.expiresIn,
@@ -132,24 +144,69 @@ public struct OIDCTokenClient: Sendable {
         case tokens(OIDCTokenResponse)
     }
 
-    /// `Authorization: Basic` for a confidential client; nothing for a public one.
-    private func basicAuthorization() -> HTTPFields {
+    /// The client authentication in effect: ``clientAuthentication``, else `client_secret_basic`
+    /// with ``clientSecret``, else none.
+    public var effectiveClientAuthentication: OIDCClientAuthentication {
+        clientAuthentication ?? clientSecret.map { .clientSecretBasic($0) } ?? .none
+    }
+
+    /// Adds the client's credentials to a form request (see ``OIDCClientAuthentication/apply(clientId:audience:fields:headers:now:random:)``).
+    func authenticate(_ fields: inout [(String, String)], _ headers: inout HTTPFields) throws {
+        try effectiveClientAuthentication.apply(clientId: clientId, audience: assertionAudience ?? tokenEndpoint, fields: &fields,
+                                                headers: &headers, now: api.clock.now, random: api.random)
+    }
+
+    /// Pushes an authorization request (RFC 9126): `POST` of the authorization parameters, form
+    /// encoded, with the client's authentication, to the pushed authorization request endpoint.
+    /// - Returns: the `request_uri` to send to the authorization endpoint with `client_id`, and how
+    ///   long it is valid.
+    /// - Throws: the mapped error of a refusal; ``AuthErrorCode/invalidRequest`` for a reply without
+    ///   a `request_uri` (at most 2,048 characters) or whose `expires_in` is not 1…3,600 seconds.
+    public func pushAuthorizationRequest(endpoint: String, parameters: [(String, String)]) async throws -> (requestURI: String, expiresIn: Int) {
+        var fields = parameters.filter { $0.0 != "client_id" }
         var headers: HTTPFields = [:]
-        if let clientSecret {
-            let credentials = FormEncoding.escape(clientId) + ":" + FormEncoding.escape(clientSecret.revealed())
-            headers[.authorization] = "Basic " + Data(credentials.utf8).base64EncodedString()
+        try authenticate(&fields, &headers)
+        var request = APIRequest(.post, endpoint, headerFields: headers, body: .form(fields), retry: .never, operation: .signIn)
+        request.dpop = dpopKey.map { DPoPProofing(key: $0) }
+        let reply = try await api.send(request)
+        guard let object = (try? JSONValue.parse(reply.body))?.objectValue,
+              let requestURI = object["request_uri"]?.stringValue, !requestURI.isEmpty, requestURI.utf8.count <= 2_048,
+              TokenSyntax.isVisibleASCII(requestURI) else {
+            throw AuthError(.invalidRequest, message: "The pushed authorization request's reply has no usable request_uri.", provider: api.provider,
+                            statusCode: reply.status, details: ["field": "request_uri", "operation": AuthOperation.signIn.rawValue])
         }
-        return headers
+        guard let expiresIn = object["expires_in"]?.doubleValue, expiresIn.isFinite, expiresIn >= 1, expiresIn <= 3_600 else {
+            throw AuthError(.invalidRequest, message: "The pushed authorization request's reply has no valid expires_in (1…3600 s).",
+                            provider: api.provider, statusCode: reply.status, details: ["field": "expires_in", "operation": AuthOperation.signIn.rawValue])
+        }
+        return (requestURI, Int(expiresIn))
+    }
+
+    /// Revokes a token at the revocation endpoint (RFC 7009), with the client's authentication.
+    /// - Parameters:
+    ///   - token: the token.
+    ///   - hint: `refresh_token` or `access_token`.
+    public func revoke(_ token: Secret<String>, hint: String, endpoint: String) async throws {
+        var fields = [("token", token.revealed()), ("token_type_hint", hint)]
+        var headers: HTTPFields = [:]
+        try authenticate(&fields, &headers)
+        _ = try await api.send(APIRequest(.post, endpoint, headerFields: headers, body: .form(fields), retry: .never, operation: .signOut))
     }
 
     private func send(_ body: OIDCTokenRequest, retry: APIRequest.RetryMode,
                       operation: AuthOperation) async throws -> OIDCTokenResponse {
-        let headers = basicAuthorization()
+        var headers: HTTPFields = [:]
         let request: APIRequest
         switch bodyEncoding {
         case .form:
-            request = APIRequest(.post, tokenEndpoint, headerFields: headers, body: .form(body.fields), retry: retry, operation: operation)
+            var fields = body.fields
+            try authenticate(&fields, &headers)
+            request = APIRequest(.post, tokenEndpoint, headerFields: headers, body: .form(fields), retry: retry, operation: operation)
         case .json:
+            // The JSON body carries client_id; a confidential client's secret goes in Basic (the
+            // Auth0 device flow, the only JSON user, is a public client).
+            var ignored: [(String, String)] = [("client_id", clientId)]
+            if case .clientSecretBasic = effectiveClientAuthentication { try authenticate(&ignored, &headers) }
             request = try APIRequest.json(.post, tokenEndpoint, body, headerFields: headers, retry: retry, operation: operation)
         }
         var proved = request
