@@ -328,6 +328,13 @@ import Testing
         for (name, proof) in cases {
             replies.append((name, try await wire.dpopLogin("refused@example.com", proof: proof)))
         }
+        // Two DPoP fields (however the transport puts them on the wire: two lines or one joined line).
+        var twoFields = Auth0Wire.dpop(try key.proof("POST", tokenURL, iat: now))
+        twoFields.append(HTTPField(name: HTTPField.Name.constant("DPoP"), value: try key.proof("POST", tokenURL, iat: now)))
+        replies.append(("two DPoP headers", try await wire.post(Self.token, json: [
+            "client_id": .string(Auth0Wire.clientId), "grant_type": "http://auth0.com/oauth/grant-type/password-realm",
+            "username": "refused@example.com", "password": "correct horse battery", "realm": "Username-Password-Authentication",
+        ], headerFields: twoFields)))
         // Within the window, a query in htu ignored: accepted.
         let edge = try await wire.dpopLogin("refused@example.com", proof: try key.proof("POST", tokenURL + "?x=1", iat: now.addingTimeInterval(-299)))
         clock.advance(by: 600)
@@ -346,10 +353,11 @@ import Testing
         #expect(laterProofOfNow.status == 200)
     }
 
-    @Test func myAccountTakesABoundTokenOnlyWithItsProof() async throws {
+    @Test func myAccountAndManagementTakeABoundTokenOnlyWithItsProof() async throws {
         let emulator = try await Emulator.start()
         let wire = Auth0Wire(emulator: emulator)
-        try await wire.seed("me@example.com")
+        let user = try await wire.seed("me@example.com")
+        let userId = try #require(user["user_id"]?.stringValue)
         let key = DPoPTestKey()
         let tokenURL = wire.htu(Self.token)
         let factorsPath = "/auth0/me/v1/factors"
@@ -363,6 +371,15 @@ import Testing
         let good = try await wire.resource(factorsPath, scheme: "DPoP", token: meToken,
                                            proof: try key.proof("GET", wire.htu(factorsPath), accessToken: meToken))
         let asBearer = try await wire.resource(factorsPath, scheme: "Bearer", token: meToken, proof: nil)
+
+        let rotated = try #require(granted.json?["refresh_token"]?.stringValue)
+        let management = try await wire.dpopRefresh(rotated, proof: try key.proof("POST", tokenURL),
+                                                    audience: wire.issuer + "api/v2/", scope: "openid read:current_user")
+        let managementToken = try #require(management.json?["access_token"]?.stringValue)
+        let userPath = "/auth0/api/v2/users/" + (userId.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? userId)
+        let managementGood = try await wire.resource(userPath, scheme: "DPoP", token: managementToken,
+                                                     proof: try key.proof("GET", wire.htu(userPath), accessToken: managementToken))
+        let managementNoProof = try await wire.resource(userPath, scheme: "DPoP", token: managementToken, proof: nil)
         await emulator.stop()
 
         #expect(granted.status == 200)
@@ -373,6 +390,12 @@ import Testing
         #expect(asBearer.status == 401)
         #expect(asBearer.headerFields[.contentType] == "application/problem+json")
         #expect(asBearer.challenge?.hasPrefix("DPoP error=\"invalid_token\"") == true)
+        #expect(managementGood.status == 200)
+        #expect(managementGood.json?["user_id"]?.stringValue == userId)
+        #expect(managementNoProof.status == 401)
+        #expect(managementNoProof.json?["errorCode"] == "invalid_dpop_proof")
+        #expect(managementNoProof.json?["message"] == "Missing DPoP proof.")
+        #expect(managementNoProof.challenge?.hasPrefix("DPoP error=\"invalid_dpop_proof\"") == true)
     }
 
     @Test func theMFAGrantBindsToo() async throws {
