@@ -22,4 +22,6 @@ struct Auth0AuthorizeRequest: Sendable {
     /// `device_code` being activated. Such a login ends on the consent page instead of redirecting
     /// with a code (its `redirectURI` and `codeChallenge` are empty and never used).
     var deviceCode: String? = nil
+    /// `dpop_jkt` (RFC 9449, section 10): the thumbprint of the DPoP key the code's exchange must prove.
+    var dpopJKT: String? = nil
 }

@@ -19,6 +19,10 @@ struct Auth0Grant: Sendable {
     /// The organization of a login made with `organization` (its `org_id`/`org_name` claims);
     /// kept through refreshes, since the family keeps the grant.
     var organization: Auth0OrganizationClaim? = nil
+    /// The RFC 7638 thumbprint of the DPoP key the grant's tokens are bound to (RFC 9449), when the
+    /// token request carried a DPoP proof: the access token's `cnf.jkt`, and, on a refresh-token
+    /// family's grant, the key every refresh must prove.
+    var dpopJKT: String? = nil
 
     var scope: String { scopes.joined(separator: " ") }
     var scopeSet: Set<String> { Set(scopes) }

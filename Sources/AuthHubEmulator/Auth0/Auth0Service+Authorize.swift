@@ -31,8 +31,10 @@ extension Auth0Service {
     /// `code_challenge` and `code_challenge_method=S256` (PKCE is required), `max_age` (a
     /// non-negative integer of at most ``maximumMaxAge`` digits-only seconds, else
     /// `invalid_request`), `prompt` (values of ``promptValues``; `none` alone), `organization`
-    /// (an organization id `org_…` or name; unknown → `invalid_request`) and `invitation` (a
-    /// pending ticket of that organization, only with `organization`; else `invalid_request`).
+    /// (an organization id `org_…` or name; unknown → `invalid_request`), `invitation` (a
+    /// pending ticket of that organization, only with `organization`; else `invalid_request`) and
+    /// `dpop_jkt` (RFC 9449, section 10: a JWK SHA-256 thumbprint, 43 base64url characters, else
+    /// `invalid_request` "Invalid dpop_jkt"; kept with the code, whose exchange must then prove that key).
     ///
     /// Then, the first that applies:
     /// 1. the emulator-only hooks (``denyHookParameter``, ``loginHookHeader``);
@@ -103,13 +105,19 @@ extension Auth0Service {
                   tenant.invitation(invitation, organizationId: organization.id, now: now) != nil
             else { return refuse("invalid_request", "The invitation is invalid or has expired") }
         }
+        let dpopJKT = parameters.string("dpop_jkt")
+        if let dpopJKT {
+            guard dpopJKT.utf8.count == 43, Auth0DPoPProof.isBase64URL(Substring(dpopJKT)) else {
+                return refuse("invalid_request", "Invalid dpop_jkt")
+            }
+        }
         let authorize = Auth0AuthorizeRequest(
             clientId: clientId, redirectURI: redirectURI, state: stateValue, nonce: parameters.string("nonce"),
             scopes: Auth0Grant.scopes(parameters.string("scope") ?? Self.defaultScope),
             audience: parameters.string("audience"),
             connection: parameters.string("connection") ?? Auth0Tenant.defaultConnection,
             codeChallenge: challenge, maxAge: maxAge, organization: organization, invitation: invitation,
-            signup: parameters.string("screen_hint") == "signup"
+            signup: parameters.string("screen_hint") == "signup", dpopJKT: dpopJKT
         )
         if parameters.string(Self.denyHookParameter) != nil {
             return refuse("access_denied", "User did not authorize the request")
@@ -405,7 +413,7 @@ extension Auth0Service {
         grant.organization = authorize.organization
         let entry = Auth0AuthorizationCode(
             grant: grant, redirectURI: authorize.redirectURI, codeChallenge: authorize.codeChallenge,
-            expiresAt: now.addingTimeInterval(Self.codeLifetime)
+            expiresAt: now.addingTimeInterval(Self.codeLifetime), dpopJKT: authorize.dpopJKT
         )
         await state.update(Auth0Tenant.key) { tenant in tenant.codes[Auth0Tenant.digest(code)] = entry }
         return Self.redirect(to: authorize.redirectURI, with: [("code", code), ("state", authorize.state)])

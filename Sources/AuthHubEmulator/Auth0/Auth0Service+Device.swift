@@ -113,9 +113,9 @@ extension Auth0Service {
     ///    interval grows by 5 s for every later poll (RFC 8628, section 3.5);
     /// 4. by the user's decision: `403 authorization_pending` while pending, `403 access_denied`
     ///    after Deny (every time), or — once approved — the tokens, exactly as the tenant's other
-    ///    grants issue them (``issue(_:request:extra:)``: an ID token for `openid`, a refresh token
+    ///    grants issue them (``issue(_:request:dpop:extra:)``: an ID token for `openid`, a refresh token
     ///    for `offline_access`), after which the device code is spent.
-    func deviceCodeGrant(_ parameters: Auth0Parameters, clientId: String, request: Request) async throws -> Response {
+    func deviceCodeGrant(_ parameters: Auth0Parameters, clientId: String, request: Request, dpop: Auth0DPoPProof?) async throws -> Response {
         let deviceCode = try parameters.required("device_code")
         guard deviceCode.utf8.count <= Auth0LoginSession.maximumCookieLength else { throw Self.invalidDeviceCode }
         let digest = Auth0Tenant.digest(deviceCode)
@@ -147,7 +147,7 @@ extension Auth0Service {
         }
         switch outcome {
         case .refused(let failure): throw failure
-        case .approved(let grant): return try await issue(grant, request: request)
+        case .approved(let grant): return try await issue(grant, request: request, dpop: dpop)
         }
     }
 

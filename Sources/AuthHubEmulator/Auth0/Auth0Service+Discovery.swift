@@ -12,7 +12,8 @@ extension Auth0Service {
     // MARK: - Discovery
 
     /// `GET /.well-known/openid-configuration`, with the device authorization endpoint of RFC 8628
-    /// (section 4: `device_authorization_endpoint`) and its grant type.
+    /// (section 4: `device_authorization_endpoint`) and its grant type, and the DPoP proof algorithms
+    /// of RFC 9449 (section 5.1: `dpop_signing_alg_values_supported`, ES256 only).
     func discovery(_ request: Request) async -> Response {
         let issuer = await issuer(for: request)
         let document: JSONValue = [
@@ -42,6 +43,7 @@ extension Auth0Service {
                 "name", "nickname", "nonce", "picture", "sub", "updated_at",
             ],
             "request_uri_parameter_supported": false,
+            "dpop_signing_alg_values_supported": [.string(Auth0DPoPProof.algorithm)],
         ]
         return EmulatorResponse.json(document)
     }

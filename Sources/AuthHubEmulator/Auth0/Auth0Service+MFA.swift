@@ -28,7 +28,7 @@ extension Auth0Service {
 
     /// `mfa-otp`: verifies a TOTP code with ``TOTP`` at the emulator's clock, refusing replays,
     /// confirms a pending enrollment, spends the MFA token and issues tokens.
-    func mfaOTPGrant(_ parameters: Auth0Parameters, clientId: String, request: Request) async throws -> Response {
+    func mfaOTPGrant(_ parameters: Auth0Parameters, clientId: String, request: Request, dpop: Auth0DPoPProof?) async throws -> Response {
         let mfaToken = try parameters.required("mfa_token")
         let otp = try parameters.required("otp")
         let transaction = try await mfaTransaction(mfaToken, clientId: clientId)
@@ -48,13 +48,13 @@ extension Auth0Service {
         }
         switch outcome {
         case .refused(let failure): throw failure
-        case .verified(let extra): return try await issue(transaction.grant, request: request, extra: extra)
+        case .verified(let extra): return try await issue(transaction.grant, request: request, dpop: dpop, extra: extra)
         }
     }
 
     /// `mfa-recovery-code`: spends a recovery code and answers with tokens and a new
     /// `recovery_code` (Auth0 replaces a used code).
-    func mfaRecoveryGrant(_ parameters: Auth0Parameters, clientId: String, request: Request) async throws -> Response {
+    func mfaRecoveryGrant(_ parameters: Auth0Parameters, clientId: String, request: Request, dpop: Auth0DPoPProof?) async throws -> Response {
         let mfaToken = try parameters.required("mfa_token")
         let code = try parameters.required("recovery_code")
         let transaction = try await mfaTransaction(mfaToken, clientId: clientId)
@@ -74,7 +74,7 @@ extension Auth0Service {
         }
         switch outcome {
         case .refused(let failure): throw failure
-        case .verified(let extra): return try await issue(transaction.grant, request: request, extra: extra)
+        case .verified(let extra): return try await issue(transaction.grant, request: request, dpop: dpop, extra: extra)
         }
     }
 

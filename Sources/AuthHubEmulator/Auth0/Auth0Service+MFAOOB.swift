@@ -123,7 +123,7 @@ extension Auth0Service {
     /// binding_code." and counts against the code, which is dropped after
     /// ``oobMaximumFailures`` failures; an unknown or spent `oob_code` is `invalid_grant`
     /// "Invalid oob_code.".
-    func mfaOOBGrant(_ parameters: Auth0Parameters, clientId: String, request: Request) async throws -> Response {
+    func mfaOOBGrant(_ parameters: Auth0Parameters, clientId: String, request: Request, dpop: Auth0DPoPProof?) async throws -> Response {
         let mfaToken = try parameters.required("mfa_token")
         let oobCode = try parameters.required("oob_code")
         let transaction = try await mfaTransaction(mfaToken, clientId: clientId)
@@ -149,7 +149,7 @@ extension Auth0Service {
         }
         switch outcome {
         case .refused(let failure): throw failure
-        case .verified: return try await issue(transaction.grant, request: request)
+        case .verified: return try await issue(transaction.grant, request: request, dpop: dpop)
         }
     }
 

@@ -36,16 +36,23 @@ extension Auth0Service {
     static let nonSocialProviders: Set<String> = ["auth0", "email", "sms"]
 
     /// The grant of the request's bearer token, checked for the Management audience, `scope`
-    /// and access to `userId`.
+    /// and access to `userId`. A DPoP-bound token must come as `Authorization: DPoP` with a proof
+    /// (``checkPresentation(_:of:request:)``); a DPoP refusal is a 401 `{statusCode, error, message,
+    /// errorCode}` (`errorCode` the DPoP error) with the `DPoP` challenge in `WWW-Authenticate`.
     func managementGrant(_ request: Request, scope: String, userId: String) async throws -> Auth0Grant {
-        guard let token = request.bearerToken else {
+        guard let presented = request.presentedAccessToken else {
             throw Auth0Failure.management(.unauthorized, "Missing authentication", errorCode: "missing_authentication")
         }
         let issuer = await issuer(for: request)
         let tenant = await state.get(Auth0Tenant.key)
-        guard let access = tenant.accessTokens[Auth0Tenant.digest(token)], access.expiresAt > now,
+        guard let access = tenant.accessTokens[Auth0Tenant.digest(presented.token)], access.expiresAt > now,
               let audience = access.grant.audience, Auth0API.management.matches(audience, issuer: issuer)
         else { throw Auth0Failure.management(.unauthorized, "Invalid token", errorCode: "invalid_token") }
+        do {
+            try await checkPresentation(presented, of: access, request: request)
+        } catch {
+            throw error.resourceFailure { code, description in .management(.unauthorized, description, errorCode: code) }
+        }
         guard access.grant.scopeSet.contains(scope) else {
             throw Auth0Failure.management(.forbidden, "Insufficient scope, expected any of: \(scope)", errorCode: "insufficient_scope")
         }

@@ -66,16 +66,24 @@ extension Auth0Service {
     // MARK: - Authentication
 
     /// The user behind the request's bearer token, checked for the My Account audience and `scope`.
-    /// - Throws: ``Auth0Failure`` 401 (no, unknown or expired token, another audience, user gone)
-    ///   or 403 (scope missing).
+    /// A DPoP-bound token must come as `Authorization: DPoP` with a proof
+    /// (``checkPresentation(_:of:request:)``); a DPoP refusal is a 401 problem whose
+    /// `WWW-Authenticate` is the `DPoP` challenge.
+    /// - Throws: ``Auth0Failure`` 401 (no, unknown or expired token, another audience, user gone,
+    ///   a DPoP refusal) or 403 (scope missing).
     func myAccountUser(_ request: Request, scope: String) async throws -> Auth0User {
-        guard let token = request.bearerToken else {
+        guard let presented = request.presentedAccessToken else {
             throw Auth0Failure.problemUnauthorized("Missing or malformed Authorization header.")
         }
         let issuer = await issuer(for: request)
         let tenant = await state.get(Auth0Tenant.key)
-        guard let access = tenant.accessTokens[Auth0Tenant.digest(token)], access.expiresAt > now else {
+        guard let access = tenant.accessTokens[Auth0Tenant.digest(presented.token)], access.expiresAt > now else {
             throw Auth0Failure.problemUnauthorized("The access token is invalid or has expired.")
+        }
+        do {
+            try await checkPresentation(presented, of: access, request: request)
+        } catch {
+            throw error.resourceFailure { _, description in .problemUnauthorized(description) }
         }
         guard let audience = access.grant.audience, Auth0API.myAccount.matches(audience, issuer: issuer) else {
             throw Auth0Failure.problemUnauthorized("The access token was not issued for the My Account API.")

@@ -88,7 +88,7 @@ extension Auth0Service {
     /// The webauthn grant `{auth_session, authn_response, scope?}`: verifies the attestation
     /// (signup) or assertion (login) with ``WebAuthnRelyingParty`` against the session's challenge,
     /// then issues tokens. The session is single-use.
-    func webAuthnGrant(_ parameters: Auth0Parameters, clientId: String, request: Request) async throws -> Response {
+    func webAuthnGrant(_ parameters: Auth0Parameters, clientId: String, request: Request, dpop: Auth0DPoPProof?) async throws -> Response {
         let session = try parameters.required("auth_session")
         guard let response = parameters["authn_response"], response.objectValue != nil else {
             throw Auth0Failure.missing("authn_response")
@@ -139,7 +139,7 @@ extension Auth0Service {
                 userId: userId, clientId: clientId, scopes: Auth0Grant.scopes(parameters.string("scope") ?? Self.defaultScope),
                 audience: parameters.string("audience"), nonce: nil, authTime: at
             )
-            return try await issue(grant, request: request)
+            return try await issue(grant, request: request, dpop: dpop)
         }
     }
 }

@@ -87,7 +87,7 @@ extension Auth0Service {
     /// The `passwordless/otp` grant with `{auth_session, otp}` after `/otp/challenge`: spends the
     /// session and the code; signs in an existing database user, or creates one when the
     /// challenge allowed signup.
-    func otpSessionGrant(_ session: String, parameters: Auth0Parameters, clientId: String, request: Request) async throws -> Response {
+    func otpSessionGrant(_ session: String, parameters: Auth0Parameters, clientId: String, request: Request, dpop: Auth0DPoPProof?) async throws -> Response {
         let otp = try parameters.required("otp")
         let at = now
         let newUserId = "auth0|" + environment.random.bytes(12).map { String(format: "%02x", $0) }.joined()
@@ -121,15 +121,15 @@ extension Auth0Service {
             userId: userId, clientId: clientId, scopes: Auth0Grant.scopes(parameters.string("scope") ?? Self.defaultScope),
             audience: parameters.string("audience"), nonce: nil, authTime: at
         )
-        return try await issue(grant, request: request)
+        return try await issue(grant, request: request, dpop: dpop)
     }
 
     /// The `passwordless/otp` grant with `{username, otp, realm}`: spends the code and signs the
     /// user in, creating them in the `email`/`sms` connection on first use. With `auth_session`
-    /// instead, it completes a DB-connection OTP login (``otpSessionGrant(_:parameters:clientId:request:)``).
-    func passwordlessGrant(_ parameters: Auth0Parameters, clientId: String, request: Request) async throws -> Response {
+    /// instead, it completes a DB-connection OTP login (``otpSessionGrant(_:parameters:clientId:request:dpop:)``).
+    func passwordlessGrant(_ parameters: Auth0Parameters, clientId: String, request: Request, dpop: Auth0DPoPProof?) async throws -> Response {
         if let session = parameters.string("auth_session") {
-            return try await otpSessionGrant(session, parameters: parameters, clientId: clientId, request: request)
+            return try await otpSessionGrant(session, parameters: parameters, clientId: clientId, request: request, dpop: dpop)
         }
         let username = try parameters.required("username")
         let otp = try parameters.required("otp")
@@ -163,7 +163,7 @@ extension Auth0Service {
             userId: userId, clientId: clientId, scopes: Auth0Grant.scopes(parameters.string("scope") ?? Self.defaultScope),
             audience: parameters.string("audience"), nonce: nil, authTime: at
         )
-        return try await issue(grant, request: request)
+        return try await issue(grant, request: request, dpop: dpop)
     }
 
     /// `GET /auth0/__emulator/passwordless?email=…` or `?phone_number=…` (optionally

@@ -60,7 +60,7 @@ extension Auth0Service {
     /// (or the reverse), a malformed `user_profile`, or a custom `subject_token_type` for which no
     /// token was ever registered; `403 invalid_grant` "Invalid subject_token." for a token the
     /// emulator does not accept. A user who must pass MFA gets `mfa_required`.
-    func tokenExchangeGrant(_ parameters: Auth0Parameters, clientId: String, request: Request) async throws -> Response {
+    func tokenExchangeGrant(_ parameters: Auth0Parameters, clientId: String, request: Request, dpop: Auth0DPoPProof?) async throws -> Response {
         let exchange = try exchangeRequest(parameters)
         let scopes = Auth0Grant.scopes(parameters.string("scope") ?? Self.defaultScope)
         let at = now
@@ -116,7 +116,7 @@ extension Auth0Service {
             grant.delegated = exchange.actorToken != nil
             grant.actor = actor
             if user.requiresSecondFactor { throw await mfaRequired(grant: grant, user: user) }
-            return try await issue(grant, request: request)
+            return try await issue(grant, request: request, dpop: dpop)
         }
     }
 

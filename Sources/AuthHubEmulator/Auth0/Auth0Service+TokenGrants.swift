@@ -12,6 +12,12 @@ extension Auth0Service {
     // MARK: - POST /oauth/token
 
     /// `POST /oauth/token`, dispatching on `grant_type`.
+    ///
+    /// A `DPoP` header (RFC 9449) is checked first, before the grant looks at (or spends) anything:
+    /// a refused proof is `400 invalid_dpop_proof`, a proof without the current nonce in nonce mode
+    /// `400 use_dpop_nonce` with `DPoP-Nonce` (so an authorization code survives the nonce round
+    /// trip). With an accepted proof, every grant issues DPoP-bound tokens (``issue(_:request:dpop:extra:)``);
+    /// without one, Bearer tokens as before.
     func token(_ request: Request) async throws -> Response {
         let parameters = try await Auth0Parameters.body(of: request)
         let grantType = try parameters.required("grant_type")
@@ -19,30 +25,31 @@ extension Auth0Service {
         if let settings = await state.get(Auth0Tenant.key).clients[clientId], !settings.allows(grantType: grantType) {
             throw Auth0ClientSettings.grantNotAllowed(grantType)
         }
+        let dpop = try await tokenRequestProof(request)
         switch grantType {
         case GrantType.password:
-            return try await passwordGrant(parameters, clientId: clientId, realm: Auth0Tenant.defaultConnection, request: request)
+            return try await passwordGrant(parameters, clientId: clientId, realm: Auth0Tenant.defaultConnection, request: request, dpop: dpop)
         case GrantType.passwordRealm:
             let realm = try parameters.required("realm")
-            return try await passwordGrant(parameters, clientId: clientId, realm: realm, request: request)
+            return try await passwordGrant(parameters, clientId: clientId, realm: realm, request: request, dpop: dpop)
         case GrantType.authorizationCode:
-            return try await authorizationCodeGrant(parameters, clientId: clientId, request: request)
+            return try await authorizationCodeGrant(parameters, clientId: clientId, request: request, dpop: dpop)
         case GrantType.refreshToken:
-            return try await refreshGrant(parameters, clientId: clientId, request: request)
+            return try await refreshGrant(parameters, clientId: clientId, request: request, dpop: dpop)
         case GrantType.mfaOTP:
-            return try await mfaOTPGrant(parameters, clientId: clientId, request: request)
+            return try await mfaOTPGrant(parameters, clientId: clientId, request: request, dpop: dpop)
         case GrantType.mfaRecoveryCode:
-            return try await mfaRecoveryGrant(parameters, clientId: clientId, request: request)
+            return try await mfaRecoveryGrant(parameters, clientId: clientId, request: request, dpop: dpop)
         case GrantType.passwordlessOTP:
-            return try await passwordlessGrant(parameters, clientId: clientId, request: request)
+            return try await passwordlessGrant(parameters, clientId: clientId, request: request, dpop: dpop)
         case Self.webAuthnGrant:
-            return try await webAuthnGrant(parameters, clientId: clientId, request: request)
+            return try await webAuthnGrant(parameters, clientId: clientId, request: request, dpop: dpop)
         case GrantType.mfaOOB:
-            return try await mfaOOBGrant(parameters, clientId: clientId, request: request)
+            return try await mfaOOBGrant(parameters, clientId: clientId, request: request, dpop: dpop)
         case Self.tokenExchangeGrant:
-            return try await tokenExchangeGrant(parameters, clientId: clientId, request: request)
+            return try await tokenExchangeGrant(parameters, clientId: clientId, request: request, dpop: dpop)
         case Self.deviceCodeGrant:
-            return try await deviceCodeGrant(parameters, clientId: clientId, request: request)
+            return try await deviceCodeGrant(parameters, clientId: clientId, request: request, dpop: dpop)
         default:
             throw Auth0Failure.oauth("unsupported_grant_type", "Unsupported grant type: \(grantType)", status: .badRequest)
         }
@@ -53,7 +60,7 @@ extension Auth0Service {
     /// (`POST /auth0/__emulator/attack-protection {"bot_detection": true}`) every such request is
     /// refused, before the password is checked, with ``Auth0Failure/requiresVerification``: an
     /// API client cannot solve the CAPTCHA, only the login page can.
-    func passwordGrant(_ parameters: Auth0Parameters, clientId: String, realm: String, request: Request) async throws -> Response {
+    func passwordGrant(_ parameters: Auth0Parameters, clientId: String, realm: String, request: Request, dpop: Auth0DPoPProof?) async throws -> Response {
         let username = try parameters.required("username")
         let password = try parameters.required("password")
         let tenant = await state.get(Auth0Tenant.key)
@@ -67,7 +74,7 @@ extension Auth0Service {
             audience: parameters.string("audience"), nonce: parameters.string("nonce"), authTime: now
         )
         if user.requiresSecondFactor { throw await mfaRequired(grant: grant, user: user) }
-        return try await issue(grant, request: request)
+        return try await issue(grant, request: request, dpop: dpop)
     }
 
     /// Opens an MFA transaction and builds the `403 mfa_required` refusal (AuthHubAuth0 docs, Auth0Endpoints: “MFA”).
@@ -91,8 +98,10 @@ extension Auth0Service {
     }
 
     /// `authorization_code` with PKCE S256. A code is single-use: it is spent by the first
-    /// exchange attempt, successful or not, so a wrong verifier cannot be retried.
-    func authorizationCodeGrant(_ parameters: Auth0Parameters, clientId: String, request: Request) async throws -> Response {
+    /// exchange attempt, successful or not, so a wrong verifier cannot be retried. A code issued
+    /// for a `dpop_jkt` needs a DPoP proof of that key (else `400 invalid_grant`, with or without a
+    /// proof; the code is spent, like any failed exchange).
+    func authorizationCodeGrant(_ parameters: Auth0Parameters, clientId: String, request: Request, dpop: Auth0DPoPProof?) async throws -> Response {
         let code = try parameters.required("code")
         let verifier = try parameters.required("code_verifier")
         let redirectURI = parameters.string("redirect_uri")
@@ -104,11 +113,19 @@ extension Auth0Service {
         guard redirectURI == entry.redirectURI else {
             throw Auth0Failure.invalidGrant("The redirect_uri does not match the one used to obtain the authorization code.")
         }
+        if let required = entry.dpopJKT, dpop?.thumbprint != required {
+            throw Auth0Failure.oauth(
+                "invalid_grant",
+                dpop == nil ? "The authorization code is bound to a DPoP key (dpop_jkt); send a DPoP proof of that key."
+                    : "The DPoP proof's key does not match the dpop_jkt of the authorization request.",
+                status: .badRequest
+            )
+        }
         let computed = Base64URL.encode(SHA256.hash(data: Data(verifier.utf8)))
         guard (43...128).contains(verifier.count), constantTimeEquals(Array(computed.utf8), Array(entry.codeChallenge.utf8)) else {
             throw Auth0Failure.invalidGrant("Failed to verify code verifier")
         }
-        return try await issue(entry.grant, request: request)
+        return try await issue(entry.grant, request: request, dpop: dpop)
     }
 
     /// The outcome of a refresh attempt, decided inside one state update (a refusal must still
@@ -141,7 +158,13 @@ extension Auth0Service {
     /// Management audience `<issuer>api/v2/`, restricted by the client's `api_scopes`); a
     /// requested API scope that is not grantable is left out. The new access token records
     /// exactly the granted scopes and the audience.
-    func refreshGrant(_ parameters: Auth0Parameters, clientId: String, request: Request) async throws -> Response {
+    ///
+    /// DPoP (RFC 9449, section 5): a family issued with a DPoP proof is bound to that key; refreshing
+    /// it needs a proof of the same key (none: `400 invalid_dpop_proof`; another key: `400
+    /// invalid_grant`), checked before anything changes (the token is neither rotated nor revoked).
+    /// The access token of a refresh with a proof is DPoP-bound (`token_type` `DPoP`, a JWT with
+    /// `cnf.jkt`).
+    func refreshGrant(_ parameters: Auth0Parameters, clientId: String, request: Request, dpop: Auth0DPoPProof?) async throws -> Response {
         let latency = await state.update(Auth0Tenant.key) { tenant -> Duration in
             tenant.refreshesInProgress += 1
             tenant.refreshGrants += 1
@@ -149,7 +172,7 @@ extension Auth0Service {
         }
         do {
             if latency > .zero { try await Task.sleep(for: latency) }
-            let response = try await answerRefreshGrant(parameters, clientId: clientId, request: request)
+            let response = try await answerRefreshGrant(parameters, clientId: clientId, request: request, dpop: dpop)
             await state.update(Auth0Tenant.key) { $0.refreshesInProgress -= 1 }
             return response
         } catch {
@@ -158,7 +181,7 @@ extension Auth0Service {
         }
     }
 
-    private func answerRefreshGrant(_ parameters: Auth0Parameters, clientId: String, request: Request) async throws -> Response {
+    private func answerRefreshGrant(_ parameters: Auth0Parameters, clientId: String, request: Request, dpop: Auth0DPoPProof?) async throws -> Response {
         let presented = try parameters.required("refresh_token")
         let requestedScopes = parameters.string("scope").map(Auth0Grant.scopes)
         let audience = parameters.string("audience")
@@ -177,6 +200,13 @@ extension Auth0Service {
             guard let record = tenant.refreshTokens[digest], let family = tenant.families[record.familyId],
                   !family.revoked, family.grant.clientId == clientId
             else { return .refused(.invalidRefreshToken) }
+            // The DPoP binding first: a request without the key changes nothing, not even by reuse
+            // detection (a thief of a bound token cannot revoke its family).
+            if let refusal = Self.bindingRefusal(
+                required: family.grant.dpopJKT, proof: dpop,
+                missingProof: "The refresh token is DPoP-bound; send a DPoP proof of its key.",
+                mismatch: "The DPoP proof's key does not match the key the refresh token is bound to."
+            ) { return .refused(refusal) }
             if record.rotated, !tenant.reuseAllowed(record, clientId: clientId, now: issuedAt) {
                 tenant.revokeFamily(record.familyId)
                 return .refused(.invalidRefreshToken)
@@ -186,6 +216,9 @@ extension Auth0Service {
             }
             var grant = family.grant
             grant.nonce = nil
+            // A bound family's access tokens stay bound to its key; an unbound family's access token is
+            // bound to the key of this request's proof, if any (the family stays unbound).
+            grant.dpopJKT = dpop?.thumbprint
             if let audience { grant.audience = audience }
             if let requestedScopes {
                 let grantable = tenant.grantableAPIScopes(audience: grant.audience, issuer: issuer, clientId: clientId)
@@ -205,6 +238,10 @@ extension Auth0Service {
             throw Auth0Failure.invalidRefreshToken
         }
 
+        // A DPoP-bound access token is a JWT carrying `cnf.jkt` (``accessTokenJWT(grant:audience:issuer:issuedAt:)``).
+        let accessToken = !sessionTransfer && grant.dpopJKT != nil
+            ? try await accessTokenJWT(grant: grant, audience: grant.audience, issuer: issuer, issuedAt: issuedAt)
+            : access
         let response: Response
         if sessionTransfer {
             var body: [String: JSONValue] = [
@@ -217,7 +254,8 @@ extension Auth0Service {
             if let refresh { body["refresh_token"] = .string(refresh) }
             response = EmulatorResponse.json(.object(body), headers: [.cacheControl: "no-store"])
         } else {
-            response = try await credentials(grant: grant, user: user, access: access, refresh: refresh, issuedAt: issuedAt, request: request)
+            response = try await credentials(grant: grant, user: user, access: accessToken, refresh: refresh, issuedAt: issuedAt,
+                                             request: request)
         }
 
         let committedAt = now
@@ -231,7 +269,7 @@ extension Auth0Service {
             }
             tenant.purge(now: issuedAt)
             if !sessionTransfer {
-                tenant.accessTokens[Auth0Tenant.digest(access)] = Auth0AccessGrant(
+                tenant.accessTokens[Auth0Tenant.digest(accessToken)] = Auth0AccessGrant(
                     grant: grant, expiresAt: issuedAt.addingTimeInterval(Self.accessTokenLifetime)
                 )
             }

@@ -16,7 +16,15 @@ extension Auth0Service {
     ///
     /// API scopes (``Auth0API``) are granted only for their API's audience and when the client
     /// may receive them; other requested scopes are granted as asked (logins do not restrict them).
-    func issue(_ requestedGrant: Auth0Grant, request: Request, extra: [String: JSONValue] = [:]) async throws -> Response {
+    ///
+    /// With `dpop` (the request's accepted DPoP proof, RFC 9449, section 5) the tokens are bound to
+    /// the proof's key: the grant records its thumbprint, the access token is a JWT with
+    /// `cnf: {jkt}` (``accessTokenJWT(grant:audience:issuer:issuedAt:)``), the reply says
+    /// `token_type: "DPoP"`, and the refresh-token family is bound to the key.
+    func issue(_ grantOfRequest: Auth0Grant, request: Request, dpop: Auth0DPoPProof?, extra: [String: JSONValue] = [:]) async throws -> Response {
+        var binding = grantOfRequest
+        binding.dpopJKT = dpop?.thumbprint
+        let requestedGrant = binding
         let access = randomToken()
         let familyId = randomToken(bytes: 12)
         let issuedAt = now
@@ -39,10 +47,11 @@ extension Auth0Service {
         }
         guard let (user, grant, refresh) = issued else { throw Auth0Failure.invalidGrant("The user does not exist.") }
         var accessToken = access
-        if let audience = grant.audience, !audience.isEmpty {
+        if grant.dpopJKT != nil || !(grant.audience ?? "").isEmpty {
             // For an API audience Auth0 issues a JWT access token (its RFC 9068-style profile); the
-            // tenant keeps recognising it by digest like an opaque one.
-            accessToken = try await accessTokenJWT(grant: grant, audience: audience, issuer: issuer, issuedAt: issuedAt)
+            // tenant keeps recognising it by digest like an opaque one. A DPoP-bound token is a JWT
+            // too, to carry its `cnf` claim.
+            accessToken = try await accessTokenJWT(grant: grant, audience: grant.audience, issuer: issuer, issuedAt: issuedAt)
             let jwt = accessToken
             _ = await state.update(Auth0Tenant.key) { tenant -> Bool in
                 guard let record = tenant.accessTokens.removeValue(forKey: Auth0Tenant.digest(access)) else { return false }
@@ -56,29 +65,34 @@ extension Auth0Service {
 
     /// A JWT access token for an API audience, signed with the tenant's key (the JWKS at
     /// `/.well-known/jwks.json`): `iss`, `sub`, `aud` (the API, and the tenant's `/userinfo` when
-    /// `openid` was granted), `azp` (the client), `iat`, `exp`, `scope`, `jti`, and `org_id` for an
-    /// organization's login.
-    func accessTokenJWT(grant: Auth0Grant, audience: String, issuer: String, issuedAt: Date) async throws -> String {
+    /// `openid` was granted; only `/userinfo` for a DPoP-bound token without an audience), `azp`
+    /// (the client), `iat`, `exp`, `scope`, `jti`, `org_id` for an organization's login, and
+    /// `cnf: {"jkt": <thumbprint>}` for a DPoP-bound grant (RFC 9449, section 6.1).
+    func accessTokenJWT(grant: Auth0Grant, audience: String?, issuer: String, issuedAt: Date) async throws -> String {
         let iat = issuedAt.timeIntervalSince1970.rounded(.down)
-        var audiences: [JSONValue] = [.string(audience)]
-        if grant.scopes.contains("openid") { audiences.append(.string(issuer + "userinfo")) }
+        let userinfo = issuer + "userinfo"
+        var audiences: [JSONValue] = []
+        if let audience, !audience.isEmpty { audiences.append(.string(audience)) }
+        if grant.scopes.contains("openid") || audiences.isEmpty { audiences.append(.string(userinfo)) }
         var claims: [String: JSONValue] = [
             "iss": .string(issuer), "sub": .string(grant.userId), "aud": .array(audiences), "azp": .string(grant.clientId),
             "iat": .number(iat), "exp": .number(iat + Self.accessTokenLifetime), "scope": .string(grant.scope),
             "jti": .string(randomToken(bytes: 12)),
         ]
         if let organization = grant.organization { claims["org_id"] = .string(organization.id) }
+        if let jkt = grant.dpopJKT { claims["cnf"] = ["jkt": .string(jkt)] }
         return try await signingKey.sign(claims)
     }
 
-    /// The Credentials body for already stored tokens.
+    /// The Credentials body for already stored tokens; `token_type` is `Bearer`, or `DPoP` for a
+    /// DPoP-bound grant.
     func credentials(
         grant: Auth0Grant, user: Auth0User, access: String, refresh: String?, issuedAt: Date,
         request: Request, extra: [String: JSONValue] = [:]
     ) async throws -> Response {
         var body: [String: JSONValue] = [
             "access_token": .string(access),
-            "token_type": "Bearer",
+            "token_type": grant.dpopJKT == nil ? "Bearer" : "DPoP",
             "expires_in": .number(Self.accessTokenLifetime),
             "scope": .string(grant.scope),
         ]

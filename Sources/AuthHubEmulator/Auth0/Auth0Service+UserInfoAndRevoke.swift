@@ -11,13 +11,21 @@ import Hummingbird
 extension Auth0Service {
     // MARK: - /userinfo and /oauth/revoke
 
-    /// `GET /userinfo` with `Authorization: Bearer <access token>`: the user's claims for the
-    /// token's scopes.
+    /// `GET /userinfo` with `Authorization: Bearer <access token>` (or, for a DPoP-bound token,
+    /// `Authorization: DPoP <access token>` and a `DPoP` proof: ``checkPresentation(_:of:request:)``):
+    /// the user's claims for the token's scopes. A DPoP refusal is `401 {error, error_description}`
+    /// with `WWW-Authenticate: DPoP error="…", error_description="…", algs="ES256"` (and `DPoP-Nonce`
+    /// for `use_dpop_nonce`).
     func userinfo(_ request: Request) async throws -> Response {
-        guard let token = request.bearerToken else { throw Auth0Failure.invalidToken("Missing access token.") }
+        guard let presented = request.presentedAccessToken else { throw Auth0Failure.invalidToken("Missing access token.") }
         let tenant = await state.get(Auth0Tenant.key)
-        guard let access = tenant.accessTokens[Auth0Tenant.digest(token)], access.expiresAt > now else {
+        guard let access = tenant.accessTokens[Auth0Tenant.digest(presented.token)], access.expiresAt > now else {
             throw Auth0Failure.invalidToken("The access token is invalid or has expired.")
+        }
+        do {
+            try await checkPresentation(presented, of: access, request: request)
+        } catch {
+            throw error.resourceFailure { code, description in .oauth(code, description, status: .unauthorized) }
         }
         guard let user = tenant.users[access.grant.userId] else {
             throw Auth0Failure.invalidToken("The user of the access token no longer exists.")

@@ -66,6 +66,8 @@ struct Auth0Tenant: Sendable {
     /// When wrong user codes were entered on the activation page, over the last minute (RFC 8628,
     /// section 5.1: the verification page limits guessing).
     var wrongUserCodes: [Date] = []
+    /// DPoP (RFC 9449): the nonce mode and the proofs already used.
+    var dpop = Auth0DPoPState()
 
     /// The organization whose id (`org_…`, exact) or name (case-insensitive) is `reference`.
     func organization(_ reference: String) -> Auth0Organization? {

@@ -132,6 +132,14 @@ import Hummingbird
 ///   denies it → `{user_code, status:"denied"}`; both 404 for an unknown, expired or decided code
 ///   (or an unknown user). Expiry and `slow_down` follow the emulator's injected clock
 ///   (``EmulatorConfiguration``), so tests move time instead of waiting.
+/// - `POST /auth0/__emulator/dpop` `{nonce_required?: Bool, rotate_nonce?: Bool}` → `{nonce_required,
+///   nonce}` switches DPoP nonce mode (`rotate_nonce` makes the current nonce stale); `GET` reads it.
+///
+/// DPoP (RFC 9449; the DocC article “Auth0 DPoP” has the details): a `DPoP` proof (ES256 only,
+/// advertised as `dpop_signing_alg_values_supported`) on `POST /auth0/oauth/token` binds the issued
+/// tokens to its key (`token_type: "DPoP"`, `cnf.jkt` in the JWT access token, the refresh-token
+/// family bound); `/authorize` takes `dpop_jkt`; `/userinfo`, the My Account API and the Management
+/// API take a bound token only as `Authorization: DPoP` with a proof (`ath` checked).
 public struct Auth0EmulatorModule: EmulatorModule {
     /// `auth0`.
     public let name = "auth0"
@@ -153,6 +161,7 @@ public struct Auth0EmulatorModule: EmulatorModule {
     public func register(routes: EmulatorRouteBuilder, environment: EmulatorEnvironment) {
         let service = Auth0Service(environment: environment, signingKey: Auth0SigningKey(algorithm: idTokenSigningAlgorithm))
         let auth0 = RouteCollection(failures: Auth0Failure.self)
+        auth0.add(middleware: Auth0DPoPNonceMiddleware(state: environment.state))
         auth0.get(".well-known/openid-configuration") { request, _ in await service.discovery(request) }
         auth0.get(".well-known/jwks.json") { _, _ in try await service.jwks() }
         auth0.get("authorize") { request, _ in try await service.authorize(request) }
@@ -190,6 +199,8 @@ public struct Auth0EmulatorModule: EmulatorModule {
         auth0.post("__emulator/attack-protection") { request, _ in try await service.setAttackProtection(request) }
         auth0.post("__emulator/device/approve") { request, _ in try await service.approveDevice(request) }
         auth0.post("__emulator/device/deny") { request, _ in try await service.denyDevice(request) }
+        auth0.get("__emulator/dpop") { request, _ in try await service.dpopSettings(request) }
+        auth0.post("__emulator/dpop") { request, _ in try await service.dpopSettings(request) }
         let methods = auth0.group("me/v1/authentication-methods")
         methods.get { request, _ in try await service.listMethods(request) }
         methods.post { request, _ in try await service.startEnrollment(request) }
