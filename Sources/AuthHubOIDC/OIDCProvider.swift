@@ -51,6 +51,12 @@ public struct OIDCProvider: AuthProvider {
         try await resolved().metadata
     }
 
+    /// The discovered configuration and the key cache ID tokens are validated with.
+    func discoveredKeys() async throws -> (OIDCProviderMetadata, JWKSCache) {
+        let resolved = try await resolved()
+        return (resolved.metadata, resolved.keys)
+    }
+
     private func resolved() async throws -> OIDCDiscoveryCache.Resolved {
         let api = self.api
         let issuer = configuration.issuer

@@ -227,7 +227,7 @@ public struct BearerTokenAuthenticator: Sendable {
         do {
             _ = try await dpop.verify(proof, method: method.rawValue, uri: uri, accessToken: token, boundThumbprint: boundThumbprint)
             return nil
-        } catch let error as AuthError where error.details["reason"] == DPoPProofVerifier.Failure.replayCacheFull.rawValue {
+        } catch let error as AuthError where error.details["reason"] == InMemoryReplayCache.replayCacheFullReason {
             return WebResponse.page(.serviceUnavailable, error.message)
         } catch let error as AuthError {
             var response = challenge(.unauthorized, error: error.details["dpopError"] ?? "invalid_dpop_proof", description: error.message,

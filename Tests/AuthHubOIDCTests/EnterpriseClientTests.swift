@@ -4,6 +4,7 @@ import Crypto
 import _CryptoExtras
 import Foundation
 import Testing
+import HTTPTypes
 @testable import AuthHubOIDC
 
 /// What enterprise OAuth servers ask of a confidential client: client authentication
@@ -214,6 +215,46 @@ import Testing
         let revoke = try #require(server.transport.requests(to: "/oauth/revoke").first)
         #expect(revoke.formBody["token"] == "RT" && revoke.formBody["token_type_hint"] == "refresh_token")
         #expect(revoke.formBody["client_id"] == "client-1" && revoke.formBody["client_secret"] == "s")
+    }
+
+    /// DPoP with the generic provider: `dpop_jkt` at the authorization request, a proof of the same
+    /// key at the code exchange and at every renewal, and the key kept with the bound session.
+    @Test func aDPoPProviderBindsTheCodeAndRenewsWithTheSessionsKey() async throws {
+        discovery()
+        let tokenType = Mutex("DPoP")
+        server.transport.on(.post, "/oauth/token") { [clock, nonce] _ in
+            let now = clock.now.timeIntervalSince1970
+            var claims: [String: JSONValue] = ["iss": .string(Self.issuer), "sub": "user-1", "aud": "client-1", "exp": .number(now + 3600), "iat": .number(now)]
+            if let nonce = nonce.withLock({ $0 }) { claims["nonce"] = .string(nonce) }
+            return .json(200, ["access_token": "AT", "token_type": .string(tokenType.withLock { $0 }), "id_token": .string(try await sign(claims)),
+                               "refresh_token": "RT", "expires_in": 3600])
+        }
+        let corp = OIDCProvider(id: "corp", configuration: OIDCConfiguration(issuer: URL(string: Self.issuer)!, clientId: "client-1",
+                                                                            redirectURI: URL(string: "https://app.example.com/callback"), dpop: true),
+                                context: ProviderContext(transport: server.transport, clock: clock))
+        let transaction = try await corp.makeTransaction()
+        let key = try #require(transaction.dpopKey)
+        #expect(queryDict(transaction.url)["dpop_jkt"] == key.thumbprint)
+        nonce.withLock { $0 = transaction.nonce?.revealed() }
+        let session = try await corp.completeSignIn(
+            callbackURL: URL(string: "https://app.example.com/callback?code=C&state=\(transaction.state.revealed())")!, transaction: transaction)
+        #expect(try session.isDPoPBound && session.dpopKey() == key)
+        func proofKey(_ request: StubTransport.Request) -> [String: JSONValue]? {
+            guard let proof = request.headerFields[HTTPField.Name("DPoP")!],
+                  let header = Base64URL.decode(String(proof.split(separator: ".")[0])).flatMap({ try? JSONValue.parse($0) }) else { return nil }
+            return header["jwk"]?.objectValue
+        }
+        #expect(proofKey(try #require(server.transport.requests(to: "/oauth/token").last)) == key.publicJWK)
+        let renewed = try await corp.refresh(session, scope: nil)
+        #expect(proofKey(try #require(server.transport.requests(to: "/oauth/token").last)) == key.publicJWK, "the session's own key")
+        #expect(try renewed.dpopKey() == key)
+        // A DPoP reply to a request that sent no proof is refused.
+        let bearerOnly = OIDCProvider(id: "corp", configuration: OIDCConfiguration(issuer: URL(string: Self.issuer)!, clientId: "client-1"),
+                                      context: ProviderContext(transport: server.transport, clock: clock))
+        let error = await #expect(throws: AuthError.self) {
+            try await bearerOnly.refresh(Session(providerID: "corp", accessToken: Secret("AT"), refreshToken: Secret("RT")), scope: nil)
+        }
+        #expect(error?.details["reason"] == "unexpectedDPoPTokenType")
     }
 
     @Test func providersJSONChecksTheAuthenticationMethod() throws {

@@ -48,7 +48,7 @@ struct ProofForger: Sendable {
     var now: Double { clock.now.timeIntervalSince1970 }
 
     func verifier(algorithms: Set<String> = ["ES256"], nonces: DPoPNonceIssuer? = nil) -> DPoPProofVerifier {
-        DPoPProofVerifier(allowedAlgorithms: algorithms, maxAge: 60, futureLeeway: 5, replayCache: InMemoryDPoPReplayCache(clock: clock),
+        DPoPProofVerifier(allowedAlgorithms: algorithms, maxAge: 60, futureLeeway: 5, replayCache: InMemoryReplayCache(clock: clock),
                           nonces: nonces, clock: clock)
     }
 
@@ -142,14 +142,14 @@ struct ProofForger: Sendable {
     }
 
     @Test func theReplayCacheForgetsProofsOnceTheyAreTooOldAndIsBounded() throws {
-        let cache = InMemoryDPoPReplayCache(capacity: 2, clock: clock)
+        let cache = InMemoryReplayCache(capacity: 2, clock: clock)
         let later = clock.now.addingTimeInterval(60)
         #expect(try cache.record("a", until: later))
         #expect(try cache.record("b", until: later))
         #expect(try !cache.record("a", until: later))
         // Full of live entries: refused, not forgotten early.
         let error = #expect(throws: AuthError.self) { try cache.record("c", until: later) }
-        #expect(error?.details["reason"] == "dpopReplayCacheFull")
+        #expect(error?.details["reason"] == "replayCacheFull")
         clock.advance(by: 61)
         #expect(try cache.record("c", until: clock.now.addingTimeInterval(60)))
         #expect(cache.count == 1)
@@ -224,7 +224,7 @@ struct ProofForger: Sendable {
         let client = APIClient(provider: "idp", baseURL: URL(string: "https://idp.example.com/")!, transport: transport)
         let keys = JWKSCache(jwksURI: "/.well-known/jwks.json", api: client, clock: clock)
         let verifier = AccessTokenVerifier(issuer: "https://idp.example.com/", audience: Self.api, keys: keys, clock: clock, leeway: 0)
-        let dpop = DPoPProofVerifier(replayCache: InMemoryDPoPReplayCache(clock: clock), nonces: nonces, clock: clock)
+        let dpop = DPoPProofVerifier(replayCache: InMemoryReplayCache(clock: clock), nonces: nonces, clock: clock)
         return BearerTokenAuthenticator(verifiers: ["idp": verifier], dpop: dpop, externalOrigin: externalOrigin)
     }
 

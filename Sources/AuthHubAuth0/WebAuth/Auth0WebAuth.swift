@@ -135,3 +135,13 @@ extension Auth0Provider: BrowserSignInProvider {
         try await webAuth.signIn(open: open, timeout: timeout, options: options)
     }
 }
+
+extension Auth0Provider: BackChannelLogoutProvider {
+    /// The tenant's logout tokens (OpenID Connect Back-Channel Logout): issued by the tenant's base
+    /// URL, addressed to the application's client ID, signed with the tenant's keys (the JWKS ID
+    /// tokens are validated with).
+    public func logoutTokenValidator() async throws -> LogoutTokenValidator {
+        LogoutTokenValidator(issuer: webAuth.issuer, clientId: configuration.clientId, keys: idTokenValidator.keys, clock: context.clock,
+                             leeway: TimeInterval(configuration.leeway))
+    }
+}

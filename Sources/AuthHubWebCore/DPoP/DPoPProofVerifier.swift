@@ -33,7 +33,7 @@ public struct DPoPProofVerifier: Sendable {
     /// How far in the future a proof's `iat` may be (clock skew), in seconds (0…300).
     public let futureLeeway: TimeInterval
     /// Where seen `jti`s are kept until their proofs are too old to be accepted.
-    public let replayCache: any DPoPReplayCache
+    public let replayCache: any ReplayCache
     /// Server nonces (RFC 9449, section 9); nil requires none.
     public let nonces: DPoPNonceIssuer?
     public let clock: any AuthClock
@@ -55,7 +55,6 @@ public struct DPoPProofVerifier: Sendable {
         case keyMismatch = "dpopKeyMismatch"
         case nonceRequired = "dpopNonceRequired"
         case replayed = "dpopReplayed"
-        case replayCacheFull = "dpopReplayCacheFull"
     }
 
     /// A proof that passed every check.
@@ -76,7 +75,7 @@ public struct DPoPProofVerifier: Sendable {
     ///   - nonces: require server nonces.
     ///   - clock: the time `iat` is checked against.
     public init(allowedAlgorithms: Set<String> = ["ES256"], maxAge: TimeInterval = 60, futureLeeway: TimeInterval = 5,
-                replayCache: any DPoPReplayCache = InMemoryDPoPReplayCache(), nonces: DPoPNonceIssuer? = nil,
+                replayCache: any ReplayCache = InMemoryReplayCache(), nonces: DPoPNonceIssuer? = nil,
                 clock: any AuthClock = SystemClock()) {
         let allowed = allowedAlgorithms.intersection(Self.supportedAlgorithms)
         self.allowedAlgorithms = allowed.isEmpty ? ["ES256"] : allowed

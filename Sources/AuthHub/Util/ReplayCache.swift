@@ -1,24 +1,26 @@
-import AuthHub
 import Foundation
 
-/// Where a resource server keeps the `jti`s of the DPoP proofs it accepted, until those proofs are
-/// too old to be accepted again (RFC 9449, section 11.1). Share one implementation across replicas
-/// (a database) so that a proof cannot be replayed at another replica; the in-memory one guards one
-/// process.
-public protocol DPoPReplayCache: Sendable {
-    /// Records `id` (a fixed-size digest of the key's thumbprint and the `jti`) as used until
-    /// `expiresAt`.
-    /// - Returns: true when `id` was not recorded before (the proof is fresh); false for a replay.
-    /// - Throws: an ``AuthError`` when the cache cannot answer (the proof is then refused, never let
-    ///   through).
+/// Where a server keeps the one-time values it accepted — the `jti`s of DPoP proofs (RFC 9449,
+/// section 11.1) and of back-channel logout tokens — until the messages carrying them are too old to
+/// be accepted again. Share one implementation across replicas (a database) so that a message cannot
+/// be replayed at another replica; ``InMemoryReplayCache`` guards one process.
+public protocol ReplayCache: Sendable {
+    /// Records `id` (a fixed-size digest naming the value) as used until `expiresAt`.
+    /// - Returns: true when `id` was not recorded before (the message is fresh); false for a replay.
+    /// - Throws: an ``AuthError`` when the cache cannot answer (the message is then refused, never
+    ///   let through).
     func firstUse(of id: String, until expiresAt: Date) async throws -> Bool
 }
 
-/// A bounded in-memory ``DPoPReplayCache`` for one process: at most ``capacity`` live entries; an
-/// entry is dropped once its proof is too old to be accepted. When every slot holds a live entry
-/// the proof is refused (503, ``DPoPProofVerifier/Failure/replayCacheFull``) rather than an entry
-/// forgotten early (which would let its proof be replayed).
-public final class InMemoryDPoPReplayCache: DPoPReplayCache {
+/// A bounded in-memory ``ReplayCache`` for one process: at most ``capacity`` live entries; an entry
+/// is dropped once its message is too old to be accepted. When every slot holds a live entry the
+/// message is refused (``AuthErrorCode/providerUnavailable``, `details["reason"]`
+/// ``replayCacheFullReason``; a server answers 503) rather than an entry forgotten early (which would
+/// let its message be replayed).
+public final class InMemoryReplayCache: ReplayCache {
+    /// `details["reason"]` of the error when the cache is full.
+    public static let replayCacheFullReason = "replayCacheFull"
+
     /// The most live entries kept (1…10,000,000).
     public let capacity: Int
     private let clock: any AuthClock
@@ -51,8 +53,8 @@ public final class InMemoryDPoPReplayCache: DPoPReplayCache {
             }
             if let kept = state.seen[id], kept > now { return false }
             guard state.seen.count < capacity else {
-                throw AuthError(.providerUnavailable, message: "Too many DPoP proofs to remember right now; please try again.",
-                                details: ["reason": DPoPProofVerifier.Failure.replayCacheFull.rawValue])
+                throw AuthError(.providerUnavailable, message: "Too many one-time values to remember right now; please try again.",
+                                details: ["reason": Self.replayCacheFullReason])
             }
             state.seen[id] = expiresAt
             state.order.append((id, expiresAt))
