@@ -57,6 +57,14 @@ public enum EmulatorWebEnvironment {
                 return try await auth0.authentication.login(usernameOrEmail: email, password: Secret(password),
                                                             realm: "Username-Password-Authentication", audience: audience).accessToken
             },
-            tearDown: { await emulator.stop() })
+            tearDown: { await emulator.stop() },
+            dpopAccessToken: {
+                let auth0 = try hub.provider("auth0", as: Auth0Provider.self)
+                let key = DPoPKey()
+                let credentials = try await auth0.authentication.login(usernameOrEmail: email, password: Secret(password),
+                                                                       realm: "Username-Password-Authentication", audience: audience, dpopKey: key)
+                guard credentials.dpopKey == key else { throw AuthError(.unknown, message: "the emulator did not bind the token to the key") }
+                return (credentials.accessToken, key)
+            })
     }
 }

@@ -153,12 +153,13 @@ public struct Auth0AuthenticationAPI: Sendable {
 
     /// Resource-owner password login: `password-realm` when `realm` is given, else the tenant's
     /// default directory (`password`).
+    /// - Parameter dpopKey: bind the tokens to this key (else a new one when ``usesDPoP``).
     public func login(usernameOrEmail: String, password: Secret<String>, realm: String? = nil, audience: String? = nil,
-                      scope: String = defaultScope, options: Options = .none) async throws -> Auth0Credentials {
+                      scope: String = defaultScope, options: Options = .none, dpopKey: DPoPKey? = nil) async throws -> Auth0Credentials {
         try await token(Auth0TokenRequest(grantType: realm == nil ? GrantType.password : GrantType.passwordRealm,
                                           username: usernameOrEmail, password: password.revealed(), realm: realm,
                                           audience: audience, scope: scope),
-                        options: options, retry: .never, operation: .signIn)
+                        options: options, retry: .never, operation: .signIn, dpopKey: dpopKey)
     }
 
     /// Exchanges an authorization code from Web Auth (<doc:Auth0Endpoints>: “Code exchange”).

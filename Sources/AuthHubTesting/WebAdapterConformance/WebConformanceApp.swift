@@ -100,13 +100,18 @@ public struct WebConformanceEnvironment: Sendable {
     public var accessToken: @Sendable () async throws -> Secret<String>
     /// Ends the environment (after the check, also when it failed).
     public var tearDown: @Sendable () async -> Void
+    /// A valid DPoP-bound access token for ``apiAudience`` (`cnf.jkt`, RFC 9449) and the key it is
+    /// bound to; nil when the provider cannot bind tokens (the DPoP check then fails: say so).
+    public var dpopAccessToken: (@Sendable () async throws -> (token: Secret<String>, key: DPoPKey))?
 
     public init(hub: AuthHub, clock: FakeClock, providerID: String, userEmail: String, apiAudience: String,
                 approve: @escaping @Sendable (URL) async throws -> URL,
                 revokeRefreshToken: @escaping @Sendable (Secret<String>) async throws -> Void,
                 stopProvider: @escaping @Sendable () async -> Void,
                 accessToken: @escaping @Sendable () async throws -> Secret<String>,
-                tearDown: @escaping @Sendable () async -> Void) {
+                tearDown: @escaping @Sendable () async -> Void,
+                dpopAccessToken: (@Sendable () async throws -> (token: Secret<String>, key: DPoPKey))? = nil) {
+        self.dpopAccessToken = dpopAccessToken
         self.hub = hub
         self.clock = clock
         self.providerID = providerID

@@ -51,6 +51,40 @@ extension WebConformanceCheck {
         return f.messages
     }
 
+    /// RFC 9449 at the adapter's bearer route: a DPoP-bound token with a proof made for the request
+    /// as the client addressed it (method, `http://host:port/path`, the query left out) passes; the
+    /// same proof again, a proof for another method, the token as `Bearer`, and no proof are refused
+    /// with a `DPoP` challenge. (The adapter hands the web core the method, the Host and the path.)
+    func dpopBoundTokensNeedTheirProof() async throws -> [String] {
+        var f = Failures()
+        guard let make = environment.dpopAccessToken else {
+            return ["the environment gives no DPoP-bound token (WebConformanceEnvironment.dpopAccessToken)"]
+        }
+        let (token, key) = try await make()
+        let url = client.baseURL.appendingPathComponent("api/me")
+        func proof(_ method: String = "GET") throws -> String {
+            try key.proof(method: method, url: url, accessToken: token, now: environment.clock.now).revealed()
+        }
+        let dpopField = HTTPField.Name("DPoP")!
+        let first = try proof()
+        let ok = try await client.get("/api/me?page=2", headers: [.authorization: "DPoP \(token.revealed())", dpopField: first])
+        f.expectStatus(ok, 200, "a bound token with its proof (the query is not part of htu)")
+        f.expect(ok.body.hasPrefix(provider + " "), "the route sees the provider and subject: \(ok.body.debugDescription)")
+        let cases: [(String, HTTPFields)] = [
+            ("the same proof again", [.authorization: "DPoP \(token.revealed())", dpopField: first]),
+            ("a proof for POST", [.authorization: "DPoP \(token.revealed())", dpopField: try proof("POST")]),
+            ("the bound token as Bearer", [.authorization: "Bearer \(token.revealed())", dpopField: try proof()]),
+            ("no proof", [.authorization: "DPoP \(token.revealed())"]),
+        ]
+        for (name, headers) in cases {
+            let refused = try await client.get("/api/me", headers: headers)
+            f.expectStatus(refused, 401, name)
+            let challenge = refused.headers[.wwwAuthenticate] ?? ""
+            f.expect(challenge.hasPrefix("DPoP ") && challenge.contains("algs="), "\(name): a DPoP challenge: \(challenge.debugDescription)")
+        }
+        return f.messages
+    }
+
     func bearerTokensGetEveryRFC6750Outcome() async throws -> [String] {
         var f = Failures()
         let token = try await environment.accessToken().revealed()
