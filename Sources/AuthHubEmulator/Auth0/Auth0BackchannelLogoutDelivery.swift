@@ -52,14 +52,15 @@ public struct Auth0BackchannelLogoutDelivery: Sendable, Hashable {
     static let tokenType = "logout+jwt"
 
     /// Whether the emulator may send logout tokens to `url`: an absolute `http` or `https` URL
-    /// without user information or a fragment, whose host is a loopback address (`127.0.0.0/8`,
+    /// without user information or a fragment, with a port (when it has one) of 1…65535, whose host is a loopback address (`127.0.0.0/8`,
     /// `::1`) or `localhost`, at most ``maximumURLLength`` characters. Auth0 itself requires public
     /// HTTPS endpoints; an emulator for tests talks to receivers on the same machine only.
     static func isAcceptable(_ url: String) -> Bool {
         guard url.utf8.count <= maximumURLLength, let components = URLComponents(string: url),
               let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
               components.user == nil, components.password == nil, components.fragment == nil,
-              let host = components.host?.lowercased(), !host.isEmpty
+              let host = components.host?.lowercased(), !host.isEmpty,
+              components.port.map({ (1...65_535).contains($0) }) ?? true
         else { return false }
         return isLoopback(host)
     }
