@@ -19,6 +19,11 @@ struct Auth0ClientSettings: Sendable {
     /// `authorization_code`, `refresh_token`, `urn:ietf:params:oauth:grant-type:device_code`); nil:
     /// every grant the emulator knows.
     var grantTypes: [String]? = nil
+    /// Auth0's `oidc_logout.backchannel_logout_urls`: where the tenant POSTs a logout token for this
+    /// client when a browser session in which it received tokens ends (OpenID Connect Back-Channel
+    /// Logout 1.0). The emulator takes only `http`/`https` URLs on a loopback host (see
+    /// ``Auth0BackchannelLogoutDelivery/isAcceptable(_:)``); empty: no back-channel logout.
+    var backchannelLogoutURLs: [String] = []
 
     /// Whether the application may use `grantType` at the token endpoint (or, for the device
     /// code grant, ask for a device code).

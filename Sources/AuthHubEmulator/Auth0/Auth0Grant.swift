@@ -23,6 +23,11 @@ struct Auth0Grant: Sendable {
     /// token request carried a DPoP proof: the access token's `cnf.jkt`, and, on a refresh-token
     /// family's grant, the key every refresh must prove.
     var dpopJKT: String? = nil
+    /// The ``Auth0LoginSession/sessionId`` of the browser session the grant was made in (a login
+    /// through `/authorize`), the ID token's `sid`; nil for grants without a browser session (the
+    /// password grants, passwordless, token exchange, device flow), whose ID tokens carry no `sid`.
+    /// Kept through refreshes, since the family keeps the grant.
+    var sessionId: String? = nil
 
     var scope: String { scopes.joined(separator: " ") }
     var scopeSet: Set<String> { Set(scopes) }

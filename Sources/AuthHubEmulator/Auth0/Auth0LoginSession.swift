@@ -10,6 +10,11 @@ import Foundation
 /// inactivity (``Auth0LoginSession/idleLifetime``) and 30 days in all
 /// (``Auth0LoginSession/absoluteLifetime``).
 struct Auth0LoginSession: Sendable {
+    /// The session's id, the `sid` claim of every ID token issued through it and of the logout
+    /// tokens sent when it ends (OpenID Connect Back-Channel Logout 1.0, section 2.4; Auth0 puts
+    /// `sid` in its ID tokens). A random 16-byte value, base64url (22 characters), unrelated to the
+    /// cookie value, so a token's `sid` never reveals the cookie.
+    var sessionId: String
     /// The user the session belongs to.
     var userId: String
     /// When the user last gave credentials; `auth_time` of every ID token issued through the
@@ -19,6 +24,10 @@ struct Auth0LoginSession: Sendable {
     var lastUsed: Date
     /// The organizations (ids) the session was used for.
     var organizations: Set<String> = []
+    /// The clients that received tokens issued within the session (an authorization code of the
+    /// session exchanged at `/oauth/token`): the relying parties to notify by back-channel logout
+    /// when the session ends (OpenID Connect Back-Channel Logout 1.0, section 2.3).
+    var clients: Set<String> = []
 
     /// Auth0's default inactivity timeout (72 hours).
     static let idleLifetime: TimeInterval = 3 * 86_400

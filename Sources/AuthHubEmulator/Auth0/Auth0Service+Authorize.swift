@@ -135,7 +135,7 @@ extension Auth0Service {
         }
         let mustLogIn = prompts.contains("login") || maxAge == 0
         if !mustLogIn, let cookie = presentedCookie, let found = await sessionLogin(cookie: cookie, for: authorize) {
-            return await completeLogin(authorize, user: found.user, authTime: found.authTime)
+            return await completeLogin(authorize, user: found.user, authTime: found.authTime, sessionId: found.sessionId)
         }
         if prompts.contains("none") {
             return refuse("login_required", "Login required")
@@ -162,13 +162,13 @@ extension Auth0Service {
         return value
     }
 
-    /// The user and login time of the live session of `cookie`, when it may complete `authorize`
+    /// The user, login time and session id of the live session of `cookie`, when it may complete `authorize`
     /// without asking for credentials (its `auth_time` is within `max_age`; for an organization,
     /// its user is a member or the invitee, who then becomes one). Marks the session used.
-    func sessionLogin(cookie: String, for authorize: Auth0AuthorizeRequest) async -> (user: Auth0User, authTime: Date)? {
+    func sessionLogin(cookie: String, for authorize: Auth0AuthorizeRequest) async -> (user: Auth0User, authTime: Date, sessionId: String)? {
         let at = now
         let digest = Auth0Tenant.digest(cookie)
-        return await state.update(Auth0Tenant.key) { tenant -> (user: Auth0User, authTime: Date)? in
+        return await state.update(Auth0Tenant.key) { tenant -> (user: Auth0User, authTime: Date, sessionId: String)? in
             guard var session = tenant.sessions[digest], session.isAlive(at: at), let user = tenant.users[session.userId] else {
                 return nil
             }
@@ -179,7 +179,7 @@ extension Auth0Service {
             }
             session.lastUsed = at
             tenant.sessions[digest] = session
-            return (user: user, authTime: session.authTime)
+            return (user: user, authTime: session.authTime, sessionId: session.sessionId)
         }
     }
 
@@ -192,6 +192,7 @@ extension Auth0Service {
         _ authorize: Auth0AuthorizeRequest, user: Auth0User, transaction: String?, replacing old: String?
     ) async -> Response? {
         let cookie = randomToken()
+        let sessionId = randomToken(bytes: 16)
         let at = now
         let admitted = await state.update(Auth0Tenant.key) { tenant -> Bool in
             if let organization = authorize.organization {
@@ -200,7 +201,7 @@ extension Auth0Service {
             if let transaction { tenant.logins[Auth0Tenant.digest(transaction)] = nil }
             if let old { tenant.sessions[Auth0Tenant.digest(old)] = nil }
             tenant.sessions[Auth0Tenant.digest(cookie)] = Auth0LoginSession(
-                userId: user.userId, authTime: at, lastUsed: at, organizations: Set(authorize.organization.map { [$0.id] } ?? [])
+                sessionId: sessionId, userId: user.userId, authTime: at, lastUsed: at, organizations: Set(authorize.organization.map { [$0.id] } ?? [])
             )
             return true
         }
@@ -209,7 +210,7 @@ extension Auth0Service {
         if let deviceCode = authorize.deviceCode {
             response = await deviceConsentPage(deviceDigest: deviceCode, user: user, authTime: at)
         } else {
-            response = await completeLogin(authorize, user: user, authTime: at)
+            response = await completeLogin(authorize, user: user, authTime: at, sessionId: sessionId)
         }
         response.headers[.setCookie] = Auth0LoginSession.setCookie(cookie, secure: await isSecure)
         return response
@@ -382,6 +383,13 @@ extension Auth0Service {
     /// callbacks), answers 200 with a short page when there is no `returnTo`, and a JSON 400 for
     /// a `returnTo` the client may not use (the session is then left alone). `federated` does the
     /// same: the emulator has no upstream identity provider to log out of.
+    ///
+    /// OpenID Connect Back-Channel Logout 1.0: before answering, for every client that received
+    /// tokens within the ended session (``Auth0LoginSession/clients``) and has
+    /// `oidc_logout.backchannel_logout_urls`, a logout token (`sub`: the session's user, `sid`: its
+    /// ``Auth0LoginSession/sessionId``) is POSTed to each URL and the deliveries recorded
+    /// (``deliverLogoutTokens(to:subject:sessionId:issuer:overrides:type:)``); each is bounded by
+    /// 5 s and none can fail the logout.
     func logout(_ request: Request) async throws -> Response {
         let parameters = Auth0Parameters.query(of: request)
         var response: Response
@@ -396,21 +404,32 @@ extension Auth0Service {
         }
         if let cookie = Auth0LoginSession.cookieValue(in: request.headers[.cookie]) {
             let digest = Auth0Tenant.digest(cookie)
-            await state.update(Auth0Tenant.key) { tenant in tenant.sessions[digest] = nil }
+            let at = now
+            let ended = await state.update(Auth0Tenant.key) { tenant -> (Auth0LoginSession, [Auth0BackchannelTarget])? in
+                guard let session = tenant.sessions.removeValue(forKey: digest), session.isAlive(at: at) else { return nil }
+                return (session, Self.backchannelTargets(of: session, in: tenant))
+            }
+            if case let (session, targets)? = ended, !targets.isEmpty {
+                _ = try? await deliverLogoutTokens(
+                    to: targets, subject: session.userId, sessionId: session.sessionId, issuer: await issuer(for: request)
+                )
+            }
         }
         response.headers[.setCookie] = Auth0LoginSession.clearCookie(secure: await isSecure)
         return response
     }
 
     /// Issues an authorization code for `user` and redirects to `redirect_uri?code=…&state=…`.
-    /// The grant carries `authTime` (when the user gave credentials) and the organization.
-    func completeLogin(_ authorize: Auth0AuthorizeRequest, user: Auth0User, authTime: Date) async -> Response {
+    /// The grant carries `authTime` (when the user gave credentials), the organization and the
+    /// browser session's id (the ID token's `sid`).
+    func completeLogin(_ authorize: Auth0AuthorizeRequest, user: Auth0User, authTime: Date, sessionId: String) async -> Response {
         let code = randomToken()
         var grant = Auth0Grant(
             userId: user.userId, clientId: authorize.clientId, scopes: authorize.scopes, audience: authorize.audience,
             nonce: authorize.nonce, authTime: authTime
         )
         grant.organization = authorize.organization
+        grant.sessionId = sessionId
         let entry = Auth0AuthorizationCode(
             grant: grant, redirectURI: authorize.redirectURI, codeChallenge: authorize.codeChallenge,
             expiresAt: now.addingTimeInterval(Self.codeLifetime), dpopJKT: authorize.dpopJKT

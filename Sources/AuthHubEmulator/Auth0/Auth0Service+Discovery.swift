@@ -13,7 +13,9 @@ extension Auth0Service {
 
     /// `GET /.well-known/openid-configuration`, with the device authorization endpoint of RFC 8628
     /// (section 4: `device_authorization_endpoint`) and its grant type, and the DPoP proof algorithms
-    /// of RFC 9449 (section 5.1: `dpop_signing_alg_values_supported`, ES256 only).
+    /// of RFC 9449 (section 5.1: `dpop_signing_alg_values_supported`, ES256 only), and OpenID Connect
+    /// Back-Channel Logout 1.0 support (section 2.1: `backchannel_logout_supported` and
+    /// `backchannel_logout_session_supported`, both true, as Auth0 announces them).
     func discovery(_ request: Request) async -> Response {
         let issuer = await issuer(for: request)
         let document: JSONValue = [
@@ -40,10 +42,12 @@ extension Auth0Service {
             "token_endpoint_auth_methods_supported": ["none"],
             "claims_supported": [
                 "aud", "auth_time", "email", "email_verified", "exp", "family_name", "given_name", "iat", "iss",
-                "name", "nickname", "nonce", "picture", "sub", "updated_at",
+                "name", "nickname", "nonce", "picture", "sid", "sub", "updated_at",
             ],
             "request_uri_parameter_supported": false,
             "dpop_signing_alg_values_supported": [.string(Auth0DPoPProof.algorithm)],
+            "backchannel_logout_supported": true,
+            "backchannel_logout_session_supported": true,
         ]
         return EmulatorResponse.json(document)
     }

@@ -43,6 +43,7 @@ extension Auth0Service {
                 tenant.families[familyId] = Auth0RefreshFamily(grant: grant, revoked: false)
                 tenant.refreshTokens[Auth0Tenant.digest(refresh)] = Auth0RefreshRecord(familyId: familyId, rotated: false)
             }
+            if let sessionId = grant.sessionId { tenant.noteClient(grant.clientId, inSession: sessionId) }
             return (user, grant, refresh)
         }
         guard let (user, grant, refresh) = issued else { throw Auth0Failure.invalidGrant("The user does not exist.") }
@@ -110,7 +111,8 @@ extension Auth0Service {
     /// request carried one, `act` for a delegated token exchange, `org_id` and `org_name` (lower
     /// case) for a login made for an organization — both, as a tenant with "use organization names
     /// in the Authentication API" on sends them (AuthHubAuth0 docs, Auth0Endpoints: “ID-token validation” checks `org_name` when the expected value
-    /// is a name) — and the user's claims for the granted scopes.
+    /// is a name) — `sid` (the browser session's id, ``Auth0LoginSession/sessionId``) for a grant
+    /// made through `/authorize`'s browser session, and the user's claims for the granted scopes.
     func idToken(grant: Auth0Grant, user: Auth0User, issuedAt: Date, request: Request) async throws -> String {
         let iat = issuedAt.timeIntervalSince1970.rounded(.down)
         var claims = user.claims(scopes: grant.scopeSet)
@@ -120,6 +122,7 @@ extension Auth0Service {
         claims["exp"] = .number(iat + Self.idTokenLifetime)
         claims["auth_time"] = .number(grant.authTime.timeIntervalSince1970.rounded(.down))
         if let nonce = grant.nonce { claims["nonce"] = .string(nonce) }
+        if let sessionId = grant.sessionId { claims["sid"] = .string(sessionId) }
         if let actor = grant.actor { claims["act"] = actor }
         if let organization = grant.organization {
             claims["org_id"] = .string(organization.id)

@@ -190,6 +190,11 @@ extension Auth0Service {
     /// present, lists the grants the application has enabled, as in Auth0's application settings:
     /// any other `grant_type` at `/oauth/token`, and `/oauth/device/code` without the device code
     /// grant, answer `403 unauthorized_client` ("Grant type '…' not allowed for the client.").
+    /// `oidc_logout: {backchannel_logout_urls: [url]}` (Auth0's application setting) registers the
+    /// client's OpenID Connect back-channel logout URLs (see the DocC article “Auth0 back-channel
+    /// logout”): at most ``Auth0BackchannelLogoutDelivery/maximumURLs``, each an absolute `http` or
+    /// `https` URL on a loopback host (`127.0.0.0/8`, `[::1]`, `localhost`) without a fragment;
+    /// anything else is `400 invalid_request` naming the URL. The reply echoes them.
     func registerClient(_ request: Request) async throws -> Response {
         let parameters = try await Auth0Parameters.body(of: request)
         let clientId = try parameters.required("client_id")
@@ -220,8 +225,10 @@ extension Auth0Service {
             }
             grantTypes = list
         }
+        let backchannelURLs = try Self.backchannelLogoutURLs(in: parameters["oidc_logout"])
         let settings = Auth0ClientSettings(clientId: clientId, callbacks: callbacks, rotateRefreshTokens: rotation,
-                                           refreshTokenLeeway: TimeInterval(leeway), apiScopes: apiScopes, grantTypes: grantTypes)
+                                           refreshTokenLeeway: TimeInterval(leeway), apiScopes: apiScopes, grantTypes: grantTypes,
+                                           backchannelLogoutURLs: backchannelURLs)
         await state.update(Auth0Tenant.key) { tenant in tenant.clients[clientId] = settings }
         var body: [String: JSONValue] = [
             "client_id": .string(clientId), "callbacks": .array(callbacks.map(JSONValue.string)),
@@ -229,6 +236,9 @@ extension Auth0Service {
         ]
         if let apiScopes { body["api_scopes"] = .array(apiScopes.map(JSONValue.string)) }
         if let grantTypes { body["grant_types"] = .array(grantTypes.map(JSONValue.string)) }
+        if !backchannelURLs.isEmpty {
+            body["oidc_logout"] = ["backchannel_logout_urls": .array(backchannelURLs.map(JSONValue.string))]
+        }
         return EmulatorResponse.json(.object(body), status: .created)
     }
 }

@@ -110,10 +110,13 @@ actor Auth0SigningKey {
     }
 
     /// Signs `claims` as a compact JWT (RS256 or ES256, per ``algorithm``) with this key's `kid` in the header.
-    func sign(_ claims: [String: JSONValue]) async throws -> String {
+    /// - Parameter type: the header's `typ` (e.g. `logout+jwt` for a logout token); jwt-kit's `JWT` when nil.
+    func sign(_ claims: [String: JSONValue], type: String? = nil) async throws -> String {
         let material = try await material()
+        var header = JWTHeader()
+        if let type { header.typ = type }
         do {
-            return try await material.keys.sign(Auth0Claims(claims: claims), kid: JWKIdentifier(string: material.kid))
+            return try await material.keys.sign(Auth0Claims(claims: claims), kid: JWKIdentifier(string: material.kid), header: header)
         } catch {
             throw Auth0Failure.oauth("server_error", "The emulator could not sign a token.", status: .internalServerError)
         }

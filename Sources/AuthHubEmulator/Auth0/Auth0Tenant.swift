@@ -68,6 +68,11 @@ struct Auth0Tenant: Sendable {
     var wrongUserCodes: [Date] = []
     /// DPoP (RFC 9449): the nonce mode and the proofs already used.
     var dpop = Auth0DPoPState()
+    /// Every back-channel logout delivery attempted, oldest first (read with
+    /// `GET /auth0/__emulator/backchannel-logouts`).
+    var backchannelLogouts: [Auth0BackchannelLogoutDelivery] = []
+    /// The largest number of back-channel logout deliveries kept; older ones are dropped.
+    static let backchannelLogoutLimit = 1_000
 
     /// The organization whose id (`org_…`, exact) or name (case-insensitive) is `reference`.
     func organization(_ reference: String) -> Auth0Organization? {
@@ -158,6 +163,21 @@ struct Auth0Tenant: Sendable {
     func grantedScopes(_ requested: [String], audience: String?, issuer: String, clientId: String) -> [String] {
         let grantable = grantableAPIScopes(audience: audience, issuer: issuer, clientId: clientId)
         return requested.filter { !Auth0API.allScopes.contains($0) || grantable.contains($0) }
+    }
+
+    /// Records that `clientId` received tokens within the live browser session whose id is
+    /// `sessionId` (nothing when the session has ended meanwhile).
+    mutating func noteClient(_ clientId: String, inSession sessionId: String) {
+        guard let digest = sessions.first(where: { $0.value.sessionId == sessionId })?.key else { return }
+        sessions[digest]?.clients.insert(clientId)
+    }
+
+    /// Records back-channel logout deliveries, dropping the oldest beyond ``backchannelLogoutLimit``.
+    mutating func record(_ deliveries: [Auth0BackchannelLogoutDelivery]) {
+        backchannelLogouts.append(contentsOf: deliveries)
+        if backchannelLogouts.count > Self.backchannelLogoutLimit {
+            backchannelLogouts.removeFirst(backchannelLogouts.count - Self.backchannelLogoutLimit)
+        }
     }
 
     /// Adds a message to the outbox, dropping the oldest beyond ``outboxLimit``.

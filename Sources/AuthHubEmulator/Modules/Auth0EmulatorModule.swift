@@ -134,6 +134,16 @@ import Hummingbird
 ///   (``EmulatorConfiguration``), so tests move time instead of waiting.
 /// - `POST /auth0/__emulator/dpop` `{nonce_required?: Bool, rotate_nonce?: Bool}` → `{nonce_required,
 ///   nonce}` switches DPoP nonce mode (`rotate_nonce` makes the current nonce stale); `GET` reads it.
+/// - `POST /auth0/__emulator/logout-token` `{client_id, sub?, sid?, send?, claims?, typ?}` → `{logout_token}`
+///   (or, with `send: true`, also `deliveries` to the client's back-channel logout URLs);
+///   `GET /auth0/__emulator/backchannel-logouts[?client_id=…]` → `{deliveries: [...]}`
+///
+/// OpenID Connect Back-Channel Logout 1.0 (the DocC article “Auth0 back-channel logout” has the
+/// details): ID tokens from a browser session carry its `sid`; a client registered with
+/// `oidc_logout: {backchannel_logout_urls: [loopback http(s) URL]}` at `POST /auth0/__emulator/clients`
+/// gets a logout token (`typ: logout+jwt`, signed with the tenant's key) POSTed as the form field
+/// `logout_token` when a session in which it received tokens ends at `GET /auth0/v2/logout`, before
+/// that request is answered; every delivery is recorded.
 ///
 /// DPoP (RFC 9449; the DocC article “Auth0 DPoP” has the details): a `DPoP` proof (ES256 only,
 /// advertised as `dpop_signing_alg_values_supported`) on `POST /auth0/oauth/token` binds the issued
@@ -201,6 +211,8 @@ public struct Auth0EmulatorModule: EmulatorModule {
         auth0.post("__emulator/device/deny") { request, _ in try await service.denyDevice(request) }
         auth0.get("__emulator/dpop") { request, _ in try await service.dpopSettings(request) }
         auth0.post("__emulator/dpop") { request, _ in try await service.dpopSettings(request) }
+        auth0.post("__emulator/logout-token") { request, _ in try await service.logoutTokenHook(request) }
+        auth0.get("__emulator/backchannel-logouts") { request, _ in await service.backchannelLogouts(request) }
         let methods = auth0.group("me/v1/authentication-methods")
         methods.get { request, _ in try await service.listMethods(request) }
         methods.post { request, _ in try await service.startEnrollment(request) }
