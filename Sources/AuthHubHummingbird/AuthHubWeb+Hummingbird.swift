@@ -17,6 +17,7 @@ extension AuthHubWeb {
         routes.post("login") { request, context in Response(await self.submitLogin(WebRequest(request, context: context))) }
         routes.get("callback") { request, context in Response(await self.callback(WebRequest(request, context: context))) }
         routes.post("logout") { request, _ in Response(await self.logout(WebRequest(request))) }
+        routes.post("backchannel-logout") { request, _ in Response(await self.backChannelLogout(WebRequest(request))) }
         routes.get("second-factor") { request, _ in Response(await self.secondFactor(WebRequest(request))) }
         routes.post("second-factor") { request, _ in Response(await self.submitSecondFactor(WebRequest(request))) }
         return routes

@@ -21,6 +21,9 @@ public struct AuthHubRoutes: RouteCollection, Sendable {
         group.get("login") { request async -> Response in Response(await web.login(WebRequest(request))) }
         group.on(.POST, "login", body: .stream) { request async -> Response in Response(await web.submitLogin(WebRequest(request))) }
         group.get("callback") { request async -> Response in Response(await web.callback(WebRequest(request))) }
+        group.on(.POST, "backchannel-logout", body: .stream) { request async -> Response in
+            Response(await web.backChannelLogout(WebRequest(request)))
+        }
         group.on(.POST, "logout", body: .stream) { request async -> Response in
             Response(await web.logout(WebRequest(request)))
         }

@@ -107,7 +107,11 @@ public final class AuthHubWeb: Sendable {
         absoluteSeconds = configuration.absoluteTimeout.seconds
         cookieRenewalInterval = min(60, idleSeconds / 20)
         clock = hub.context.clock
+        logoutTokenReplayCache = configuration.logoutTokenReplayCache ?? InMemoryReplayCache(capacity: 100_000, clock: hub.context.clock)
     }
+
+    /// Where accepted back-channel logout tokens' `jti`s are kept (see ``WebSignInConfiguration/logoutTokenReplayCache``).
+    let logoutTokenReplayCache: any ReplayCache
 
     /// The hub's clock, kept (reading it through the hub's context copies the context's fields).
     private let clock: any AuthClock
@@ -404,6 +408,8 @@ public final class AuthHubWeb: Sendable {
         // What the sessions list shows of this browser (a summary, never the header).
         if let device = WebUserAgent.summary(userAgent) { session.extras[Self.deviceExtra] = .string(device) }
         if configuration.recordsClientAddress, let address = Self.checkedAddress(peerAddress) { session.extras[Self.addressExtra] = .string(address) }
+        // The provider's session it belongs to, for back-channel logout (`sid` may leave the claims at a renewal).
+        if let sid = session.claims["sid"]?.stringValue, !sid.isEmpty, sid.utf8.count <= 255 { session.extras[Self.sidExtra] = .string(sid) }
         // The hub's one sign-in rule (stored, `signedIn` published, counted as a `browser` sign-in);
         // a fresh id has no session to replace — the browser's previous one is retired by the caller.
         _ = try await hub.manager(provider: provider, account: id.account).signIn(method: "browser") { [session] _ in session }

@@ -38,6 +38,10 @@ public struct WebSignInConfiguration: Sendable {
     /// How recent a sign-in must be for a sensitive account action (adding or removing a method,
     /// signing other sessions out); an older one is sent through the provider again first.
     public var accountStepUpMaxAge: Duration = .seconds(600)
+    /// Where the `jti`s of accepted back-channel logout tokens are kept (``AuthHubWeb/backChannelLogout(_:)``):
+    /// nil keeps them in this process (100,000 at most, on the hub's clock); give every replica one
+    /// shared cache so a token cannot be replayed at another replica.
+    public var logoutTokenReplayCache: (any ReplayCache)?
 
     /// Plain-HTTP development on a loopback address: cookies without `Secure` and without the
     /// `__Host-` prefix (browsers refuse both over `http://`). Derived from ``publicBaseURL``: true

@@ -19,6 +19,7 @@ public enum EmulatorWebEnvironment {
         let clock = FakeClock(now: Date(), mode: .manual)
         let emulator = try await Emulator.start(EmulatorConfiguration(clock: clock))
         let wire = URLSessionTransport(defaultTimeout: .seconds(30), followRedirects: false)
+        let providerCookie = Mutex<String?>(nil)
         let config = """
         {"defaultEnvironment": "dev", "environments": {"dev": {"defaultProvider": "auth0", "sessionStore": {"type": "memory"},
           "providers": [{"id": "auth0", "type": "auth0", "domain": "\(emulator.url("/auth0").absoluteString)", "clientId": "authhub-web"}]}}}
@@ -43,6 +44,10 @@ public enum EmulatorWebEnvironment {
                 guard reply.status == 302, let location = reply.headerFields[.location], let url = URL(string: location) else {
                     throw AuthError(.unknown, message: "the emulator's authorize endpoint answered \(reply.status)")
                 }
+                // The tenant's login-session cookie, to sign out of it later (endProviderSession).
+                if let cookie = reply.headerFields[values: .setCookie].first(where: { $0.hasPrefix("auth0=") })?.split(separator: ";").first {
+                    providerCookie.withLock { $0 = String(cookie) }
+                }
                 return url
             },
             revokeRefreshToken: { token in
@@ -65,6 +70,20 @@ public enum EmulatorWebEnvironment {
                                                                        realm: "Username-Password-Authentication", audience: audience, dpopKey: key)
                 guard credentials.dpopKey == key else { throw AuthError(.unknown, message: "the emulator did not bind the token to the key") }
                 return (credentials.accessToken, key)
+            },
+            registerBackChannelLogout: { logoutURL, callbackURL in
+                let body = try JSONValue.object([
+                    "client_id": "authhub-web", "callbacks": [.string(callbackURL.absoluteString)],
+                    "oidc_logout": ["backchannel_logout_urls": [.string(logoutURL.absoluteString)]],
+                ]).serialized()
+                let reply = try await wire.send(.post, emulator.url("/auth0/__emulator/clients"), headerFields: [.contentType: "application/json"],
+                                                body: body)
+                guard reply.status == 201 else { throw AuthError(.unknown, message: "registering the client answered \(reply.status)") }
+            },
+            endProviderSession: {
+                guard let cookie = providerCookie.withLock({ $0 }) else { throw AuthError(.unknown, message: "no login session at the tenant") }
+                let reply = try await wire.send(.get, emulator.url("/auth0/v2/logout"), headerFields: [.cookie: cookie])
+                guard reply.status == 302 || reply.status == 200 else { throw AuthError(.unknown, message: "the tenant's logout answered \(reply.status)") }
             })
     }
 }

@@ -72,8 +72,8 @@ public struct LogoutTokenValidator: Sendable {
     }
 
     /// Validates a logout token; see the type's description for the checks and their order.
-    /// - Throws: ``AuthErrorCode/invalidToken`` naming the failed check; a transient error
-    ///   (``AuthErrorCode/network``, …) when the issuer's keys cannot be fetched.
+    /// - Throws: ``AuthErrorCode/invalidToken`` naming the failed check; the transient error
+    ///   (``AuthErrorCode/network``, ``AuthErrorCode/timeout``, …) when the issuer's keys cannot be fetched.
     public func validate(_ token: Secret<String>) async throws -> LogoutTokenClaims {
         let raw = token.revealed()
         guard !raw.isEmpty, raw.utf8.count <= 16_384, let (header, claims) = JWTParts.decode(token) else {
@@ -88,6 +88,8 @@ public struct LogoutTokenValidator: Sendable {
             _ = try IDTokenValidator.signatureAlgorithm(header)
             try await IDTokenValidator.verifySignature(raw, header: header, keys: keys)
         } catch let error as AuthError {
+            // The issuer's keys could not be fetched: not the token's fault (a transient error).
+            if let underlying = error.underlying as? AuthError, underlying.code.isTransientByDefault { throw underlying }
             if let failure = error.idTokenFailure {
                 throw Self.failure(failure == .invalidAlgorithm ? .algorithm : .signature,
                                    failure == .invalidAlgorithm ? "The logout token's algorithm is not accepted." : "The logout token's signature does not verify.")

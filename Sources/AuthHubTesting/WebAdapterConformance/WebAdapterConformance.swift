@@ -116,6 +116,7 @@ public struct WebAdapterConformance: Sendable {
         CheckSpec(name: "routeErrorsAnswerTheDocumentedWay", idleTimeout: week, absoluteTimeout: week * 4,
                   body: { try await $0.routeErrorsAnswerTheDocumentedWay() }),
         CheckSpec(name: "bearerTokensGetEveryRFC6750Outcome", body: { try await $0.bearerTokensGetEveryRFC6750Outcome() }),
+        CheckSpec(name: "backChannelLogoutEndsTheBrowserSession", body: { try await $0.backChannelLogoutEndsTheBrowserSession() }),
         CheckSpec(name: "dpopBoundTokensNeedTheirProof", body: { try await $0.dpopBoundTokensNeedTheirProof() }),
         CheckSpec(name: "bearerRoutesIgnoreTheSessionCookieUnlessOptedIn", body: { try await $0.bearerRoutesIgnoreTheSessionCookieUnlessOptedIn() }),
         CheckSpec(name: "securityHeadersOnEveryResponse", body: { try await $0.securityHeadersOnEveryResponse() }),

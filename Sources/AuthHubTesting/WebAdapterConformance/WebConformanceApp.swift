@@ -10,7 +10,7 @@ import Foundation
 /// | route | middleware, outermost first | answers |
 /// |---|---|---|
 /// | everything | the adapter's security-headers middleware, then its session middleware | |
-/// | `GET/POST <routePrefix>/login, /callback, /logout, /second-factor` | — | the adapter's sign-in routes |
+/// | `GET/POST <routePrefix>/login, /callback, /logout, /second-factor`, `POST <routePrefix>/backchannel-logout` | — | the adapter's sign-in routes |
 /// | `GET/POST <accountPath>`, `GET <accountPath>/enroll, /confirm` | — | the adapter's account pages |
 /// | `GET /page` | — | 200 `hello` |
 /// | `GET /framed` | — | 200 with its own `X-Frame-Options: SAMEORIGIN` |
@@ -103,6 +103,12 @@ public struct WebConformanceEnvironment: Sendable {
     /// A valid DPoP-bound access token for ``apiAudience`` (`cnf.jkt`, RFC 9449) and the key it is
     /// bound to; nil when the provider cannot bind tokens (the DPoP check then fails: say so).
     public var dpopAccessToken: (@Sendable () async throws -> (token: Secret<String>, key: DPoPKey))?
+    /// Registers the app's back-channel logout URL (and its callback URL) with the provider's client
+    /// (OpenID Connect Back-Channel Logout); nil when the provider sends no logout tokens.
+    public var registerBackChannelLogout: (@Sendable (_ logoutURL: URL, _ callbackURL: URL) async throws -> Void)?
+    /// Ends the user's session at the provider (the session ``approve`` signed in last), as the user
+    /// signing out there would: the provider then sends its logout tokens.
+    public var endProviderSession: (@Sendable () async throws -> Void)?
 
     public init(hub: AuthHub, clock: FakeClock, providerID: String, userEmail: String, apiAudience: String,
                 approve: @escaping @Sendable (URL) async throws -> URL,
@@ -110,8 +116,12 @@ public struct WebConformanceEnvironment: Sendable {
                 stopProvider: @escaping @Sendable () async -> Void,
                 accessToken: @escaping @Sendable () async throws -> Secret<String>,
                 tearDown: @escaping @Sendable () async -> Void,
-                dpopAccessToken: (@Sendable () async throws -> (token: Secret<String>, key: DPoPKey))? = nil) {
+                dpopAccessToken: (@Sendable () async throws -> (token: Secret<String>, key: DPoPKey))? = nil,
+                registerBackChannelLogout: (@Sendable (_ logoutURL: URL, _ callbackURL: URL) async throws -> Void)? = nil,
+                endProviderSession: (@Sendable () async throws -> Void)? = nil) {
         self.dpopAccessToken = dpopAccessToken
+        self.registerBackChannelLogout = registerBackChannelLogout
+        self.endProviderSession = endProviderSession
         self.hub = hub
         self.clock = clock
         self.providerID = providerID

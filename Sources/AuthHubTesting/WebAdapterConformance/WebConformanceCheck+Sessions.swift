@@ -118,4 +118,28 @@ extension WebConformanceCheck {
         }
         return f.messages
     }
+
+    /// OpenID Connect Back-Channel Logout through the adapter's `POST <prefix>/backchannel-logout`:
+    /// the user signs out at the provider, the provider posts its logout token, and the browser's
+    /// session here is over on its next request (removed from the store); a form that is not a
+    /// logout token is a 400 with an OAuth error body.
+    func backChannelLogoutEndsTheBrowserSession() async throws -> [String] {
+        var f = Failures()
+        guard let register = environment.registerBackChannelLogout, let endProviderSession = environment.endProviderSession else {
+            return ["the environment cannot register a back-channel logout URL or end the provider's session"]
+        }
+        guard let callback = URL(string: web.configuration.callbackURL) else { return ["the app's callback URL is not a URL"] }
+        try await register(client.baseURL.appendingPathComponent(String(prefix.dropFirst()) + "/backchannel-logout"), callback)
+        let junk = try await client.send(.post, "\(prefix)/backchannel-logout", form: "logout_token=not-a-token")
+        f.expectStatus(junk, 400, "a logout token that is not one")
+        f.expect(junk.body.contains("invalid_request"), "the 400 has an OAuth error body: \(junk.body.debugDescription)")
+        let sid = try await signIn()
+        f.expectStatus(try await me(sid), 200, "signed in")
+        f.expect(try await hub.store.keys().count == 1, "one stored session")
+        try await endProviderSession()
+        let after = try await me(sid)
+        f.expectStatus(after, 401, "the browser's next request after the provider's logout")
+        f.expect(try await hub.store.keys().isEmpty, "the session is removed from the store")
+        return f.messages
+    }
 }

@@ -70,18 +70,18 @@ public struct DPoPProofVerifier: Sendable {
     ///     none left means ES256).
     ///   - maxAge: how old `iat` may be, in seconds; clamped to 1…3,600.
     ///   - futureLeeway: how far ahead `iat` may be, in seconds; clamped to 0…300.
-    ///   - replayCache: the seen `jti`s (in memory by default: one replica; share one across replicas,
-    ///     e.g. in PostgreSQL, so a proof cannot be replayed at another replica).
+    ///   - replayCache: the seen `jti`s; nil keeps them in this process (one replica, on `clock`);
+    ///     share one across replicas so a proof cannot be replayed at another replica.
     ///   - nonces: require server nonces.
     ///   - clock: the time `iat` is checked against.
     public init(allowedAlgorithms: Set<String> = ["ES256"], maxAge: TimeInterval = 60, futureLeeway: TimeInterval = 5,
-                replayCache: any ReplayCache = InMemoryReplayCache(), nonces: DPoPNonceIssuer? = nil,
+                replayCache: (any ReplayCache)? = nil, nonces: DPoPNonceIssuer? = nil,
                 clock: any AuthClock = SystemClock()) {
         let allowed = allowedAlgorithms.intersection(Self.supportedAlgorithms)
         self.allowedAlgorithms = allowed.isEmpty ? ["ES256"] : allowed
         self.maxAge = min(max(maxAge.isFinite ? maxAge : 60, 1), 3_600)
         self.futureLeeway = min(max(futureLeeway.isFinite ? futureLeeway : 5, 0), 300)
-        self.replayCache = replayCache
+        self.replayCache = replayCache ?? InMemoryReplayCache(clock: clock)
         self.nonces = nonces
         self.clock = clock
     }
