@@ -314,7 +314,8 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
-        .testTarget(name: "AuthHubCLITests", dependencies: ["authhub", "AuthHub", "AuthHubEmulator", "AuthHubFactors", "AuthHubAuth0", "AuthHubOIDC", "AuthHubFirebase", "AuthHubTesting"]),
+        .testTarget(name: "AuthHubCLITests", dependencies: ["authhub", "AuthHub", "AuthHubEmulator", "AuthHubFactors", "AuthHubAuth0", "AuthHubOIDC", "AuthHubFirebase", "AuthHubTesting",
+                                                          .product(name: "HTTPTypes", package: "swift-http-types")]),
         // Every Swift example of README.md, the DocC articles and the doc comments, compiled (never run):
         // Generated/ is written by scripts/doc-examples; DocExampleContext.swift holds the names examples
         // may use without declaring them.

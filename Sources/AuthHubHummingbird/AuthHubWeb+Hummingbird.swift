@@ -7,8 +7,9 @@ import HummingbirdAuth
 extension AuthHubWeb {
     /// The sign-in, callback and sign-out routes, to add with
     /// `router.addRoutes(web.routes(context: AppContext.self), atPath: web.configuration.routePrefix)`:
-    /// `GET`/`POST login`, `GET callback`, `POST logout` and `GET`/`POST second-factor` (see
+    /// `GET`/`POST login`, `GET callback`, `POST logout`, `POST backchannel-logout` and `GET`/`POST second-factor` (see
     /// ``AuthHubWeb/login(_:)``, ``AuthHubWeb/submitLogin(_:)``, ``AuthHubWeb/callback(_:)``, ``AuthHubWeb/logout(_:)``,
+    /// ``AuthHubWeb/backChannelLogout(_:)``,
     /// ``AuthHubWeb/secondFactor(_:)`` and ``AuthHubWeb/submitSecondFactor(_:)``).
     public func routes<Context: AuthRequestContext>(context: Context.Type = Context.self) -> RouteCollection<Context>
     where Context.Identity == AuthHubIdentity {

@@ -2,8 +2,9 @@ import AuthHub
 import Vapor
 
 /// The sign-in, callback and sign-out routes under the configuration's prefix (`/auth`):
-/// `GET`/`POST login`, `GET callback`, `POST logout` and `GET`/`POST second-factor` (see
+/// `GET`/`POST login`, `GET callback`, `POST logout`, `POST backchannel-logout` and `GET`/`POST second-factor` (see
 /// ``AuthHubWeb/login(_:)``, ``AuthHubWeb/submitLogin(_:)``, ``AuthHubWeb/callback(_:)``, ``AuthHubWeb/logout(_:)``,
+/// ``AuthHubWeb/backChannelLogout(_:)``,
 /// ``AuthHubWeb/secondFactor(_:)`` and ``AuthHubWeb/submitSecondFactor(_:)``).
 ///
 /// <!-- example: context app: Application, web: AuthHubWeb -->

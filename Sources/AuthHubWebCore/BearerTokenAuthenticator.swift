@@ -144,7 +144,7 @@ public struct BearerTokenAuthenticator: Sendable {
     ///   - method: the request's method (`htm`).
     ///   - dpopProofs: every `DPoP` header's value (asked for only with the DPoP scheme).
     ///   - target: the request's scheme (nil: `http`), authority (`Host`) and path, from which the URI
-    ///     the client addressed is made (``requestURI(scheme:authority:path:)``; asked for only with
+    ///     the client addressed is made (``requestTarget(scheme:authority:path:)``; asked for only with
     ///     the DPoP scheme).
     public func authenticate(authorization header: String?, method: HTTPRequest.Method, dpopProofs: () -> [String],
                              target: () -> (scheme: String?, authority: String?, path: String)) async -> Outcome {
@@ -183,8 +183,8 @@ public struct BearerTokenAuthenticator: Sendable {
             }
         case .dpop:
             let (scheme, authority, path) = target()
-            let uri = requestURI(scheme: scheme, authority: authority, path: path)
-            if let refusal = await checkProof(dpopProofs(), method: method, uri: uri, token: token, boundThumbprint: boundThumbprint) {
+            let uri = requestTarget(scheme: scheme, authority: authority, path: path)
+            if let refusal = await checkProof(dpopProofs(), method: method, target: uri, token: token, boundThumbprint: boundThumbprint) {
                 return .refused(refusal)
             }
         }
@@ -210,7 +210,7 @@ public struct BearerTokenAuthenticator: Sendable {
     }
 
     /// The refusal of a DPoP request's proof, or nil when it passes.
-    private func checkProof(_ proofs: [String], method: HTTPRequest.Method, uri: URL?, token: Secret<String>,
+    private func checkProof(_ proofs: [String], method: HTTPRequest.Method, target: String?, token: Secret<String>,
                             boundThumbprint: String?) async -> WebResponse? {
         guard let dpop else { return challenge(.unauthorized, error: "invalid_request", description: "DPoP is not accepted here.") }
         guard let boundThumbprint else {
@@ -221,11 +221,11 @@ public struct BearerTokenAuthenticator: Sendable {
                              description: proofs.isEmpty ? "The request carries no DPoP proof." : "The request carries more than one DPoP proof.",
                              dpop: true)
         }
-        guard let uri else {
+        guard let target else {
             return challenge(.unauthorized, error: "invalid_dpop_proof", description: "The request's URI is unknown here.", dpop: true)
         }
         do {
-            _ = try await dpop.verify(proof, method: method.rawValue, uri: uri, accessToken: token, boundThumbprint: boundThumbprint)
+            _ = try await dpop.verify(proof, method: method.rawValue, target: target, accessToken: token, boundThumbprint: boundThumbprint)
             return nil
         } catch let error as AuthError where error.details["reason"] == InMemoryReplayCache.replayCacheFullReason {
             return WebResponse.page(.serviceUnavailable, error.message)
@@ -245,21 +245,20 @@ public struct BearerTokenAuthenticator: Sendable {
     /// The `DPoP` header field's name.
     public static let dpopField = HTTPField.Name("DPoP")!
 
-    /// The request's URI as its client addressed it, for DPoP's `htu`: ``externalOrigin`` (an app
-    /// behind a proxy that terminates TLS or rewrites the host) with the request's path, else
-    /// `scheme://authority` of the request itself. Nil without an authority or for a path that does
-    /// not start with `/`.
-    public func requestURI(scheme: String?, authority: String?, path: String) -> URL? {
+    /// The request's URI as its client addressed it, for DPoP's `htu`, normalized
+    /// (``DPoPKey/normalizedTarget(scheme:authority:path:)``): ``externalOrigin`` (an app behind a
+    /// proxy that terminates TLS or rewrites the host) with the request's path, else
+    /// `scheme://authority` of the request itself (`http` when the framework gives no scheme). Nil
+    /// without a usable authority or for a path that does not start with `/`.
+    public func requestTarget(scheme: String?, authority: String?, path: String) -> String? {
         guard path.hasPrefix("/") else { return nil }
-        let pathOnly = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? path
         if let externalOrigin {
             guard let scheme = externalOrigin.scheme, var host = externalOrigin.host else { return nil }
             if host.contains(":"), !host.hasPrefix("[") { host = "[" + host + "]" }
-            return URL(string: scheme + "://" + host + (externalOrigin.port.map { ":\($0)" } ?? "") + pathOnly)
+            return DPoPKey.normalizedTarget(scheme: scheme, authority: host + (externalOrigin.port.map { ":\($0)" } ?? ""), path: path)
         }
-        guard let authority, !authority.isEmpty, authority.utf8.count <= 1_024,
-              !authority.contains(where: { $0 == "/" || $0 == "?" || $0 == "#" || $0 == "@" || $0.isWhitespace }) else { return nil }
-        return URL(string: (scheme ?? "http").lowercased() + "://" + authority + pathOnly)
+        guard let authority else { return nil }
+        return DPoPKey.normalizedTarget(scheme: scheme ?? "http", authority: authority, path: path)
     }
 
     /// What becomes of the identity already on a request without `Authorization`: a browser-session

@@ -4,6 +4,7 @@ import AuthHubFactors
 import AuthHubOIDC
 import Foundation
 import Testing
+import HTTPTypes
 
 /// `authhub login/session/refresh/logout` as a user runs them, against the emulator's Auth0 tenant.
 @Suite struct LoginAgainstEmulatorTests {
@@ -14,13 +15,13 @@ import Testing
         let directory: URL
         let wire = URLSessionTransport(defaultTimeout: .seconds(30), followRedirects: false)
 
-        static func start() async throws -> Fixture {
+        static func start(dpop: Bool = false) async throws -> Fixture {
             let emulator = try await Emulator.start()
             let config = """
             {"defaultEnvironment": "dev", "environments": {"dev": {"defaultProvider": "auth0",
               "sessionStore": {"type": "file", "path": "sessions"},
               "providers": [{"id": "auth0", "type": "auth0", "domain": "\(emulator.url("/auth0").absoluteString)",
-                             "clientId": "authhub-cli", "connection": "Username-Password-Authentication"}]}}}
+                             "clientId": "authhub-cli", "connection": "Username-Password-Authentication", "dpop": \(dpop)}]}}}
             """
             return Fixture(emulator: emulator, directory: try AuthHubBinary.directory(withConfig: config))
         }
@@ -69,6 +70,36 @@ import Testing
 
         let wrong = try await f.run(["login", "--email", "ada@example.com", "--password-stdin"], stdin: "wrong\n")
         #expect(wrong.status != 0 && wrong.stderr.contains("Wrong email or password."), "\(wrong.stderr)")
+        await f.stop()
+    }
+
+    /// `authhub token --url` prints the request's header lines: for a DPoP-bound session,
+    /// `Authorization: DPoP` and a proof made for that method and URL (which the emulator's
+    /// `/userinfo` accepts, once); plain `authhub token` warns on standard error that the token needs a proof.
+    @Test func tokenPrintsTheHeadersOfADPoPBoundSession() async throws {
+        let f = try await Fixture.start(dpop: true)
+        try await f.seed("dpop@example.com")
+        let login = try await f.run(["login", "--email", "dpop@example.com", "--password-stdin"], stdin: Self.password + "\n")
+        #expect(login.status == 0, "\(login.stderr)")
+        let userinfo = f.emulator.url("/auth0/userinfo")
+        let printed = try await f.run(["token", "--method", "get", "--url", userinfo.absoluteString])
+        #expect(printed.status == 0, "\(printed.stderr)")
+        let lines = printed.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2 && lines[0].hasPrefix("Authorization: DPoP ") && lines[1].hasPrefix("DPoP: "), "\(lines.count) lines")
+        var fields: HTTPFields = [:]
+        for line in lines {
+            guard let colon = line.firstIndex(of: ":"), let name = HTTPField.Name(String(line[..<colon])) else { continue }
+            fields[name] = String(line[line.index(colon, offsetBy: 2)...])
+        }
+        #expect(try await f.wire.send(.get, userinfo, headerFields: fields).status == 200, "the printed headers call the API")
+        #expect(try await f.wire.send(.get, userinfo, headerFields: fields).status == 401, "a proof is good once")
+        let plain = try await f.run(["token"])
+        #expect(plain.status == 0 && plain.stderr.contains("DPoP-bound"), "\(plain.stderr)")
+        for bad in [["token", "--url", "ftp://example.com/x"], ["token", "--url", "http://example.com/x"], ["token", "--method", "GET"],
+                    ["token", "--url", userinfo.absoluteString, "--method", "GE T"]] {
+            let refused = try await f.run(bad)
+            #expect(refused.status != 0 && refused.stdout.isEmpty, "\(bad)")
+        }
         await f.stop()
     }
 

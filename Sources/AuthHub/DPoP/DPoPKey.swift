@@ -89,18 +89,7 @@ public struct DPoPKey: Sendable, Hashable, CustomStringConvertible {
     /// section 4.2); the scheme and host lowercased and the scheme's default port left out, so a
     /// server normalizing the same way (RFC 3986, section 6) compares equal.
     public static func targetURI(_ url: URL) -> String {
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return url.absoluteString }
-        components.query = nil
-        components.fragment = nil
-        components.user = nil
-        components.password = nil
-        components.scheme = components.scheme?.lowercased()
-        components.host = components.host?.lowercased()
-        if (components.scheme == "https" && components.port == 443) || (components.scheme == "http" && components.port == 80) {
-            components.port = nil
-        }
-        if components.percentEncodedPath.isEmpty { components.percentEncodedPath = "/" }
-        return components.string ?? url.absoluteString
+        normalizedTarget(url.absoluteString) ?? url.absoluteString
     }
 
     /// The key a token reply bound the tokens to (RFC 9449, section 5): `key` when the reply's
@@ -119,6 +108,36 @@ public struct DPoPKey: Sendable, Hashable, CustomStringConvertible {
 
     public static func == (lhs: DPoPKey, rhs: DPoPKey) -> Bool { lhs.thumbprint == rhs.thumbprint }
     public func hash(into hasher: inout Hasher) { hasher.combine(thumbprint) }
+
+    /// `htu` as a server compares it, from a URI's text without Foundation's URL parsing (a resource
+    /// server does this for every request): scheme and host lowercased, the scheme's default port
+    /// dropped, query and fragment left out, an empty path as `/`. Nil for anything that is not an
+    /// absolute `http`/`https` URI with a host, or that carries user information.
+    public static func normalizedTarget(_ uri: String) -> String? {
+        guard uri.utf8.count <= 8_192, let separator = uri.range(of: "://") else { return nil }
+        let scheme = uri[..<separator.lowerBound].lowercased()
+        guard scheme == "http" || scheme == "https" else { return nil }
+        let rest = uri[separator.upperBound...]
+        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
+        return normalizedTarget(scheme: scheme, authority: rest[..<authorityEnd], path: rest[authorityEnd...])
+    }
+
+    /// ``normalizedTarget(_:)`` of a request's parts: its scheme, authority (`Host`) and path (a
+    /// query or fragment in it is left out). Nil for an empty or unusual authority.
+    public static func normalizedTarget<A: StringProtocol, P: StringProtocol>(scheme: String, authority: A, path: P) -> String? {
+        let scheme = scheme.lowercased()
+        guard scheme == "http" || scheme == "https", !authority.isEmpty, authority.utf8.count <= 1_024,
+              !authority.contains(where: { $0 == "@" || $0 == "/" || $0 == "?" || $0 == "#" || $0.isWhitespace }) else { return nil }
+        var host = authority.lowercased()
+        if (scheme == "https" && host.hasSuffix(":443")) || (scheme == "http" && host.hasSuffix(":80")) {
+            host.removeLast(scheme == "https" ? 4 : 3)
+        }
+        guard !host.isEmpty, !host.hasSuffix(":") else { return nil }
+        let pathEnd = path.firstIndex { $0 == "?" || $0 == "#" } ?? path.endIndex
+        let pathOnly = path[..<pathEnd]
+        guard pathOnly.isEmpty || pathOnly.hasPrefix("/") else { return nil }
+        return scheme + "://" + host + (pathOnly.isEmpty ? "/" : String(pathOnly))
+    }
 
     /// Shows the thumbprint only.
     public var description: String { "DPoPKey(jkt: \(thumbprint))" }

@@ -37,6 +37,8 @@ public struct DPoPProofVerifier: Sendable {
     /// Server nonces (RFC 9449, section 9); nil requires none.
     public let nonces: DPoPNonceIssuer?
     public let clock: any AuthClock
+    /// The proofs' public keys seen lately, parsed once (a client signs every proof with one key).
+    let keyCache = ProofKeyCache()
 
     /// Why a proof was refused: `details["reason"]` of the error.
     public enum Failure: String, Sendable, CaseIterable {
@@ -90,13 +92,21 @@ public struct DPoPProofVerifier: Sendable {
     /// - Parameters:
     ///   - proof: the `DPoP` header's value.
     ///   - method: the request's method.
-    ///   - uri: the request's URI as the client addressed it (see ``DPoPKey/targetURI(_:)``).
+    ///   - uri: the request's URI as the client addressed it (normalized as ``DPoPKey/normalizedTarget(_:)`` does).
     ///   - accessToken: the access token sent with the proof (checked against `ath`); nil at an
     ///     endpoint that takes no token.
     ///   - boundThumbprint: the token's `cnf.jkt`, which the proof's key must have.
     public func verify(_ proof: String, method: String, uri: URL, accessToken: Secret<String>?,
                        boundThumbprint: String?) async throws -> Verified {
-        let checked = try check(proof, method: method, uri: uri, accessToken: accessToken, boundThumbprint: boundThumbprint)
+        try await verify(proof, method: method, target: DPoPKey.normalizedTarget(uri.absoluteString), accessToken: accessToken,
+                         boundThumbprint: boundThumbprint)
+    }
+
+    /// ``verify(_:method:uri:accessToken:boundThumbprint:)`` with the request's URI already
+    /// normalized (``DPoPKey/normalizedTarget(scheme:authority:path:)``; nil: unknown, refused).
+    public func verify(_ proof: String, method: String, target: String?, accessToken: Secret<String>?,
+                       boundThumbprint: String?) async throws -> Verified {
+        let checked = try check(proof, method: method, target: target, accessToken: accessToken, boundThumbprint: boundThumbprint)
         // Kept until the proof would be refused as too old anyway (its iat, at most futureLeeway ahead, plus maxAge).
         let expiry = Date(timeIntervalSince1970: min(checked.iat, clock.now.timeIntervalSince1970 + futureLeeway) + maxAge)
         guard try await replayCache.firstUse(of: Self.replayKey(thumbprint: checked.thumbprint, jti: checked.jti), until: expiry) else {
@@ -105,7 +115,7 @@ public struct DPoPProofVerifier: Sendable {
         return Verified(thumbprint: checked.thumbprint, jti: checked.jti)
     }
 
-    /// What ``check(_:method:uri:accessToken:boundThumbprint:)`` found in a proof that passed.
+    /// What ``check(_:method:target:accessToken:boundThumbprint:)`` found in a proof that passed.
     struct Checked: Sendable {
         let thumbprint: String
         let jti: String
@@ -113,7 +123,7 @@ public struct DPoPProofVerifier: Sendable {
     }
 
     /// Every check but the replay cache's, synchronously.
-    func check(_ proof: String, method: String, uri: URL, accessToken: Secret<String>?, boundThumbprint: String?) throws -> Checked {
+    func check(_ proof: String, method: String, target: String?, accessToken: Secret<String>?, boundThumbprint: String?) throws -> Checked {
         guard !proof.isEmpty, proof.utf8.count <= 8_192, let (header, claims) = JWTParts.decode(Secret(proof)) else {
             throw Self.failure(.malformed, "The DPoP proof is not a compact JWT.")
         }
@@ -125,7 +135,7 @@ public struct DPoPProofVerifier: Sendable {
         for member in ["d", "p", "q", "dp", "dq", "qi", "k", "oth"] where jwk[member] != nil {
             throw Self.failure(.privateKey, "The DPoP proof's jwk holds a private key.")
         }
-        guard let key = ProofKey(jwk: jwk, algorithm: alg), let thumbprint = try? JWKThumbprint.sha256(jwk) else {
+        guard let (key, thumbprint) = keyCache.key(jwk: jwk, algorithm: alg) else {
             throw Self.failure(.invalidKey, "The DPoP proof's jwk is not a usable public key for its algorithm.")
         }
         guard key.verifies(proof) else { throw Self.failure(.badSignature, "The DPoP proof's signature does not verify.") }
@@ -134,7 +144,7 @@ public struct DPoPProofVerifier: Sendable {
         guard let htu = claims["htu"]?.stringValue else { throw Self.missing("htu") }
         guard let iat = claims["iat"]?.doubleValue, iat.isFinite else { throw Self.missing("iat") }
         guard htm == method else { throw Self.failure(.methodMismatch, "The DPoP proof is for another method (htm).") }
-        guard let claimed = URL(string: htu), DPoPKey.targetURI(claimed) == DPoPKey.targetURI(uri) else {
+        guard let target, DPoPKey.normalizedTarget(htu) == target else {
             throw Self.failure(.uriMismatch, "The DPoP proof is for another URI (htu).")
         }
         let now = clock.now.timeIntervalSince1970
@@ -179,6 +189,26 @@ public struct DPoPProofVerifier: Sendable {
         let x = Array(a.utf8), y = Array(b.utf8)
         guard x.count == y.count else { return false }
         return zip(x, y).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+    }
+
+    /// Parsed proof keys and their thumbprints by their JWK members and algorithm: parsing a P-256
+    /// point and hashing its JWK cost as much as the rest of a proof's checks but the signature.
+    /// Bounded: emptied when it holds 4,096 keys.
+    final class ProofKeyCache: Sendable {
+        private let entries = Mutex<[String: (ProofKey, String)]>([:])
+
+        func key(jwk: [String: JSONValue], algorithm: String) -> (ProofKey, String)? {
+            let name = [algorithm, jwk["kty"]?.stringValue, jwk["crv"]?.stringValue, jwk["x"]?.stringValue, jwk["y"]?.stringValue,
+                        jwk["n"]?.stringValue, jwk["e"]?.stringValue].map { $0 ?? "" }.joined(separator: "|")
+            if let found = entries.withLock({ $0[name] }) { return found }
+            guard name.utf8.count <= 2_048, let key = ProofKey(jwk: jwk, algorithm: algorithm),
+                  let thumbprint = try? JWKThumbprint.sha256(jwk) else { return nil }
+            entries.withLock { entries in
+                if entries.count >= 4_096 { entries.removeAll(keepingCapacity: true) }
+                entries[name] = (key, thumbprint)
+            }
+            return (key, thumbprint)
+        }
     }
 
     /// The public key of a proof, for its one algorithm.

@@ -72,6 +72,19 @@ import Testing
         #expect(secondClaims["jti"] != claims["jti"] && secondClaims["ath"] == nil && secondClaims["nonce"] == nil)
     }
 
+    @Test(arguments: [
+        ("HTTPS://API.Example.com:443/a/b?c=1#frag", "https://api.example.com/a/b"),
+        ("http://h:80", "http://h/"),
+        ("http://H:8080/x?", "http://h:8080/x"),
+        ("https://[::1]:443/p", "https://[::1]/p"),
+        ("https://h:80/p", "https://h:80/p"),
+        ("ftp://h/x", nil), ("http://user@h/x", nil), ("http://", nil), ("h/x", nil), ("http://h:/x", nil), ("http://h x/", nil),
+    ] as [(String, String?)])
+    func targetURIsAreNormalizedWithoutFoundation(uri: String, expected: String?) {
+        #expect(DPoPKey.normalizedTarget(uri) == expected)
+        if let expected, let url = URL(string: uri) { #expect(DPoPKey.targetURI(url) == expected) }
+    }
+
     @Test func aDPoPTokenTypeIsKeptOnlyWhenAProofWasSent() throws {
         let key = DPoPKey()
         #expect(try DPoPKey.binding(tokenType: "DPoP", sent: key, provider: "p") == key)
