@@ -292,6 +292,12 @@ struct ProofForger: Sendable {
         #expect(try #require(refusal(await bearerOnly.authenticate(authorization: "DPoP \(bound)"))).challenge.contains("invalid_request"))
     }
 
+    @Test(arguments: [("DPoP abc", "abc"), ("dpop  abc \t", "abc"), ("DPOP\tabc", nil), ("DPoPx abc", nil), ("DPoP ", nil),
+                      ("DPoP  \t ", nil), ("Bearer abc", nil), ("DPo", nil), ("", nil)] as [(String, String?)])
+    func theDPoPSchemeIsReadFromTheHeadersBytes(header: String, expected: String?) {
+        #expect(BearerTokenAuthenticator.dpopCredentials(header) == expected)
+    }
+
     @Test func aMissingNonceIsChallengedWithAFreshOne() async throws {
         let nonces = try DPoPNonceIssuer(clock: clock)
         let auth = authenticator(nonces: nonces)
