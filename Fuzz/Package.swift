@@ -30,6 +30,7 @@ let package = Package(
                 .product(name: "AuthHubTurnkey", package: "AuthHub"),
                 .product(name: "AuthHubFactors", package: "AuthHub"),
                 .product(name: "AuthHubHummingbird", package: "AuthHub"),
+                .product(name: "AuthHubWebCore", package: "AuthHub"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdAuth", package: "hummingbird-auth"),
                 .product(name: "Logging", package: "swift-log"),

@@ -85,6 +85,13 @@ enum Clock {
         return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
     }
 
+    /// Wall nanoseconds per operation of `ops` operations done by a synchronous `body`.
+    static func perOpSync(_ ops: Int, _ body: () throws -> Void) rethrows -> Double {
+        let start = monotonicNanoseconds()
+        try body()
+        return Double(monotonicNanoseconds() - start) / Double(ops)
+    }
+
     /// Wall nanoseconds per operation of `ops` operations done by `body`.
     static func perOp(_ ops: Int, _ body: () async throws -> Void) async rethrows -> Double {
         let start = monotonicNanoseconds()

@@ -24,6 +24,7 @@ await section("providers.json load") { try await ConfigBenchmarks.run(options) }
 await section("file store") { try await FileStoreBenchmarks.run(options) }
 await section("emulator round trips") { try await EmulatorBenchmarks.run(options) }
 await section("bearer middleware") { try await BearerBenchmarks.run(options) }
+await section("DPoP proof check") { try await DPoPBenchmarks.run(options) }
 await section("web frameworks (wrk)") { try await WebBenchmarks.run(options) }
 await section("PostgreSQL store") { try await PostgresBenchmarks.run(options) }
 

@@ -24,6 +24,8 @@ let allTargets: [FuzzTarget] = [
     otpauthTarget,
     turnkeyBundleTarget,
     webTarget,
+    dpopTarget,
+    logoutTokenTarget,
 ]
 
 /// The target named by AUTHHUB_FUZZ_TARGET, resolved once.

@@ -30,6 +30,10 @@ enum Script {
 func fuzzSeeds(for target: String) -> [(name: String, bytes: [UInt8])] {
     func text(_ name: String, _ value: String) -> (name: String, bytes: [UInt8]) { (name, Array(value.utf8)) }
     switch target {
+    case "dpop":
+        return dpopSeeds()
+    case "logout-token":
+        return logoutTokenSeeds()
     case "config":
         return [
             text("design-example.json", #"""

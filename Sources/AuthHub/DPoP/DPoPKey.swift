@@ -82,7 +82,8 @@ public struct DPoPKey: Sendable, Hashable, CustomStringConvertible {
 
     /// `ath`: the base64url SHA-256 of an access token's ASCII bytes (RFC 9449, section 4.2).
     public static func accessTokenHash(_ accessToken: Secret<String>) -> String {
-        Base64URL.encode(SHA256.hash(data: Data(accessToken.revealed().utf8)))
+        var token = accessToken.revealed()
+        return token.withUTF8 { Base64URL.encode(SHA256.hash(data: UnsafeRawBufferPointer($0))) }
     }
 
     /// `htu` for a URL: scheme, authority and path, without query and fragment (RFC 9449,
@@ -109,34 +110,58 @@ public struct DPoPKey: Sendable, Hashable, CustomStringConvertible {
     public static func == (lhs: DPoPKey, rhs: DPoPKey) -> Bool { lhs.thumbprint == rhs.thumbprint }
     public func hash(into hasher: inout Hasher) { hasher.combine(thumbprint) }
 
-    /// `htu` as a server compares it, from a URI's text without Foundation's URL parsing (a resource
-    /// server does this for every request): scheme and host lowercased, the scheme's default port
-    /// dropped, query and fragment left out, an empty path as `/`. Nil for anything that is not an
-    /// absolute `http`/`https` URI with a host, or that carries user information.
+    /// `htu` as a server compares it, from a URI's text, read byte by byte (a resource server does
+    /// this for every request; Foundation's URL parsing and `Character` scans cost more than the
+    /// proof's signature check): scheme and host lowercased, the scheme's default port dropped,
+    /// query and fragment left out, an empty path as `/`. Nil for anything that is not an absolute
+    /// `http`/`https` URI with a plain ASCII authority (no user information, no blank).
     public static func normalizedTarget(_ uri: String) -> String? {
-        guard uri.utf8.count <= 8_192, let separator = uri.range(of: "://") else { return nil }
-        let scheme = uri[..<separator.lowerBound].lowercased()
-        guard scheme == "http" || scheme == "https" else { return nil }
-        let rest = uri[separator.upperBound...]
-        let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
-        return normalizedTarget(scheme: scheme, authority: rest[..<authorityEnd], path: rest[authorityEnd...])
+        guard uri.utf8.count <= 8_192 else { return nil }
+        var uri = uri
+        return uri.withUTF8(normalizedTarget(bytes:))
     }
 
     /// ``normalizedTarget(_:)`` of a request's parts: its scheme, authority (`Host`) and path (a
-    /// query or fragment in it is left out). Nil for an empty or unusual authority.
-    public static func normalizedTarget<A: StringProtocol, P: StringProtocol>(scheme: String, authority: A, path: P) -> String? {
-        let scheme = scheme.lowercased()
-        guard scheme == "http" || scheme == "https", !authority.isEmpty, authority.utf8.count <= 1_024,
-              !authority.contains(where: { $0 == "@" || $0 == "/" || $0 == "?" || $0 == "#" || $0.isWhitespace }) else { return nil }
-        var host = authority.lowercased()
-        if (scheme == "https" && host.hasSuffix(":443")) || (scheme == "http" && host.hasSuffix(":80")) {
-            host.removeLast(scheme == "https" ? 4 : 3)
+    /// query or fragment in it is left out). Nil for an empty or unusual authority or a path that
+    /// does not start with `/`.
+    public static func normalizedTarget(scheme: String, authority: String, path: String) -> String? {
+        guard path.isEmpty || path.utf8.first == UInt8(ascii: "/"), !authority.isEmpty, authority.utf8.count <= 1_024,
+              !authority.utf8.contains(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) else { return nil }
+        return normalizedTarget(scheme + "://" + authority + path)
+    }
+
+    private static func normalizedTarget(bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        let slash = UInt8(ascii: "/"), colon = UInt8(ascii: ":")
+        // The scheme: letters up to "://".
+        var index = 0
+        while index < bytes.count, bytes[index] != colon { index += 1 }
+        guard index + 2 < bytes.count, bytes[index + 1] == slash, bytes[index + 2] == slash else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 1)
+        for byte in bytes[0..<index] { out.append(byte | (byte >= 0x41 && byte <= 0x5A ? 0x20 : 0)) }
+        let https = out == Array("https".utf8)
+        guard https || out == Array("http".utf8) else { return nil }
+        out.append(contentsOf: "://".utf8)
+        // The authority: up to the path, query or fragment; ASCII, no user information, no blank.
+        let authorityStart = index + 3
+        var authorityEnd = authorityStart
+        while authorityEnd < bytes.count, bytes[authorityEnd] != slash, bytes[authorityEnd] != UInt8(ascii: "?"),
+              bytes[authorityEnd] != UInt8(ascii: "#") {
+            let byte = bytes[authorityEnd]
+            guard byte > 0x20, byte < 0x7F, byte != UInt8(ascii: "@"), byte != UInt8(ascii: "\\") else { return nil }
+            out.append(byte | (byte >= 0x41 && byte <= 0x5A ? 0x20 : 0))
+            authorityEnd += 1
         }
-        guard !host.isEmpty, !host.hasSuffix(":") else { return nil }
-        let pathEnd = path.firstIndex { $0 == "?" || $0 == "#" } ?? path.endIndex
-        let pathOnly = path[..<pathEnd]
-        guard pathOnly.isEmpty || pathOnly.hasPrefix("/") else { return nil }
-        return scheme + "://" + host + (pathOnly.isEmpty ? "/" : String(pathOnly))
+        let defaultPort = Array((https ? ":443" : ":80").utf8)
+        if out.count - 3 - (https ? 5 : 4) > defaultPort.count, out.suffix(defaultPort.count).elementsEqual(defaultPort) {
+            out.removeLast(defaultPort.count)
+        }
+        guard authorityEnd > authorityStart, out.last != colon, out.count > (https ? 8 : 7) else { return nil }
+        // The path, without query and fragment; `/` when empty.
+        var pathEnd = authorityEnd
+        while pathEnd < bytes.count, bytes[pathEnd] != UInt8(ascii: "?"), bytes[pathEnd] != UInt8(ascii: "#") { pathEnd += 1 }
+        if pathEnd == authorityEnd { out.append(slash) } else { out.append(contentsOf: bytes[authorityEnd..<pathEnd]) }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Shows the thumbprint only.

@@ -37,7 +37,8 @@ public struct DPoPProofVerifier: Sendable {
     /// Server nonces (RFC 9449, section 9); nil requires none.
     public let nonces: DPoPNonceIssuer?
     public let clock: any AuthClock
-    /// The proofs' public keys seen lately, parsed once (a client signs every proof with one key).
+    /// The proof headers seen lately, checked and their keys parsed once (a client signs every proof
+    /// with one key under one header).
     let keyCache = ProofKeyCache()
 
     /// Why a proof was refused: `details["reason"]` of the error.
@@ -109,7 +110,14 @@ public struct DPoPProofVerifier: Sendable {
         let checked = try check(proof, method: method, target: target, accessToken: accessToken, boundThumbprint: boundThumbprint)
         // Kept until the proof would be refused as too old anyway (its iat, at most futureLeeway ahead, plus maxAge).
         let expiry = Date(timeIntervalSince1970: min(checked.iat, clock.now.timeIntervalSince1970 + futureLeeway) + maxAge)
-        guard try await replayCache.firstUse(of: Self.replayKey(thumbprint: checked.thumbprint, jti: checked.jti), until: expiry) else {
+        let replayKey = Self.replayKey(thumbprint: checked.thumbprint, jti: checked.jti)
+        // The in-memory cache answers without suspending (no async call through the protocol).
+        let fresh = if let memory = replayCache as? InMemoryReplayCache {
+            try memory.record(replayKey, until: expiry)
+        } else {
+            try await replayCache.firstUse(of: replayKey, until: expiry)
+        }
+        guard fresh else {
             throw Self.failure(.replayed, "The DPoP proof was used before (jti).")
         }
         return Verified(thumbprint: checked.thumbprint, jti: checked.jti)
@@ -124,20 +132,21 @@ public struct DPoPProofVerifier: Sendable {
 
     /// Every check but the replay cache's, synchronously.
     func check(_ proof: String, method: String, target: String?, accessToken: Secret<String>?, boundThumbprint: String?) throws -> Checked {
-        guard !proof.isEmpty, proof.utf8.count <= 8_192, let (header, claims) = JWTParts.decode(Secret(proof)) else {
+        guard !proof.isEmpty, proof.utf8.count <= 8_192, let dot = proof.utf8.firstIndex(of: UInt8(ascii: ".")) else {
             throw Self.failure(.malformed, "The DPoP proof is not a compact JWT.")
         }
-        guard header["typ"]?.stringValue == "dpop+jwt" else { throw Self.failure(.wrongType, "The DPoP proof's typ is not dpop+jwt.") }
-        guard let alg = header["alg"]?.stringValue, allowedAlgorithms.contains(alg) else {
-            throw Self.failure(.algorithmNotAllowed, "The DPoP proof's algorithm is not accepted here.")
+        // A client signs every proof with one key under the same header: its checks are made once
+        // per distinct header text (bounded cache); the claims are read for every proof.
+        let encodedHeader = String(proof[..<dot])
+        let (key, thumbprint): (ProofKey, String)
+        if let known = keyCache.header(encodedHeader) {
+            (key, thumbprint) = known
+        } else {
+            guard let (header, _) = JWTParts.decode(Secret(proof)) else { throw Self.failure(.malformed, "The DPoP proof is not a compact JWT.") }
+            (key, thumbprint) = try checkedKey(header)
+            keyCache.remember(header: encodedHeader, key: key, thumbprint: thumbprint)
         }
-        guard let jwk = header["jwk"]?.objectValue else { throw Self.failure(.invalidKey, "The DPoP proof carries no public key (jwk).") }
-        for member in ["d", "p", "q", "dp", "dq", "qi", "k", "oth"] where jwk[member] != nil {
-            throw Self.failure(.privateKey, "The DPoP proof's jwk holds a private key.")
-        }
-        guard let (key, thumbprint) = keyCache.key(jwk: jwk, algorithm: alg) else {
-            throw Self.failure(.invalidKey, "The DPoP proof's jwk is not a usable public key for its algorithm.")
-        }
+        guard let claims = Self.payload(of: proof) else { throw Self.failure(.malformed, "The DPoP proof is not a compact JWT.") }
         guard key.verifies(proof) else { throw Self.failure(.badSignature, "The DPoP proof's signature does not verify.") }
         guard let jti = claims["jti"]?.stringValue, !jti.isEmpty, jti.utf8.count <= 256 else { throw Self.missing("jti") }
         guard let htm = claims["htm"]?.stringValue else { throw Self.missing("htm") }
@@ -169,10 +178,42 @@ public struct DPoPProofVerifier: Sendable {
         return Checked(thumbprint: thumbprint, jti: jti, iat: iat)
     }
 
+    /// The claims of a compact JWS (its second part, base64url JSON object); nil when it is not one.
+    static func payload(of proof: String) -> [String: JSONValue]? {
+        var proof = proof
+        return proof.withUTF8 { bytes -> [String: JSONValue]? in
+            guard let (first, second) = JWTParts.dots(bytes),
+                  let data = Base64URL.decode(buffer: UnsafeBufferPointer(rebasing: bytes[(first + 1)..<second])) else { return nil }
+            return (try? JSONValue.parse(data))?.objectValue
+        }
+    }
+
+    /// The proof key of a header that passes the header's checks (`typ`, an allowed `alg`, a public
+    /// `jwk` usable for it with no private member), and its thumbprint.
+    func checkedKey(_ header: [String: JSONValue]) throws -> (ProofKey, String) {
+        guard header["typ"]?.stringValue == "dpop+jwt" else { throw Self.failure(.wrongType, "The DPoP proof's typ is not dpop+jwt.") }
+        guard let alg = header["alg"]?.stringValue, allowedAlgorithms.contains(alg) else {
+            throw Self.failure(.algorithmNotAllowed, "The DPoP proof's algorithm is not accepted here.")
+        }
+        guard let jwk = header["jwk"]?.objectValue else { throw Self.failure(.invalidKey, "The DPoP proof carries no public key (jwk).") }
+        for member in ["d", "p", "q", "dp", "dq", "qi", "k", "oth"] where jwk[member] != nil {
+            throw Self.failure(.privateKey, "The DPoP proof's jwk holds a private key.")
+        }
+        guard let key = ProofKey(jwk: jwk, algorithm: alg), let thumbprint = try? JWKThumbprint.sha256(jwk) else {
+            throw Self.failure(.invalidKey, "The DPoP proof's jwk is not a usable public key for its algorithm.")
+        }
+        return (key, thumbprint)
+    }
+
     /// The replay cache's key: the SHA-256 of the key's thumbprint and the `jti` (fixed size,
     /// whatever a client sends).
     static func replayKey(thumbprint: String, jti: String) -> String {
-        Base64URL.encode(SHA256.hash(data: Data((thumbprint + "." + jti).utf8)))
+        var hasher = SHA256()
+        var thumbprint = thumbprint, jti = jti
+        thumbprint.withUTF8 { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
+        hasher.update(bufferPointer: UnsafeRawBufferPointer(start: [UInt8(ascii: ".")], count: 1))
+        jti.withUTF8 { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
+        return Base64URL.encode(hasher.finalize())
     }
 
     static func missing(_ claim: String) -> AuthError {
@@ -191,23 +232,20 @@ public struct DPoPProofVerifier: Sendable {
         return zip(x, y).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
 
-    /// Parsed proof keys and their thumbprints by their JWK members and algorithm: parsing a P-256
-    /// point and hashing its JWK cost as much as the rest of a proof's checks but the signature.
-    /// Bounded: emptied when it holds 4,096 keys.
+    /// The keys of the proof headers that passed the header's checks, by the header's base64url
+    /// text: parsing the header, a P-256 point and hashing its JWK cost as much as the rest of a
+    /// proof's checks but the signature. Bounded: emptied when it holds 4,096 headers (a header is at
+    /// most the proof's 8 KiB).
     final class ProofKeyCache: Sendable {
         private let entries = Mutex<[String: (ProofKey, String)]>([:])
 
-        func key(jwk: [String: JSONValue], algorithm: String) -> (ProofKey, String)? {
-            let name = [algorithm, jwk["kty"]?.stringValue, jwk["crv"]?.stringValue, jwk["x"]?.stringValue, jwk["y"]?.stringValue,
-                        jwk["n"]?.stringValue, jwk["e"]?.stringValue].map { $0 ?? "" }.joined(separator: "|")
-            if let found = entries.withLock({ $0[name] }) { return found }
-            guard name.utf8.count <= 2_048, let key = ProofKey(jwk: jwk, algorithm: algorithm),
-                  let thumbprint = try? JWKThumbprint.sha256(jwk) else { return nil }
+        func header(_ encoded: String) -> (ProofKey, String)? { entries.withLock { $0[encoded] } }
+
+        func remember(header encoded: String, key: ProofKey, thumbprint: String) {
             entries.withLock { entries in
                 if entries.count >= 4_096 { entries.removeAll(keepingCapacity: true) }
-                entries[name] = (key, thumbprint)
+                entries[encoded] = (key, thumbprint)
             }
-            return (key, thumbprint)
         }
     }
 
@@ -239,8 +277,8 @@ public struct DPoPProofVerifier: Sendable {
 
         /// Whether the compact JWS `proof` carries a valid signature by this key.
         func verifies(_ proof: String) -> Bool {
-            let bytes = Array(proof.utf8)
-            return bytes.withUnsafeBufferPointer { buffer -> Bool in
+            var proof = proof
+            return proof.withUTF8 { buffer -> Bool in
                 guard let (_, second) = JWTParts.dots(buffer),
                       let signature = Base64URL.decodeStrictURLSafe(buffer: UnsafeBufferPointer(rebasing: buffer[(second + 1)...])) else {
                     return false
