@@ -26,10 +26,10 @@ import NIOPosix
 import Testing
 import Tracing
 
-// Sources/AuthHubHummingbird/AuthHubWeb+Hummingbird.swift, line 53
+// Sources/AuthHubHummingbird/AuthHubWeb+Hummingbird.swift, line 55
 extension DocExampleContext {
-    func authHubHummingbird_AuthHubWeb_Hummingbird_line53(web: AuthHubWeb, identity: AuthHubIdentity, account: String) async throws {
-#sourceLocation(file: "Sources/AuthHubHummingbird/AuthHubWeb+Hummingbird.swift", line: 54)
+    func authHubHummingbird_AuthHubWeb_Hummingbird_line55(web: AuthHubWeb, identity: AuthHubIdentity, account: String) async throws {
+#sourceLocation(file: "Sources/AuthHubHummingbird/AuthHubWeb+Hummingbird.swift", line: 56)
 do { _ = try await hub.refresh(provider: identity.provider, account: account) }
 catch { throw web.httpError(error) }
 #sourceLocation()

@@ -36,19 +36,19 @@ app.middleware.use(try AuthHubSessionAuthenticator(app.authHubWeb))
     }
 }
 
-// Sources/AuthHubVapor/AuthHubRoutes.swift, line 10
+// Sources/AuthHubVapor/AuthHubRoutes.swift, line 11
 extension DocExampleContext {
-    func authHubVapor_AuthHubRoutes_line10(app: Application, web: AuthHubWeb) async throws {
-#sourceLocation(file: "Sources/AuthHubVapor/AuthHubRoutes.swift", line: 11)
+    func authHubVapor_AuthHubRoutes_line11(app: Application, web: AuthHubWeb) async throws {
+#sourceLocation(file: "Sources/AuthHubVapor/AuthHubRoutes.swift", line: 12)
 try app.register(collection: AuthHubRoutes(web))
 #sourceLocation()
     }
 }
 
-// Sources/AuthHubVapor/AuthHubRoutes.swift, line 40
+// Sources/AuthHubVapor/AuthHubRoutes.swift, line 44
 extension DocExampleContext {
-    func authHubVapor_AuthHubRoutes_line40(app: Application, web: AuthHubWeb) async throws {
-#sourceLocation(file: "Sources/AuthHubVapor/AuthHubRoutes.swift", line: 41)
+    func authHubVapor_AuthHubRoutes_line44(app: Application, web: AuthHubWeb) async throws {
+#sourceLocation(file: "Sources/AuthHubVapor/AuthHubRoutes.swift", line: 45)
 try app.register(collection: AuthHubAccountRoutes(web))
 #sourceLocation()
     }
