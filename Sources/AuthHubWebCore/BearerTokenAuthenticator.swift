@@ -1,5 +1,6 @@
 import AuthHub
 import AuthHubOIDC
+import Crypto
 import Foundation
 import HTTPTypes
 
@@ -162,9 +163,11 @@ public struct BearerTokenAuthenticator: Sendable {
                                       description: dpop == nil ? "Send Authorization: Bearer <token>." : "Send Authorization: Bearer or DPoP <token>."))
         }
         let token = Secret(scheme.credentials)
+        // A DPoP request's token is hashed once: the verified-token cache's key and the proof's `ath`.
+        let digest = scheme.isDPoP && AccessTokenVerifier.hasAcceptableSize(token.revealed()) ? VerifiedTokenCache.key(token.revealed()) : nil
         let verified: (TrustedIssuer, VerifiedBearerToken)
         do {
-            verified = try await verify(token)
+            verified = try await verify(token, digest: digest)
         } catch let error as AuthError where error.code == .accessDenied {
             return .refused(challenge(.forbidden, error: "insufficient_scope", description: "The token lacks a required scope.",
                                       scope: error.details["scope"], dpop: scheme.isDPoP))
@@ -184,7 +187,8 @@ public struct BearerTokenAuthenticator: Sendable {
         case .dpop:
             let (scheme, authority, path) = target()
             let uri = requestTarget(scheme: scheme, authority: authority, path: path)
-            if let refusal = await checkProof(dpopProofs(), method: method, target: uri, token: token, boundThumbprint: boundThumbprint) {
+            if let refusal = await checkProof(dpopProofs(), method: method, target: uri, token: token,
+                                              tokenHash: digest.map { Base64URL.encode($0) }, boundThumbprint: boundThumbprint) {
                 return .refused(refusal)
             }
         }
@@ -210,7 +214,7 @@ public struct BearerTokenAuthenticator: Sendable {
     }
 
     /// The refusal of a DPoP request's proof, or nil when it passes.
-    private func checkProof(_ proofs: [String], method: HTTPRequest.Method, target: String?, token: Secret<String>,
+    private func checkProof(_ proofs: [String], method: HTTPRequest.Method, target: String?, token: Secret<String>, tokenHash: String?,
                             boundThumbprint: String?) async -> WebResponse? {
         guard let dpop else { return challenge(.unauthorized, error: "invalid_request", description: "DPoP is not accepted here.") }
         guard let boundThumbprint else {
@@ -225,7 +229,8 @@ public struct BearerTokenAuthenticator: Sendable {
             return challenge(.unauthorized, error: "invalid_dpop_proof", description: "The request's URI is unknown here.", dpop: true)
         }
         do {
-            _ = try await dpop.verify(proof, method: method.rawValue, target: target, accessToken: token, boundThumbprint: boundThumbprint)
+            _ = try await dpop.verify(proof, method: method.rawValue, target: target, accessToken: token, accessTokenHash: tokenHash,
+                                      boundThumbprint: boundThumbprint)
             return nil
         } catch let error as AuthError where error.details["reason"] == InMemoryReplayCache.replayCacheFullReason {
             return WebResponse.page(.serviceUnavailable, error.message)
@@ -287,9 +292,15 @@ public struct BearerTokenAuthenticator: Sendable {
     /// otherwise by the issuer's verifier (and then kept).
     /// - Throws: `AuthError`, as the verifiers do; `invalidToken` for an issuer not trusted here.
     package func verify(_ token: Secret<String>) async throws -> (TrustedIssuer, VerifiedBearerToken) {
+        try await verify(token, digest: nil)
+    }
+
+    /// ``verify(_:)`` with the token's SHA-256 made by the caller (a DPoP request needs it for the
+    /// proof's `ath` too); nil makes it here when the verified-token cache is on.
+    package func verify(_ token: Secret<String>, digest: SHA256Digest?) async throws -> (TrustedIssuer, VerifiedBearerToken) {
         // A token over the verifiers' size limit is refused below: no digest is worth making of it.
         let key = verifiedTokens != nil && AccessTokenVerifier.hasAcceptableSize(token.revealed())
-            ? VerifiedTokenCache.key(token.revealed()) : nil
+            ? digest ?? VerifiedTokenCache.key(token.revealed()) : nil
         if let key, let cache = verifiedTokens, let kept = cache.entry(key), let verifier = kept.issuer.accessToken {
             do {
                 if let claims = try verifier.recheck(kept.claims, requiredScopes: requiredScopes) {

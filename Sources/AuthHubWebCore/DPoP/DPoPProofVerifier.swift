@@ -107,7 +107,15 @@ public struct DPoPProofVerifier: Sendable {
     /// normalized (``DPoPKey/normalizedTarget(scheme:authority:path:)``; nil: unknown, refused).
     public func verify(_ proof: String, method: String, target: String?, accessToken: Secret<String>?,
                        boundThumbprint: String?) async throws -> Verified {
-        let checked = try check(proof, method: method, target: target, accessToken: accessToken, boundThumbprint: boundThumbprint)
+        try await verify(proof, method: method, target: target, accessToken: accessToken, accessTokenHash: nil, boundThumbprint: boundThumbprint)
+    }
+
+    /// ``verify(_:method:target:accessToken:boundThumbprint:)`` with the access token's `ath`
+    /// (``DPoPKey/accessTokenHash(_:)``) already made by the caller; nil makes it here.
+    package func verify(_ proof: String, method: String, target: String?, accessToken: Secret<String>?, accessTokenHash: String?,
+                        boundThumbprint: String?) async throws -> Verified {
+        let checked = try check(proof, method: method, target: target, accessToken: accessToken, accessTokenHash: accessTokenHash,
+                                boundThumbprint: boundThumbprint)
         // Kept until the proof would be refused as too old anyway (its iat, at most futureLeeway ahead, plus maxAge).
         let expiry = Date(timeIntervalSince1970: min(checked.iat, clock.now.timeIntervalSince1970 + futureLeeway) + maxAge)
         let replayKey = Self.replayKey(thumbprint: checked.thumbprint, jti: checked.jti)
@@ -123,7 +131,7 @@ public struct DPoPProofVerifier: Sendable {
         return Verified(thumbprint: checked.thumbprint, jti: checked.jti)
     }
 
-    /// What ``check(_:method:target:accessToken:boundThumbprint:)`` found in a proof that passed.
+    /// What ``check(_:method:target:accessToken:accessTokenHash:boundThumbprint:)`` found in a proof that passed.
     struct Checked: Sendable {
         let thumbprint: String
         let jti: String
@@ -131,7 +139,8 @@ public struct DPoPProofVerifier: Sendable {
     }
 
     /// Every check but the replay cache's, synchronously.
-    func check(_ proof: String, method: String, target: String?, accessToken: Secret<String>?, boundThumbprint: String?) throws -> Checked {
+    func check(_ proof: String, method: String, target: String?, accessToken: Secret<String>?, accessTokenHash: String? = nil,
+               boundThumbprint: String?) throws -> Checked {
         guard !proof.isEmpty, proof.utf8.count <= 8_192, let dot = proof.utf8.firstIndex(of: UInt8(ascii: ".")) else {
             throw Self.failure(.malformed, "The DPoP proof is not a compact JWT.")
         }
@@ -161,7 +170,7 @@ public struct DPoPProofVerifier: Sendable {
         guard iat <= now + futureLeeway else { throw Self.failure(.future, "The DPoP proof is dated in the future (iat).") }
         if let accessToken {
             guard let ath = claims["ath"]?.stringValue else { throw Self.missing("ath") }
-            guard Self.constantTimeEqual(ath, DPoPKey.accessTokenHash(accessToken)) else {
+            guard Self.constantTimeEqual(ath, accessTokenHash ?? DPoPKey.accessTokenHash(accessToken)) else {
                 throw Self.failure(.accessTokenHashMismatch, "The DPoP proof is for another access token (ath).")
             }
         }
@@ -227,9 +236,10 @@ public struct DPoPProofVerifier: Sendable {
     }
 
     static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
-        guard x.count == y.count else { return false }
-        return zip(x, y).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+        guard a.utf8.count == b.utf8.count else { return false }
+        var difference: UInt8 = 0
+        for (x, y) in zip(a.utf8, b.utf8) { difference |= x ^ y }
+        return difference == 0
     }
 
     /// The keys of the proof headers that passed the header's checks, by the header's base64url
