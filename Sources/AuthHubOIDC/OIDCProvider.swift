@@ -126,10 +126,7 @@ public struct OIDCProvider: AuthProvider {
             .pushAuthorizationRequest(endpoint: endpoint.absoluteString, parameters: parameters)
         let url = try OIDCAuthorizationRequest.url(metadata.authorizationEndpoint,
                                                    adding: [("client_id", configuration.clientId), ("request_uri", pushed.requestURI)])
-        return OIDCAuthorizationTransaction(url: url, clientId: transaction.clientId, redirectURI: transaction.redirectURI,
-                                            codeVerifier: transaction.codeVerifier, state: transaction.state, nonce: transaction.nonce,
-                                            maxAge: transaction.maxAge, organization: transaction.organization, scope: transaction.scope,
-                                            dpopKey: transaction.dpopKey)
+        return transaction.opening(url)
     }
 
     /// Finishes a sign-in from the redirect: parses the callback, exchanges the code and validates
@@ -231,7 +228,7 @@ public struct OIDCProvider: AuthProvider {
             var renewed = Session(providerID: id, accountKey: session.accountKey, accessToken: tokens.accessToken,
                                   tokenType: tokens.tokenType.isEmpty ? "Bearer" : tokens.tokenType,
                                   refreshToken: tokens.refreshToken, expiresAt: tokens.expiresAt, scope: tokens.scope,
-                                  secretExtras: tokens.dpopKey.map { [Session.dpopKeyExtra: $0.stored] } ?? [:])
+                                  secretExtras: Session.secretExtras(dpopKey: tokens.dpopKey))
             if !tokens.idToken.isEmpty {
                 let expectations = IDTokenExpectations(issuer: resolved.metadata.issuer, clientId: configuration.clientId,
                                                        leeway: configuration.leeway)
@@ -285,7 +282,7 @@ public struct OIDCProvider: AuthProvider {
                        tokenType: tokens.tokenType.isEmpty ? "Bearer" : tokens.tokenType, idToken: tokens.idToken,
                        refreshToken: tokens.refreshToken, expiresAt: tokens.expiresAt, scope: tokens.scope ?? scope,
                        userID: claims.subject, claims: Self.publicClaims(claims),
-                       secretExtras: tokens.dpopKey.map { [Session.dpopKeyExtra: $0.stored] } ?? [:], issuedAt: context.clock.now)
+                       secretExtras: Session.secretExtras(dpopKey: tokens.dpopKey), issuedAt: context.clock.now)
     }
 
     /// The ID token's claims without the ones that only bind the token to a request.

@@ -73,11 +73,18 @@ extension AuthHubWeb {
             throw AuthError(.invalidToken, message: "The logout token is not a compact JWT naming its issuer.",
                             details: ["reason": LogoutTokenValidator.Failure.malformed.rawValue])
         }
-        var lastError: AuthError?
+        var lastError: AuthError?, unreachable: (any Error)?
         for id in hub.providerIDs {
             guard let provider = try? hub.provider(id) as? any BackChannelLogoutProvider,
                   WebSessionID.isUsable(providerID: provider.id) else { continue }
-            let validator = try await provider.logoutTokenValidator()
+            // One provider whose discovery is out of reach must not stop another's logouts.
+            let validator: LogoutTokenValidator
+            do {
+                validator = try await provider.logoutTokenValidator()
+            } catch {
+                unreachable = error
+                continue
+            }
             guard validator.issuer == iss else { continue }
             do {
                 let claims = try await validator.validate(token)
@@ -93,8 +100,10 @@ extension AuthHubWeb {
                 lastError = error
             }
         }
-        throw lastError ?? AuthError(.invalidToken, message: "The logout token's issuer is not a provider of this app.",
-                                     details: ["reason": "untrustedIssuer"])
+        if let lastError { throw lastError }
+        // No reachable provider has this issuer; one that could not be asked may be it: try again later.
+        if let unreachable { throw unreachable }
+        throw AuthError(.invalidToken, message: "The logout token's issuer is not a provider of this app.", details: ["reason": "untrustedIssuer"])
     }
 
     /// Removes the provider's browser sessions the logout token names; returns how many.

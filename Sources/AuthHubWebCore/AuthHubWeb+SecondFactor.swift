@@ -33,7 +33,7 @@ extension AuthHubWeb {
         } catch {
             return secured(.page(.forbidden, "This form expired. Please try again."))
         }
-        guard let csrf = fields["csrf"], Self.constantTimeEqual(csrf, entry.csrf) else {
+        guard let csrf = fields["csrf"], constantTimeEquals(csrf, entry.csrf) else {
             return secured(.page(.forbidden, "This form expired. Please try again."))
         }
         let code = Secret(String((fields["code"] ?? "").prefix(64)))
@@ -176,9 +176,4 @@ extension AuthHubWeb {
         return response
     }
 
-    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
-        guard x.count == y.count else { return false }
-        return zip(x, y).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
-    }
 }

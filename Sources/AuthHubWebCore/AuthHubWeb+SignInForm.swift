@@ -112,7 +112,7 @@ extension AuthHubWeb {
         } catch {
             return secured(.page(.forbidden, "This form expired. Please try again."))
         }
-        guard let sent = fields["csrf"], Self.constantTimeEqual(sent, csrf) else {
+        guard let sent = fields["csrf"], constantTimeEquals(sent, csrf) else {
             return secured(.page(.forbidden, "This form expired. Please try again."))
         }
         let provider: any AuthProvider

@@ -274,18 +274,13 @@ public struct BearerTokenAuthenticator: Sendable {
         guard let identity, case .session = identity.source else { return .keep }
         guard acceptsSessionCookie else { return .drop }
         if ![.get, .head, .options].contains(method) {
-            guard let given, let expected = identity.csrfToken, Self.constantTimeEqual(given, expected) else {
+            guard let given, let expected = identity.csrfToken, constantTimeEquals(given, expected) else {
                 return .refuse(.page(.forbidden, "A request that changes state needs the X-CSRF-Token header."))
             }
         }
         return .keep
     }
 
-    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
-        guard x.count == y.count else { return false }
-        return zip(x, y).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
-    }
 
     /// The trusted issuer of `token` and its verified claims: from the verified-token cache when
     /// the token is there and still passes ``AccessTokenVerifier/recheck(_:requiredScopes:)``,

@@ -82,3 +82,11 @@ package func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
     for i in 0..<n { diff |= a[i] ^ b[i] }
     return diff == 0
 }
+
+/// ``constantTimeEquals(_:_:)-([UInt8],[UInt8])`` of two strings' UTF-8 bytes, without copying them
+/// (tokens, CSRF values, thumbprints, nonces compared on every request).
+package func constantTimeEquals(_ a: String, _ b: String) -> Bool {
+    var diff: UInt8 = a.utf8.count == b.utf8.count ? 0 : 1
+    for (x, y) in zip(a.utf8, b.utf8) { diff |= x ^ y }
+    return diff == 0
+}

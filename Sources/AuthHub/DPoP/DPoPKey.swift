@@ -71,7 +71,7 @@ public struct DPoPKey: Sendable, Hashable, CustomStringConvertible {
             "jti": .string(Base64URL.encode(random.bytes(16))),
             "htm": .string(method),
             "htu": .string(Self.targetURI(url)),
-            "iat": .number(Double(Int64(now.timeIntervalSince1970.rounded(.down)))),
+            "iat": .number(now.timeIntervalSince1970.rounded(.down)),
         ]
         if let nonce { claims["nonce"] = .string(nonce) }
         if let accessToken { claims["ath"] = .string(Self.accessTokenHash(accessToken)) }
@@ -177,6 +177,11 @@ extension Session {
     public func dpopKey() throws -> DPoPKey? {
         guard let stored = secretExtras[Self.dpopKeyExtra] else { return nil }
         return try DPoPKey(stored: stored)
+    }
+
+    /// The secret extras that keep `key` with a session (none for a bearer session).
+    public static func secretExtras(dpopKey key: DPoPKey?) -> [String: Secret<String>] {
+        key.map { [dpopKeyExtra: $0.stored] } ?? [:]
     }
 
     /// Whether the session's access token is DPoP-bound (`token_type` `DPoP`).

@@ -64,8 +64,8 @@ package enum RedirectPolicy {
     /// Whether a header of `request` carries a credential: `Authorization`, `Proxy-Authorization`,
     /// `Cookie`, `DPoP`, or any name ``Redactor/isSensitive(_:)`` calls sensitive (stamps, API keys).
     package static func carriesCredentials(_ request: HTTPRequest) -> Bool {
-        // `Redactor` already calls authorization (proxy's too), cookie and stamp names sensitive.
-        request.headerFields.contains { $0.name.canonicalName == "dpop" || Redactor.isSensitive($0.name.canonicalName) }
+        // `Redactor` calls authorization (proxy's too), cookie, DPoP and stamp names sensitive.
+        request.headerFields.contains { Redactor.isSensitive($0.name.canonicalName) }
     }
 
     /// `scheme://host[:port]/path` of a redirect target: enough to say where it pointed, never the

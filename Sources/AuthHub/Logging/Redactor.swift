@@ -23,6 +23,8 @@ public struct Redactor: Sendable {
         // My Account's `barcode_uri` (an otpauth URI holding the TOTP secret), the Management API's
         // `link_with` (an ID token) and Firebase's `oobLink` (a link holding the action code).
         "barcode", "link",
+        // DPoP proofs (RFC 9449): replayable within their lifetime with the token they name.
+        "dpop",
     ]
 
     /// Fragments of names whose *numeric* values are still secrets (a one-time code sent as a number).

@@ -225,7 +225,7 @@ public actor Auth0CredentialsManager {
         try SessionTimeLimits.requireLifetime(minTTL, of: "API token", expiresAt: reply.expiresAt, now: clock.now, provider: key.provider)
         let api = Session(providerID: key.provider, accountKey: apiKey.account, accessToken: reply.accessToken,
                           tokenType: reply.tokenType.isEmpty ? "Bearer" : reply.tokenType, expiresAt: reply.expiresAt,
-                          scope: reply.scope ?? "", secretExtras: reply.dpopKey.map { [Session.dpopKeyExtra: $0.stored] } ?? [:],
+                          scope: reply.scope ?? "", secretExtras: Session.secretExtras(dpopKey: reply.dpopKey),
                           issuedAt: clock.now)
         try api.checkTokenSyntax(operation: .tokenExchange)
         _ = try await store.save(api, for: apiKey, expectedVersion: nil)

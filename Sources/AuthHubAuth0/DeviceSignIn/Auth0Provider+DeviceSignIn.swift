@@ -43,7 +43,7 @@ extension Auth0Provider: DeviceSignInProvider {
                                          refreshToken: tokens.refreshToken, expiresAt: tokens.expiresAt,
                                          scope: tokens.scope ?? options.scope ?? configuration.scope, userID: claims.subject,
                                          claims: claims.claims.filter { !["nonce", "at_hash", "c_hash"].contains($0.key) },
-                                         secretExtras: tokens.dpopKey.map { [Session.dpopKeyExtra: $0.stored] } ?? [:],
+                                         secretExtras: Session.secretExtras(dpopKey: tokens.dpopKey),
                                          issuedAt: context.clock.now))
             }
         } catch {

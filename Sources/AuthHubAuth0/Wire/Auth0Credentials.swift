@@ -68,7 +68,7 @@ public struct Auth0Credentials: Sendable, Hashable, CustomStringConvertible {
         Session(providerID: providerID, accountKey: accountKey, accessToken: accessToken,
                 tokenType: tokenType.isEmpty ? "Bearer" : tokenType,
                 idToken: idToken.isEmpty ? nil : idToken, refreshToken: refreshToken, expiresAt: expiresAt,
-                scope: scope, secretExtras: dpopKey.map { [Session.dpopKeyExtra: $0.stored] } ?? [:], issuedAt: issuedAt)
+                scope: scope, secretExtras: Session.secretExtras(dpopKey: dpopKey), issuedAt: issuedAt)
     }
 
     public var description: String {

@@ -45,6 +45,12 @@ public struct OIDCAuthorizationTransaction: Sendable {
         self.scope = scope
     }
 
+    /// The same transaction with another URL for the browser (a pushed request's `request_uri` URL).
+    func opening(_ url: URL) -> OIDCAuthorizationTransaction {
+        OIDCAuthorizationTransaction(url: url, clientId: clientId, redirectURI: redirectURI, codeVerifier: codeVerifier, state: state,
+                                     nonce: nonce, maxAge: maxAge, organization: organization, scope: scope, dpopKey: dpopKey)
+    }
+
     /// Parses the redirect the browser made back to the app.
     ///
     /// The steps, in order: key/value pairs are read from the fragment and the query (query values

@@ -32,6 +32,11 @@ public enum OIDCClientAuthentication: Sendable {
     /// The `client_assertion_type` of a JWT assertion.
     public static let jwtBearerAssertionType = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
 
+    /// `Basic` of the form-encoded `client_id:client_secret` (RFC 6749, section 2.3.1).
+    static func basicAuthorization(clientId: String, secret: Secret<String>) -> String {
+        "Basic " + Data((FormEncoding.escape(clientId) + ":" + FormEncoding.escape(secret.revealed())).utf8).base64EncodedString()
+    }
+
     /// The method names providers.json accepts.
     public static let methodNames = ["none", "client_secret_basic", "client_secret_post", "private_key_jwt"]
 
@@ -51,8 +56,7 @@ public enum OIDCClientAuthentication: Sendable {
         case .none:
             break
         case .clientSecretBasic(let secret):
-            let credentials = FormEncoding.escape(clientId) + ":" + FormEncoding.escape(secret.revealed())
-            headers[.authorization] = "Basic " + Data(credentials.utf8).base64EncodedString()
+            headers[.authorization] = Self.basicAuthorization(clientId: clientId, secret: secret)
         case .clientSecretPost(let secret):
             fields.append(("client_secret", secret.revealed()))
         case .privateKeyJWT(let key):
@@ -103,7 +107,7 @@ public struct ClientAssertionKey: Sendable, CustomStringConvertible {
     public func assertion(clientId: String, audience: String, now: Date, random: any RandomSource) throws -> Secret<String> {
         var header: [String: JSONValue] = ["alg": .string(algorithm), "typ": "JWT"]
         if let keyID { header["kid"] = .string(keyID) }
-        let iat = Double(Int64(now.timeIntervalSince1970.rounded(.down)))
+        let iat = now.timeIntervalSince1970.rounded(.down)
         let claims: [String: JSONValue] = [
             "iss": .string(clientId), "sub": .string(clientId), "aud": .string(audience),
             "iat": .number(iat), "exp": .number(iat + 60), "jti": .string(Base64URL.encode(random.bytes(16))),

@@ -67,6 +67,6 @@ extension OIDCProvider: DeviceSignInProvider {
         }
         return Session(providerID: id, accessToken: tokens.accessToken, tokenType: tokenType, refreshToken: tokens.refreshToken,
                        expiresAt: tokens.expiresAt, scope: tokens.scope ?? scope, userID: subject, claims: claims,
-                       secretExtras: tokens.dpopKey.map { [Session.dpopKeyExtra: $0.stored] } ?? [:], issuedAt: context.clock.now)
+                       secretExtras: Session.secretExtras(dpopKey: tokens.dpopKey), issuedAt: context.clock.now)
     }
 }

@@ -85,7 +85,6 @@ public struct LogoutTokenValidator: Sendable {
             }
         }
         do {
-            _ = try IDTokenValidator.signatureAlgorithm(header)
             try await IDTokenValidator.verifySignature(raw, header: header, keys: keys)
         } catch let error as AuthError {
             // The issuer's keys could not be fetched: not the token's fault (a transient error).

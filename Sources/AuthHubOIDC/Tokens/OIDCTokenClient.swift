@@ -203,10 +203,15 @@ public struct OIDCTokenClient: Sendable {
             try authenticate(&fields, &headers)
             request = APIRequest(.post, tokenEndpoint, headerFields: headers, body: .form(fields), retry: retry, operation: operation)
         case .json:
-            // The JSON body carries client_id; a confidential client's secret goes in Basic (the
-            // Auth0 device flow, the only JSON user, is a public client).
-            var ignored: [(String, String)] = [("client_id", clientId)]
-            if case .clientSecretBasic = effectiveClientAuthentication { try authenticate(&ignored, &headers) }
+            // The JSON body carries client_id; of the other credentials only a header (Basic) can go
+            // with it — a method that adds body fields needs a form-encoded request.
+            switch effectiveClientAuthentication {
+            case .none: break
+            case .clientSecretBasic(let secret): headers[.authorization] = OIDCClientAuthentication.basicAuthorization(clientId: clientId, secret: secret)
+            case .clientSecretPost, .privateKeyJWT:
+                throw AuthError(.invalidConfiguration, message: "\(effectiveClientAuthentication.methodName) needs a form-encoded token request.",
+                                provider: api.provider)
+            }
             request = try APIRequest.json(.post, tokenEndpoint, body, headerFields: headers, retry: retry, operation: operation)
         }
         var proved = request

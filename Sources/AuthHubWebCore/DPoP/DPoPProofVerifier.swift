@@ -170,12 +170,12 @@ public struct DPoPProofVerifier: Sendable {
         guard iat <= now + futureLeeway else { throw Self.failure(.future, "The DPoP proof is dated in the future (iat).") }
         if let accessToken {
             guard let ath = claims["ath"]?.stringValue else { throw Self.missing("ath") }
-            guard Self.constantTimeEqual(ath, accessTokenHash ?? DPoPKey.accessTokenHash(accessToken)) else {
+            guard constantTimeEquals(ath, accessTokenHash ?? DPoPKey.accessTokenHash(accessToken)) else {
                 throw Self.failure(.accessTokenHashMismatch, "The DPoP proof is for another access token (ath).")
             }
         }
         if let boundThumbprint {
-            guard Self.constantTimeEqual(thumbprint, boundThumbprint) else {
+            guard constantTimeEquals(thumbprint, boundThumbprint) else {
                 throw Self.failure(.keyMismatch, "The DPoP proof's key is not the one the access token is bound to (cnf.jkt).")
             }
         }
@@ -235,12 +235,6 @@ public struct DPoPProofVerifier: Sendable {
                   details: extra.merging(["reason": failure.rawValue, "dpopError": dpopError]) { _, new in new })
     }
 
-    static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-        guard a.utf8.count == b.utf8.count else { return false }
-        var difference: UInt8 = 0
-        for (x, y) in zip(a.utf8, b.utf8) { difference |= x ^ y }
-        return difference == 0
-    }
 
     /// The keys of the proof headers that passed the header's checks, by the header's base64url
     /// text: parsing the header, a P-256 point and hashing its JWK cost as much as the rest of a
