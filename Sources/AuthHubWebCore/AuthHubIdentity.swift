@@ -37,7 +37,7 @@ public struct AuthHubIdentity: Sendable {
 
     /// When the user last gave the provider their credentials: the ID token's `auth_time`, when the
     /// provider sent one, else the time the web core checked the user's password itself (its
-    /// sign-in form; what a step-up checks: ``AuthHubWeb/requireRecentAuthentication(_:maxAge:returnTo:)``).
+    /// sign-in form; what a step-up checks: ``AuthHubWeb/requireRecentAuthentication(_:maxAge:returnTo:afterForm:)``).
     public var authenticatedAt: Date? {
         if let seconds = claims["auth_time"]?.doubleValue, let date = Self.date(seconds) { return date }
         return storage.authenticatedAt

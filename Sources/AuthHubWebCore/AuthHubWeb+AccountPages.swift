@@ -120,7 +120,7 @@ extension AuthHubWeb {
         }
     }
 
-    /// `GET <accountPath>/confirm?action=remove-method&id=…|sign-out-others|delete-account`: asks before a
+    /// `GET <accountPath>/confirm?action=remove-method&id=…|sign-out-session&id=…|sign-out-others|sign-out-everywhere|delete-account`: asks before a
     /// destructive action (a recent sign-in first), whose form posts to ``accountAction(_:)``.
     public func accountConfirmPage(_ request: WebRequest) async -> WebResponse {
         await withSignedIn(request) { identity, id in
@@ -135,6 +135,14 @@ extension AuthHubWeb {
                     .compactMap { $0 }.joined(separator: " · ")
                 (heading, text, confirm, methodID) = (pages.strings["confirmRemoveTitle"] ?? "", what + " — " + (pages.strings["confirmRemoveText"] ?? ""),
                                                       pages.strings["remove"] ?? "Remove", method.id)
+            case "sign-out-session":
+                // The way back after a step-up asked for by the list's own sign-out button.
+                guard let asked = query["id"], let session = try await sessions(of: identity).first(where: { $0.id == asked && !$0.isCurrent }) else {
+                    return .page(.notFound, "There is no such session of yours.")
+                }
+                let device = session.device ?? pages.strings["unknownDevice"] ?? "A browser"
+                (heading, text, confirm, methodID) = (pages.strings["confirmSignOutOneTitle"] ?? "", device + " — " + (pages.strings["confirmSignOutOneText"] ?? ""),
+                                                      pages.strings["signOut"] ?? "Sign out", session.id)
             case "sign-out-others":
                 (heading, text, confirm, methodID) = (pages.strings["confirmSignOutOthersTitle"] ?? "", pages.strings["confirmSignOutOthersText"] ?? "",
                                                       pages.strings["signOutOthers"] ?? "Sign out", nil)
@@ -181,7 +189,7 @@ extension AuthHubWeb {
             let back = configuration.accountPath
             func done(_ notice: String) -> WebResponse { .redirect(back + "?done=" + notice, status: .seeOther) }
             func stepUp(_ returnTo: String) -> WebResponse? {
-                requireRecentAuthentication(identity, maxAge: configuration.accountStepUpMaxAge, returnTo: returnTo)
+                requireRecentAuthentication(identity, maxAge: configuration.accountStepUpMaxAge, returnTo: returnTo, afterForm: true)
             }
             switch fields["action"] {
             case "remove-method":
@@ -191,7 +199,7 @@ extension AuthHubWeb {
                 return done("removed")
             case "sign-out-session":
                 guard let sessionID = fields["id"] else { return .page(.badRequest, "Which session?") }
-                if let redirect = stepUp(back) { return redirect }
+                if let redirect = stepUp(back + "/confirm?action=sign-out-session&id=" + Self.queryEscaped(sessionID)) { return redirect }
                 try await signOutSession(id: sessionID, of: identity)
                 return done("signedOutOne")
             case "sign-out-others":
@@ -342,9 +350,10 @@ extension AuthHubWeb {
 
     /// Through the provider's sign-in again and back to `returnTo`: the provider wanted a more recent
     /// sign-in than the pages' step-up window gave (Firebase's `CREDENTIAL_TOO_OLD_LOGIN_AGAIN`).
+    /// Answers a form's POST, so a page of this site rather than a redirect to another origin (see
+    /// ``requireRecentAuthentication(_:maxAge:returnTo:afterForm:)``).
     private func reauthenticate(_ identity: AuthHubIdentity, returnTo: String) -> WebResponse {
-        guard let path = reauthenticationPath(for: identity, returnTo: returnTo) else { return .page(.badRequest, "There is no such page.") }
-        return .redirect(path, status: .seeOther)
+        reauthenticationPage(for: identity, returnTo: returnTo)
     }
 
     /// The password or profile form (``accountEditPage(_:)``), with an error when one is given.

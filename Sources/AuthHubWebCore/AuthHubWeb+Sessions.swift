@@ -124,11 +124,38 @@ extension AuthHubWeb {
     /// Nil when the user of `identity` signed in within `maxAge`; otherwise the response to send
     /// instead of the action: a redirect (303) through the provider's sign-in and back to
     /// `returnTo` (400 for a `returnTo` that is not a path of this site).
-    public func requireRecentAuthentication(_ identity: AuthHubIdentity, maxAge: Duration, returnTo: String) -> WebResponse? {
+    ///
+    /// - Parameter afterForm: true when answering a form's POST. A browser applies the page's
+    ///   `Content-Security-Policy: form-action 'self'` (AuthHub's pages send it) to every redirect
+    ///   that follows a form submission, so a redirect on to another origin — the provider's sign-in
+    ///   — is blocked there. After a form the answer is therefore a page of this site
+    ///   (``reauthenticationPage(for:returnTo:)``) that goes on to the sign-in by itself.
+    public func requireRecentAuthentication(_ identity: AuthHubIdentity, maxAge: Duration, returnTo: String,
+                                            afterForm: Bool = false) -> WebResponse? {
         guard !isRecentlyAuthenticated(identity, within: maxAge) else { return nil }
+        return afterForm ? reauthenticationPage(for: identity, returnTo: returnTo) : reauthenticationRedirect(for: identity, returnTo: returnTo)
+    }
+
+    /// A redirect (303) through the provider's sign-in and back to `returnTo` (400 for a `returnTo`
+    /// that is not a path of this site).
+    func reauthenticationRedirect(for identity: AuthHubIdentity, returnTo: String) -> WebResponse {
         guard let path = reauthenticationPath(for: identity, returnTo: returnTo) else {
             return .page(.badRequest, "The return address must be a page of this site.")
         }
         return .redirect(path, status: .seeOther)
+    }
+
+    /// A page of this site (200) that sends the browser through the provider's sign-in and back to
+    /// `returnTo` at once (a `refresh` in the page, and a link for a browser that does not follow
+    /// one): the answer to a form's POST that needs a recent sign-in (see
+    /// ``requireRecentAuthentication(_:maxAge:returnTo:afterForm:)``). 400 for a `returnTo` that is
+    /// not a path of this site.
+    public func reauthenticationPage(for identity: AuthHubIdentity, returnTo: String) -> WebResponse {
+        guard let path = reauthenticationPath(for: identity, returnTo: returnTo), let back = ReturnPath.validated(returnTo) else {
+            return .page(.badRequest, "The return address must be a page of this site.")
+        }
+        return pages.render("reauthenticate", title: pages.strings["stepUpTitle"] ?? "Confirm it is you",
+                            context: ["continue": path, "back": back.hasPrefix(configuration.accountPath + "/") ? configuration.accountPath : back],
+                            refresh: path, random: hub.context.random)
     }
 }

@@ -12,6 +12,7 @@ public enum DefaultWebTemplates {
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <meta name="referrer" content="same-origin">
+            {{#refresh}}<meta http-equiv="refresh" content="0; url={{refresh}}">{{/refresh}}
             <title>{{title}} · {{product}}</title>
             <style nonce="{{nonce}}">{{{stylesheet}}}</style>
             </head>
@@ -118,6 +119,14 @@ public enum DefaultWebTemplates {
             <p class="ah-actions"><a class="ah-button ah-danger" href="{{deleteAccountLink}}">{{t.deleteAccount}}</a></p>
             </section>
             {{/canDeleteAccount}}
+            """,
+        "reauthenticate": """
+            <section class="ah-card" aria-labelledby="ah-title">
+            <h1 id="ah-title">{{t.stepUpTitle}}</h1>
+            <p class="ah-lead">{{t.reauthenticateLead}}</p>
+            <p class="ah-actions"><a class="ah-button" id="ah-continue" href="{{continue}}">{{t.continue}}</a></p>
+            <p class="ah-foot"><a href="{{back}}">{{t.cancel}}</a></p>
+            </section>
             """,
         "confirm": """
             <section class="ah-card" aria-labelledby="ah-title">
@@ -325,6 +334,8 @@ public enum DefaultWebTemplates {
         "confirmRemoveTitle": "Remove this sign-in method?",
         "confirmRemoveText": "You will no longer be able to use it to sign in.",
         "confirmSignOutOthersTitle": "Sign out everywhere else?",
+        "confirmSignOutOneTitle": "Sign out that browser?",
+        "confirmSignOutOneText": "it will have to sign in again; its session is revoked at the identity provider.",
         "signOutEverywhere": "Sign out everywhere",
         "confirmSignOutEverywhereTitle": "Sign out everywhere?",
         "confirmSignOutEverywhereText": "Every browser signed in to your account is signed out, this one too, and their sessions are revoked at the identity provider.",
@@ -360,6 +371,8 @@ public enum DefaultWebTemplates {
         "signInLead": "Sign in with your email address and password.",
         "stepUpTitle": "Confirm it is you",
         "stepUpLead": "Enter your password again to continue.",
+        "reauthenticateLead": "This needs a recent sign-in: you are taken to sign in again, then back here.",
+        "continue": "Continue",
         "addEmailCode": "Get codes by email",
         "addPhoneCode": "Get codes by text message",
         "emailCodeLead": "A code is sent to this address when you sign in. First, confirm it with the code we send now.",

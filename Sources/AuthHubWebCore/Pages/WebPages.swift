@@ -60,8 +60,8 @@ struct WebPageRenderer: Sendable {
 
     /// `template` rendered with `context` inside the layout, as an HTML response with its own CSP.
     func render(_ template: String, title: String, context: [String: Any], status: HTTPResponse.Status = .ok,
-                random: any RandomSource) -> WebResponse {
-        renderBody(title: title, status: status, random: random) { nonce in
+                refresh: String? = nil, random: any RandomSource) -> WebResponse {
+        renderBody(title: title, status: status, refresh: refresh, random: random) { nonce in
             var values = context
             values["t"] = strings
             values["nonce"] = nonce
@@ -71,11 +71,15 @@ struct WebPageRenderer: Sendable {
         }
     }
 
-    /// A page whose body `body` makes (trusted markup, given the response's nonce) inside the layout.
-    func renderBody(title: String, status: HTTPResponse.Status, random: any RandomSource, body: (String) -> String) -> WebResponse {
+    /// A page whose body `body` makes (trusted markup, given the response's nonce) inside the layout;
+    /// with `refresh` (a path of this site), the layout's `{{refresh}}` makes the browser go there at once.
+    func renderBody(title: String, status: HTTPResponse.Status, refresh: String? = nil, random: any RandomSource,
+                    body: (String) -> String) -> WebResponse {
         let nonce = Base64URL.encode(random.bytes(18))
-        let page = library.render(["t": strings, "nonce": nonce, "product": productName, "title": title, "body": body(nonce),
-                                   "stylesheet": stylesheet], withTemplate: "layout") ?? ""
+        var values: [String: Any] = ["t": strings, "nonce": nonce, "product": productName, "title": title, "body": body(nonce),
+                                     "stylesheet": stylesheet]
+        if let refresh { values["refresh"] = refresh }
+        let page = library.render(values, withTemplate: "layout") ?? ""
         var response = WebResponse(status: status, headerFields: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
                                    body: Array(page.utf8))
         response.headerFields[.contentSecurityPolicy] = Self.contentSecurityPolicy(nonce: nonce)
