@@ -28,13 +28,16 @@ public struct OIDCConfiguration: Sendable {
     /// Whether browser sign-in pushes its authorization request first (RFC 9126); also done when
     /// discovery says `require_pushed_authorization_requests`.
     public var pushedAuthorizationRequests: Bool
+    /// The `aud` of `private_key_jwt` assertions (`clientAssertionAudience`): the issuer by default.
+    public var clientAssertionAudience: ClientAssertionAudience
 
     /// Creates a configuration from values.
     public init(issuer: URL, clientId: String, clientSecret: Secret<String>? = nil, scopes: [String] = OIDCPlugin.defaultScopes,
                 redirectURI: URL? = nil, leeway: Int = 60, additionalParameters: [String: String] = [:],
                 deviceAuthorizationEndpoint: URL? = nil, dpop: Bool = false, clientAuthentication: OIDCClientAuthentication? = nil,
-                pushedAuthorizationRequests: Bool = false) {
+                pushedAuthorizationRequests: Bool = false, clientAssertionAudience: ClientAssertionAudience = .issuer) {
         self.dpop = dpop
+        self.clientAssertionAudience = clientAssertionAudience
         self.clientAuthentication = clientAuthentication
         self.pushedAuthorizationRequests = pushedAuthorizationRequests
         self.deviceAuthorizationEndpoint = deviceAuthorizationEndpoint
@@ -84,6 +87,7 @@ public struct OIDCConfiguration: Sendable {
                   deviceAuthorizationEndpoint: try configuration.httpURL("deviceAuthorizationEndpoint"),
                   dpop: configuration.bool("dpop") ?? false,
                   clientAuthentication: authentication,
-                  pushedAuthorizationRequests: configuration.bool("pushedAuthorizationRequests") ?? false)
+                  pushedAuthorizationRequests: configuration.bool("pushedAuthorizationRequests") ?? false,
+                  clientAssertionAudience: configuration.string("clientAssertionAudience").flatMap(ClientAssertionAudience.init(rawValue:)) ?? .issuer)
     }
 }

@@ -269,9 +269,11 @@ public struct OIDCProvider: AuthProvider {
     }
 
     private func tokenClient(_ metadata: OIDCProviderMetadata, dpopKey: DPoPKey? = nil) -> OIDCTokenClient {
-        OIDCTokenClient(api: api, tokenEndpoint: metadata.tokenEndpoint.absoluteString, clientId: configuration.clientId,
-                        clientSecret: configuration.clientSecret, bodyEncoding: .form, dpopKey: dpopKey,
-                        clientAuthentication: configuration.clientAuthentication, assertionAudience: metadata.issuer)
+        var client = OIDCTokenClient(api: api, tokenEndpoint: metadata.tokenEndpoint.absoluteString, clientId: configuration.clientId,
+                                     clientSecret: configuration.clientSecret, bodyEncoding: .form, dpopKey: dpopKey,
+                                     clientAuthentication: configuration.clientAuthentication, assertionAudience: metadata.issuer)
+        client.assertionAudiencePerEndpoint = configuration.clientAssertionAudience == .endpoint
+        return client
     }
 
     private func session(from tokens: OIDCTokenResponse, resolved: OIDCDiscoveryCache.Resolved,

@@ -30,11 +30,13 @@ import HTTPTypes
         server.transport.on(.get, "/.well-known/openid-configuration") { _ in .json(200, served) }
     }
 
-    func provider(_ authentication: OIDCClientAuthentication?, secret: Secret<String>? = nil, par: Bool = false) -> OIDCProvider {
+    func provider(_ authentication: OIDCClientAuthentication?, secret: Secret<String>? = nil, par: Bool = false,
+                  audience: ClientAssertionAudience = .issuer) -> OIDCProvider {
         OIDCProvider(id: "corp",
                      configuration: OIDCConfiguration(issuer: URL(string: Self.issuer)!, clientId: "client-1", clientSecret: secret,
                                                       redirectURI: URL(string: "https://app.example.com/callback"),
-                                                      clientAuthentication: authentication, pushedAuthorizationRequests: par),
+                                                      clientAuthentication: authentication, pushedAuthorizationRequests: par,
+                                                      clientAssertionAudience: audience),
                      context: ProviderContext(transport: server.transport, clock: clock))
     }
 
@@ -126,6 +128,22 @@ import HTTPTypes
             jtis.insert(claims["jti"]?.stringValue ?? "")
         }
         #expect(jtis.count == 2 && !jtis.contains(""), "a unique jti per assertion")
+    }
+
+    /// `clientAssertionAudience: endpoint`: each assertion names the endpoint it is sent to (PAR, token, revocation).
+    @Test func assertionsCanNameTheEndpointTheyAreSentTo() async throws {
+        discovery()
+        stubTokens()
+        server.transport.on(.post, "/oauth/par") { _ in .json(201, ["request_uri": "urn:ietf:params:oauth:request_uri:abc", "expires_in": 60]) }
+        server.transport.on(.post, "/oauth/revoke") { _ in .json(200, [:]) }
+        let corp = provider(.privateKeyJWT(try ClientAssertionKey(pem: Secret(P256.Signing.PrivateKey().pemRepresentation))), par: true, audience: .endpoint)
+        let session = try await signIn(corp)
+        try await corp.signOut(session)
+        for (path, url) in [("/oauth/par", "https://idp.example.com/oauth/par"), ("/oauth/token", "https://idp.example.com/oauth/token"),
+                            ("/oauth/revoke", "https://idp.example.com/oauth/revoke")] {
+            let assertion = try #require(server.transport.requests(to: path).first?.formBody["client_assertion"], "\(path)")
+            #expect(Self.claims(assertion)?["aud"]?.stringValue == url, "\(path)")
+        }
     }
 
     @Test func aKeyThatIsNotAPrivateKeyIsAConfigurationError() throws {
@@ -272,10 +290,12 @@ import HTTPTypes
         #expect(problems(#""tokenEndpointAuthMethod":"private_key_jwt""#).contains("clientAssertionKey"))
         #expect(problems(#""tokenEndpointAuthMethod":"tls_client_auth""#).contains("tokenEndpointAuthMethod"))
         #expect(problems(#""tokenEndpointAuthMethod":"client_secret_basic","clientSecret":"x""#) == "")
+        #expect(problems(#""clientAssertionAudience":"tokenEndpoint""#).contains("clientAssertionAudience"))
         let pem = P256.Signing.PrivateKey().pemRepresentation.replacingOccurrences(of: "\n", with: "\\n")
-        let config = #"{"environments":{"dev":{"providers":[{"id":"corp","type":"oidc","issuer":"https://idp.example.com/","clientId":"c","tokenEndpointAuthMethod":"private_key_jwt","clientAssertionKey":"\#(pem)","clientAssertionKeyID":"k","pushedAuthorizationRequests":true}]}}}"#
+        let config = #"{"environments":{"dev":{"providers":[{"id":"corp","type":"oidc","issuer":"https://idp.example.com/","clientId":"c","tokenEndpointAuthMethod":"private_key_jwt","clientAssertionKey":"\#(pem)","clientAssertionKeyID":"k","pushedAuthorizationRequests":true,"clientAssertionAudience":"endpoint"}]}}}"#
         let environment = try ConfigLoader(registry: registry, environmentVariables: [:]).load(data: Data(config.utf8))
         let parsed = try OIDCConfiguration(try #require(environment.providers.first))
         #expect(parsed.clientAuthentication?.methodName == "private_key_jwt" && parsed.pushedAuthorizationRequests)
+        #expect(parsed.clientAssertionAudience == .endpoint)
     }
 }

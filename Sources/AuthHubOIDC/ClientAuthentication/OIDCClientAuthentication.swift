@@ -16,7 +16,8 @@ public enum OIDCClientAuthentication: Sendable {
     case clientSecretPost(Secret<String>)
     /// A JWT signed with the client's private key (RFC 7523, section 2.2): `client_assertion_type`
     /// `urn:ietf:params:oauth:client-assertion-type:jwt-bearer` and `client_assertion`, with
-    /// `iss` = `sub` = the client ID, `aud` the issuer, `iat`, `exp` 60 s later and a unique `jti`.
+    /// `iss` = `sub` = the client ID, `aud` the issuer (or the endpoint's URL: ``ClientAssertionAudience``),
+    /// `iat`, `exp` 60 s later and a unique `jti`.
     case privateKeyJWT(ClientAssertionKey)
 
     /// The providers.json name of the method.
@@ -64,6 +65,18 @@ public enum OIDCClientAuthentication: Sendable {
             fields.append(("client_assertion", try key.assertion(clientId: clientId, audience: audience, now: now, random: random).revealed()))
         }
     }
+}
+
+/// The `aud` of a `private_key_jwt` assertion (`clientAssertionAudience`). Servers differ: the
+/// issuer identifier is what RFC 9126 and FAPI 2.0 ask for (Auth0, Okta, Keycloak accept it); some
+/// servers (idpyoidc, for one) take only the URL of the endpoint the assertion is sent to, which is
+/// also what RFC 7523 and OpenID Connect Core (section 9: "the URL of the Token Endpoint") describe.
+public enum ClientAssertionAudience: String, Sendable, CaseIterable {
+    /// The issuer identifier (the default).
+    case issuer
+    /// The URL of the endpoint each assertion is sent to: the token endpoint's at the token
+    /// endpoint, the pushed-authorization endpoint's at that one, and so on.
+    case endpoint
 }
 
 /// The private key of a `private_key_jwt` client (RFC 7523), read from a PEM: an EC P-256 key signs

@@ -27,8 +27,12 @@ public struct OIDCTokenClient: Sendable {
     /// How the client authenticates at the token, device authorization, PAR and revocation
     /// endpoints; nil: `client_secret_basic` with ``clientSecret`` when there is one, else none.
     public var clientAuthentication: OIDCClientAuthentication?
-    /// The `aud` of `private_key_jwt` assertions: the issuer identifier (nil: the token endpoint).
+    /// The `aud` of `private_key_jwt` assertions: the issuer identifier (nil: the token endpoint's
+    /// URL). Ignored when ``assertionAudiencePerEndpoint``.
     public var assertionAudience: String?
+    /// Whether each assertion's `aud` is the URL of the endpoint it is sent to
+    /// (``ClientAssertionAudience/endpoint``) instead of ``assertionAudience``.
+    public var assertionAudiencePerEndpoint = false
     /// The body encoding.
     public var bodyEncoding: BodyEncoding
     /// The DPoP key every token request proves (RFC 9449); nil sends no proof. A `DPoP` reply
@@ -105,7 +109,7 @@ public struct OIDCTokenClient: Sendable {
         var fields = [("client_id", clientId), ("scope", scope)] + parameters
         fields = fields.filter { !$0.1.isEmpty }
         var headers: HTTPFields = [:]
-        try authenticate(&fields, &headers)
+        try authenticate(&fields, &headers, endpoint: endpoint)
         let request = APIRequest(.post, endpoint, headerFields: headers, body: .form(fields), retry: .never, operation: .signIn)
         let reply = try await api.send(request, as: OIDCDeviceAuthorizationReply.self)
         return try DeviceAuthorization(deviceCode: reply.deviceCode, userCode: reply.userCode, verificationURI: reply.verificationURI,
@@ -151,9 +155,19 @@ public struct OIDCTokenClient: Sendable {
     }
 
     /// Adds the client's credentials to a form request (see ``OIDCClientAuthentication/apply(clientId:audience:fields:headers:now:random:)``).
-    func authenticate(_ fields: inout [(String, String)], _ headers: inout HTTPFields) throws {
-        try effectiveClientAuthentication.apply(clientId: clientId, audience: assertionAudience ?? tokenEndpoint, fields: &fields,
+    /// `endpoint` is where the request goes (a path of the API client's base URL or an absolute URL).
+    func authenticate(_ fields: inout [(String, String)], _ headers: inout HTTPFields, endpoint: String) throws {
+        let audience = assertionAudiencePerEndpoint ? absoluteURL(endpoint) : assertionAudience ?? absoluteURL(tokenEndpoint)
+        try effectiveClientAuthentication.apply(clientId: clientId, audience: audience, fields: &fields,
                                                 headers: &headers, now: api.clock.now, random: api.random)
+    }
+
+    /// `endpoint` as the absolute URL the API client sends to.
+    private func absoluteURL(_ endpoint: String) -> String {
+        if endpoint.hasPrefix("http://") || endpoint.hasPrefix("https://") { return endpoint }
+        var base = api.baseURL.absoluteString
+        if !base.hasSuffix("/") { base += "/" }
+        return base + (endpoint.hasPrefix("/") ? String(endpoint.dropFirst()) : endpoint)
     }
 
     /// Pushes an authorization request (RFC 9126): `POST` of the authorization parameters, form
@@ -165,7 +179,7 @@ public struct OIDCTokenClient: Sendable {
     public func pushAuthorizationRequest(endpoint: String, parameters: [(String, String)]) async throws -> (requestURI: String, expiresIn: Int) {
         var fields = parameters.filter { $0.0 != "client_id" }
         var headers: HTTPFields = [:]
-        try authenticate(&fields, &headers)
+        try authenticate(&fields, &headers, endpoint: endpoint)
         var request = APIRequest(.post, endpoint, headerFields: headers, body: .form(fields), retry: .never, operation: .signIn)
         request.dpop = dpopKey.map { DPoPProofing(key: $0) }
         let reply = try await api.send(request)
@@ -189,7 +203,7 @@ public struct OIDCTokenClient: Sendable {
     public func revoke(_ token: Secret<String>, hint: String, endpoint: String) async throws {
         var fields = [("token", token.revealed()), ("token_type_hint", hint)]
         var headers: HTTPFields = [:]
-        try authenticate(&fields, &headers)
+        try authenticate(&fields, &headers, endpoint: endpoint)
         _ = try await api.send(APIRequest(.post, endpoint, headerFields: headers, body: .form(fields), retry: .never, operation: .signOut))
     }
 
@@ -200,7 +214,7 @@ public struct OIDCTokenClient: Sendable {
         switch bodyEncoding {
         case .form:
             var fields = body.fields
-            try authenticate(&fields, &headers)
+            try authenticate(&fields, &headers, endpoint: tokenEndpoint)
             request = APIRequest(.post, tokenEndpoint, headerFields: headers, body: .form(fields), retry: retry, operation: operation)
         case .json:
             // The JSON body carries client_id; of the other credentials only a header (Basic) can go
