@@ -102,6 +102,7 @@ public struct HTTPTransportConformance: Sendable {
         Check(name: "redirectsReturnedWhenNotFollowing", body: redirectsReturnedWhenNotFollowing),
         Check(name: "redirectLoopEnds", body: redirectLoopEnds),
         Check(name: "roundTripKeepsStatusFieldsAndBody", body: roundTripKeepsStatusFieldsAndBody),
+        Check(name: "authenticationChallengeIsAnOrdinaryReply", body: authenticationChallengeIsAnOrdinaryReply),
         Check(name: "headAndEmptyBodies", body: headAndEmptyBodies),
         Check(name: "errorsHoldNoSecrets", body: errorsHoldNoSecrets),
     ]
@@ -470,6 +471,41 @@ public struct HTTPTransportConformance: Sendable {
     }
 
     // MARK: Round trips
+
+    /// A 401 with an HTTP authentication challenge (`WWW-Authenticate: Basic`, as RFC 6749 section
+    /// 5.2 asks of a token endpoint refusing a client's Basic credentials; also `Digest` and
+    /// `Bearer`) comes back at once as a reply: a transport must not hold it to answer the challenge
+    /// itself (AuthHub sends credentials explicitly) nor stall until its deadline.
+    @Sendable private static func authenticationChallengeIsAnOrdinaryReply(_ make: Maker) async throws -> [String] {
+        let upstream = try ScriptedUpstream { request in
+            let challenge = switch request.path {
+            case "/basic": #"Basic realm="token", charset="UTF-8""#
+            case "/digest": #"Digest realm="token", qop="auth", nonce="n0nce", opaque="o""#
+            default: #"Bearer error="invalid_token""#
+            }
+            return .reply(status: 401, headers: [("WWW-Authenticate", challenge), ("Content-Type", "application/json")],
+                          body: Data(#"{"error":"invalid_client"}"#.utf8))
+        }
+        defer { upstream.stop() }
+        let transport = try make()
+        var f: [String] = []
+        for path in ["/basic", "/digest", "/bearer"] {
+            let url = try absolute(upstream.baseURL.absoluteString + path)
+            let started = ContinuousClock.now
+            let fields: HTTPFields = [.authorization: "Basic Y2xpZW50Ondyb25n", .contentType: "application/x-www-form-urlencoded"]
+            do {
+                let reply = try await transport.send(.post, url, headerFields: fields, body: Data("grant_type=client_credentials".utf8),
+                                                     timeout: .seconds(20))
+                if reply.status != 401 { f.append("\(path): status \(reply.status), not 401") }
+                if !String(decoding: reply.body, as: UTF8.self).contains("invalid_client") { f.append("\(path): the body did not come back") }
+            } catch {
+                f.append("\(path): \(error) after \(ContinuousClock.now - started)")
+                continue
+            }
+            if ContinuousClock.now - started > .seconds(5) { f.append("\(path): the reply took \(ContinuousClock.now - started)") }
+        }
+        return f
+    }
 
     @Sendable private static func roundTripKeepsStatusFieldsAndBody(_ make: Maker) async throws -> [String] {
         let upstream = try ScriptedUpstream { request in

@@ -19,7 +19,7 @@ import Testing
     }
 
     @Test func checkNamesAreUnique() {
-        #expect(HTTPTransportConformance.checkNames.count == 20)
+        #expect(HTTPTransportConformance.checkNames.count == 21)
         #expect(Set(HTTPTransportConformance.checkNames).count == HTTPTransportConformance.checkNames.count)
     }
 

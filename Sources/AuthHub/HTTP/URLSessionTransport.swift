@@ -43,6 +43,9 @@ public struct URLSessionTransport: HTTPTransport {
         config.httpCookieStorage = nil
         config.httpShouldSetCookies = false
         config.urlCache = nil
+        // No credential store: AuthHub sends every credential itself (never one FoundationNetworking
+        // would find stored for a 401's `WWW-Authenticate` challenge and send on its own).
+        config.urlCredentialStorage = nil
         config.requestCachePolicy = .reloadIgnoringLocalCacheData
         // The delegate declines every redirect (FoundationNetworking's delegate path for following one
         // can trap when a task is cancelled mid-redirect); transports follow them themselves.
@@ -377,6 +380,8 @@ final class BodyCollector: NSObject, URLSessionDataDelegate, @unchecked Sendable
         var exchange: URLSessionTransport.Exchange
         var response: URLResponse?
         var completion: Completion
+        /// The reply that raised an HTTP authentication challenge (see ``urlSession(_:task:didReceive:completionHandler:)``).
+        var challenged: HTTPURLResponse?
     }
     private let running = Mutex<[Int: Running]>([:])
 
@@ -406,12 +411,44 @@ final class BodyCollector: NSObject, URLSessionDataDelegate, @unchecked Sendable
         completionHandler(.allow)
     }
 
+    /// AuthHub sends every credential itself: an HTTP authentication challenge (a 401 with
+    /// `WWW-Authenticate: Basic`, as RFC 6749 section 5.2 asks of a token endpoint that refuses a
+    /// client's Basic credentials) is an ordinary reply for the caller.
+    ///
+    /// FoundationNetworking before swift-corelibs-foundation #5457 (in Swift 6.3.1 still) leaves such
+    /// a task suspended for good when no stored credential is proposed, whatever the delegate answers
+    /// but cancel: so the challenge is cancelled, and ``urlSession(_:task:didCompleteWithError:)``
+    /// delivers the 401 that raised it, with the body received, instead of the cancellation. Darwin's
+    /// URLSession passes the reply through by itself.
+    func urlSession(_ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+                    completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void) {
+        #if canImport(FoundationNetworking)
+        if let failure = challenge.failureResponse as? HTTPURLResponse,
+           running.withLock({ table -> Bool in
+               guard table[task.taskIdentifier] != nil else { return false }
+               table[task.taskIdentifier]?.challenged = failure
+               return true
+           }) {
+            // Not on this thread: the delegate runs inline on the session's work queue, which the
+            // cancellation waits for.
+            DispatchQueue.global().async { completionHandler(.cancelAuthenticationChallenge, nil) }
+            return
+        }
+        #endif
+        completionHandler(.performDefaultHandling, nil)
+    }
+
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         running.withLock { $0[dataTask.taskIdentifier]?.exchange }?.append(data)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let entry = running.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        if let challenged = entry.challenged {
+            // The challenge was cancelled to get past FoundationNetworking's wait: the 401 is the reply.
+            entry.completion(entry.exchange.collected, challenged, nil)
+            return
+        }
         entry.completion(entry.exchange.collected, entry.response ?? task.response, error)
     }
 
