@@ -1,4 +1,5 @@
 import AuthHub
+import AuthHubOIDC
 import Foundation
 
 /// The settings of an `auth0` entry of providers.json, parsed (see ``Auth0Plugin`` for the fields).
@@ -24,12 +25,21 @@ public struct Auth0Configuration: Sendable, Hashable {
     public var redirectURI: URL?
     /// Whether tokens are bound to a key of the session (DPoP, RFC 9449).
     public var dpop: Bool
+    /// How a confidential application (a regular web application) authenticates at `/oauth/token`,
+    /// `/oauth/par`, `/oauth/revoke` and `/oauth/device/code`; nil: a public client (PKCE alone).
+    /// `private_key_jwt` assertions go to the tenant (`aud` = the tenant's base URL with its
+    /// trailing slash) signed RS256, one of the algorithms Auth0 takes (RS256, RS384, PS256).
+    public var clientAuthentication: OIDCClientAuthentication?
+    /// Whether Web Auth pushes its authorization request to `/oauth/par` first (RFC 9126), so the
+    /// browser gets only `client_id` and `request_uri`.
+    public var pushedAuthorizationRequests: Bool
 
     /// Creates a configuration from values.
     /// - Throws: ``AuthErrorCode/invalidConfiguration`` when `domain` is neither a domain nor an http(s) URL.
     public init(domain: String, clientId: String, audience: String? = nil, scope: String = Auth0Plugin.defaultScope,
                 leeway: Int = 60, organization: String? = nil, connection: String? = nil, redirectURI: URL? = nil,
-                dpop: Bool = false) throws {
+                dpop: Bool = false, clientAuthentication: OIDCClientAuthentication? = nil,
+                pushedAuthorizationRequests: Bool = false) throws {
         guard let base = Self.baseURL(forDomain: domain) else {
             throw AuthError(.invalidConfiguration, message: "The auth0 domain must be a domain or an http(s) URL.")
         }
@@ -43,6 +53,8 @@ public struct Auth0Configuration: Sendable, Hashable {
         self.connection = connection
         self.redirectURI = redirectURI
         self.dpop = dpop
+        self.clientAuthentication = clientAuthentication
+        self.pushedAuthorizationRequests = pushedAuthorizationRequests
     }
 
     /// Parses a validated providers.json entry.
@@ -57,7 +69,9 @@ public struct Auth0Configuration: Sendable, Hashable {
                           organization: configuration.string("organization"),
                           connection: configuration.string("connection"),
                           redirectURI: try configuration.absoluteURI("redirectURI"),
-                          dpop: configuration.bool("dpop") ?? false)
+                          dpop: configuration.bool("dpop") ?? false,
+                          clientAuthentication: try OIDCClientAuthentication.configured(in: configuration, keyAlgorithms: ["RS256"]),
+                          pushedAuthorizationRequests: configuration.bool("pushedAuthorizationRequests") ?? false)
         } catch let error as AuthError {
             throw error.attributed(to: configuration.id)
         }

@@ -31,6 +31,7 @@ public struct Auth0Provider: AuthProvider {
         var authentication = Auth0AuthenticationAPI(providerID: id, clientID: configuration.clientId,
                                                     baseURL: configuration.baseURL, context: context)
         authentication.usesDPoP = configuration.dpop
+        authentication.clientAuthentication = configuration.clientAuthentication
         self.authentication = authentication
         let jwksURI = URL(string: ".well-known/jwks.json", relativeTo: configuration.baseURL)?.absoluteString
             ?? configuration.baseURL.absoluteString + ".well-known/jwks.json"

@@ -55,28 +55,7 @@ public struct OIDCConfiguration: Sendable {
     public init(_ configuration: ProviderConfiguration) throws {
         let parameters = configuration.values["additionalParameters"]?.objectValue?.compactMapValues(\.stringValue) ?? [:]
         let secret = configuration.secret("clientSecret")
-        let authentication: OIDCClientAuthentication?
-        switch configuration.string("tokenEndpointAuthMethod") {
-        case nil: authentication = nil
-        case "none": authentication = OIDCClientAuthentication.none
-        case "client_secret_basic":
-            guard let secret else { throw configuration.invalid("clientSecret", "is required by client_secret_basic") }
-            authentication = .clientSecretBasic(secret)
-        case "client_secret_post":
-            guard let secret else { throw configuration.invalid("clientSecret", "is required by client_secret_post") }
-            authentication = .clientSecretPost(secret)
-        case "private_key_jwt":
-            guard let pem = configuration.secret("clientAssertionKey") else {
-                throw configuration.invalid("clientAssertionKey", "is required by private_key_jwt")
-            }
-            do {
-                authentication = .privateKeyJWT(try ClientAssertionKey(pem: pem, keyID: configuration.string("clientAssertionKeyID")))
-            } catch let error as AuthError {
-                throw configuration.invalid("clientAssertionKey", error.message)
-            }
-        case let other?:
-            throw configuration.invalid("tokenEndpointAuthMethod", "must be one of \(OIDCClientAuthentication.methodNames.joined(separator: ", ")), not \(other)")
-        }
+        let authentication = try OIDCClientAuthentication.configured(in: configuration)
         self.init(issuer: try configuration.requiredHTTPURL("issuer"),
                   clientId: try configuration.requiredString("clientId"),
                   clientSecret: secret,

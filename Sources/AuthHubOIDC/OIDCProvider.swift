@@ -121,12 +121,8 @@ public struct OIDCProvider: AuthProvider {
             throw AuthError(.invalidConfiguration, message: "'\(id)' is set to push authorization requests, but its discovery document names no "
                             + "pushed_authorization_request_endpoint.", provider: id)
         }
-        let parameters = OrderedParameters.decodeQuery(of: transaction.url)
-        let pushed = try await tokenClient(metadata, dpopKey: transaction.dpopKey)
-            .pushAuthorizationRequest(endpoint: endpoint.absoluteString, parameters: parameters)
-        let url = try OIDCAuthorizationRequest.url(metadata.authorizationEndpoint,
-                                                   adding: [("client_id", configuration.clientId), ("request_uri", pushed.requestURI)])
-        return transaction.opening(url)
+        return try await tokenClient(metadata, dpopKey: transaction.dpopKey)
+            .pushing(transaction, to: endpoint.absoluteString, authorizationEndpoint: metadata.authorizationEndpoint)
     }
 
     /// Finishes a sign-in from the redirect: parses the callback, exchanges the code and validates

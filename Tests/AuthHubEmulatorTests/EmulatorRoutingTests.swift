@@ -75,7 +75,7 @@ import Testing
                         "POST /auth0/__emulator/users", "POST /auth0/activate", "POST /auth0/api/v2/users/:id/identities",
                         "POST /auth0/dbconnections/change_password", "POST /auth0/dbconnections/signup",
                         "POST /auth0/me/v1/authentication-methods", "POST /auth0/me/v1/authentication-methods/:id/verify",
-                        "POST /auth0/mfa/associate", "POST /auth0/mfa/challenge", "POST /auth0/oauth/device/code", "POST /auth0/oauth/revoke",
+                        "POST /auth0/mfa/associate", "POST /auth0/mfa/challenge", "POST /auth0/oauth/device/code", "POST /auth0/oauth/par", "POST /auth0/oauth/revoke",
                         "POST /auth0/oauth/token",
                         "POST /auth0/otp/challenge",
                         "POST /auth0/passkey/challenge", "POST /auth0/passkey/register",

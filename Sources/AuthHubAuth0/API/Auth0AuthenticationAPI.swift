@@ -54,6 +54,12 @@ public struct Auth0AuthenticationAPI: Sendable {
     public let telemetry: Auth0Telemetry?
     /// Whether sign-ins bind the tokens to a new DPoP key (RFC 9449; the `dpop` setting).
     public var usesDPoP = false
+    /// How a confidential application authenticates at the endpoints that authenticate the client
+    /// (``clientAuthenticatedPaths``); nil: a public client.
+    public var clientAuthentication: OIDCClientAuthentication?
+    /// The endpoints where the client's authentication is added: `/oauth/token`, `/oauth/revoke`,
+    /// `/oauth/par`, `/oauth/device/code`.
+    public static let clientAuthenticatedPaths: Set<String> = ["oauth/token", "oauth/revoke", "oauth/par", "oauth/device/code"]
     let api: APIClient
     let clock: any AuthClock
 
@@ -112,7 +118,13 @@ public struct Auth0AuthenticationAPI: Sendable {
         if ensureOpenID, let scope = merged["scope"]?.stringValue {
             merged["scope"] = Self.includeRequiredScope(scope).map(JSONValue.string)
         }
-        var request = try APIRequest.json(.post, path, JSONValue.object(merged), retry: retry, operation: operation)
+        var headers: HTTPFields = [:]
+        if let clientAuthentication, Self.clientAuthenticatedPaths.contains(path) {
+            // One assertion per request (its own jti).
+            try clientAuthentication.apply(clientId: clientID, audience: baseURL.absoluteString, members: &merged, headers: &headers,
+                                           now: clock.now, random: api.random)
+        }
+        var request = try APIRequest.json(.post, path, JSONValue.object(merged), headerFields: headers, retry: retry, operation: operation)
         request.headerFields.merge(options.headerFields)
         return request
     }

@@ -52,9 +52,11 @@ extension Auth0Provider: DeviceSignInProvider {
     }
 
     /// The token client of device sign-in: form-encoded, as Auth0 documents the device flow's two
-    /// requests, through the Authentication API's client (its error mapper and `Auth0-Client` header).
+    /// requests, through the Authentication API's client (its error mapper and `Auth0-Client` header),
+    /// with a confidential application's authentication (assertions to the tenant's base URL).
     func deviceTokenClient(dpopKey: DPoPKey?) -> OIDCTokenClient {
         OIDCTokenClient(api: authentication.api, tokenEndpoint: "oauth/token", clientId: configuration.clientId, bodyEncoding: .form,
-                        dpopKey: dpopKey)
+                        dpopKey: dpopKey, clientAuthentication: configuration.clientAuthentication,
+                        assertionAudience: configuration.baseURL.absoluteString)
     }
 }

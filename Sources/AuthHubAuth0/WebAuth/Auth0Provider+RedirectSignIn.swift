@@ -3,9 +3,10 @@ import AuthHubOIDC
 import Foundation
 
 extension Auth0Provider: RedirectSignInProvider {
-    /// Starts Universal Login returning to `redirectURI` (``Auth0WebAuth/start(redirectURI:options:)``).
+    /// Starts Universal Login returning to `redirectURI` (``Auth0WebAuth/begin(redirectURI:options:)``:
+    /// pushed first when the provider pushes its authorization requests).
     public func beginRedirectSignIn(redirectURI: String, options: BrowserSignInOptions) async throws -> OIDCAuthorizationTransaction {
-        try webAuth.start(redirectURI: redirectURI, options: options)
+        try await webAuth.begin(redirectURI: redirectURI, options: options)
     }
 
     /// Finishes Universal Login (``Auth0WebAuth/finish(callback:transaction:)``).

@@ -20,11 +20,41 @@ public struct Auth0WebAuth: Sendable {
     /// The expected `iss`: the tenant's base URL with its trailing slash.
     public var issuer: String { provider.configuration.baseURL.absoluteString }
 
+    /// The pushed-authorization prefix Auth0 gives every `request_uri` (Auth0.swift refuses others).
+    public static let requestURIPrefix = "urn:ietf:params:oauth:request_uri:"
+
+    /// ``start(redirectURI:options:)``, then — with `pushedAuthorizationRequests` — the request
+    /// pushed to `/oauth/par` with the application's authentication (RFC 9126; a DPoP proof too
+    /// with `dpop`), so the browser's URL carries only `client_id` and the `request_uri` (which must
+    /// start with ``requestURIPrefix``).
+    /// - Throws: what ``start(redirectURI:options:)`` throws; the endpoint's mapped errors.
+    public func begin(redirectURI: String? = nil, options: Options = Options()) async throws -> OIDCAuthorizationTransaction {
+        let transaction = try authorizationTransaction(redirectURI: redirectURI, options: options)
+        guard provider.configuration.pushedAuthorizationRequests else { return transaction }
+        guard let endpoint = URL(string: "authorize", relativeTo: provider.configuration.baseURL)?.absoluteURL else {
+            throw AuthError(.invalidConfiguration, message: "Cannot build the authorize URL of '\(provider.id)'.", provider: provider.id)
+        }
+        let client = OIDCTokenClient(api: provider.authentication.api, tokenEndpoint: "oauth/token", clientId: provider.configuration.clientId,
+                                     bodyEncoding: .form, dpopKey: transaction.dpopKey,
+                                     clientAuthentication: provider.configuration.clientAuthentication,
+                                     assertionAudience: provider.configuration.baseURL.absoluteString)
+        return try await client.pushing(transaction, to: "oauth/par", authorizationEndpoint: endpoint, requestURIPrefix: Self.requestURIPrefix)
+    }
+
     /// Builds the `/authorize` URL and the transaction (PKCE verifier, `state`, `nonce`) to finish with.
     /// - Parameter redirectURI: where Auth0 sends the browser back; nil: the configured `redirectURI`
     ///   (e.g. a server's fixed callback URL).
-    /// - Throws: ``AuthErrorCode/invalidConfiguration`` when neither is given.
+    /// - Throws: ``AuthErrorCode/invalidConfiguration`` when neither is given, or when the provider
+    ///   pushes its authorization requests (`pushedAuthorizationRequests`: use ``begin(redirectURI:options:)``).
     public func start(redirectURI: String? = nil, options: Options = Options()) throws -> OIDCAuthorizationTransaction {
+        guard !provider.configuration.pushedAuthorizationRequests else {
+            throw AuthError(.invalidConfiguration, message: "'\(provider.id)' pushes its authorization requests (pushedAuthorizationRequests): "
+                            + "start Web Auth with begin(redirectURI:options:).", provider: provider.id)
+        }
+        return try authorizationTransaction(redirectURI: redirectURI, options: options)
+    }
+
+    private func authorizationTransaction(redirectURI: String?, options: Options) throws -> OIDCAuthorizationTransaction {
         let configuration = provider.configuration
         guard let redirectURI = redirectURI ?? configuration.redirectURI?.absoluteString else {
             throw AuthError(.invalidConfiguration,
@@ -100,7 +130,7 @@ public struct Auth0WebAuth: Sendable {
             guard let loopback = LoopbackRedirect.listenable(configured) else {
                 throw AuthError(.invalidConfiguration, message: "'\(provider.id)' sets redirectURI \(configured.absoluteString), "
                                 + "which this process cannot receive; browser sign-in here needs a loopback one "
-                                + "(http://127.0.0.1:PORT/path), or none. Serve that URL and use webAuth.start()/finish() there.",
+                                + "(http://127.0.0.1:PORT/path), or none. Serve that URL and use webAuth.begin()/finish() there.",
                                 provider: provider.id)
             }
             receiver = try LoopbackRedirectReceiver(port: loopback.port, path: loopback.path)
@@ -110,7 +140,7 @@ public struct Auth0WebAuth: Sendable {
             redirectURI = receiver.redirectURI
         }
         defer { receiver.close() }
-        let transaction = try start(redirectURI: redirectURI, options: options)
+        let transaction = try await begin(redirectURI: redirectURI, options: options)
         try await open(transaction.url)
         let callback = try await receiver.waitForCallback(timeout: timeout, clock: provider.context.clock)
         return try await finish(callback: callback, transaction: transaction)

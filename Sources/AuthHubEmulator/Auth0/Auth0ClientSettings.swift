@@ -24,6 +24,21 @@ struct Auth0ClientSettings: Sendable {
     /// Logout 1.0). The emulator takes only `http`/`https` URLs on a loopback host (see
     /// ``Auth0BackchannelLogoutDelivery/isAcceptable(_:)``); empty: no back-channel logout.
     var backchannelLogoutURLs: [String] = []
+    /// Auth0's `token_endpoint_auth_method`; `none` (the default) is a public client, which
+    /// authenticates with nothing but its `client_id`, as every client did before confidential
+    /// clients were emulated.
+    var authMethod: Auth0TokenEndpointAuthMethod = .none
+    /// The SHA-256 digest of the client secret (`client_secret_post`/`client_secret_basic`); the
+    /// secret itself is not kept.
+    var secretDigest: [UInt8]? = nil
+    /// The public keys of `private_key_jwt`.
+    var credentials: [Auth0ClientCredential] = []
+    /// Auth0's `require_pushed_authorization_requests`: `/authorize` accepts only a `request_uri`
+    /// of `/oauth/par`.
+    var requirePushedAuthorizationRequests = false
+
+    /// Whether the client must authenticate (any method but `none`).
+    var isConfidential: Bool { authMethod != .none }
 
     /// Whether the application may use `grantType` at the token endpoint (or, for the device
     /// code grant, ask for a device code).

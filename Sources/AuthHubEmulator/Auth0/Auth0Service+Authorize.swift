@@ -25,6 +25,13 @@ extension Auth0Service {
 
     /// `GET /authorize` (AuthHubAuth0 docs, Auth0Endpoints: “Authorize URL”).
     ///
+    /// With `request_uri` (RFC 9126), the parameters are those pushed to `/oauth/par` by the same
+    /// `client_id` (``takePushedRequest(_:clientId:)``: single use, 30 s; other query parameters are
+    /// ignored but for the emulator hooks); an unusable `request_uri` is a JSON `400
+    /// invalid_request`, and so is a request without one from a client registered with
+    /// `require_pushed_authorization_requests`. The parameters are then checked
+    /// (``validatedAuthorize(_:clientId:tenant:)``).
+    ///
     /// Checks, in order: `client_id` and `redirect_uri` (missing or not allowed → a JSON 400,
     /// since there is nowhere safe to redirect); then, redirecting errors back to `redirect_uri`
     /// with `error`, `error_description` and `state` (AuthHubAuth0 docs, Auth0Endpoints: “Callback parsing”): `response_type=code`,
@@ -47,78 +54,34 @@ extension Auth0Service {
     /// 3. `prompt=none` → `login_required`;
     /// 4. the HTML login page, or the sign-up page with `screen_hint=signup` (AuthHubAuth0 docs, Auth0Endpoints: “Authorize URL” table).
     func authorize(_ request: Request) async throws -> Response {
-        let parameters = Auth0Parameters.query(of: request)
+        var parameters = Auth0Parameters.query(of: request)
         let clientId = try parameters.required("client_id")
-        let redirectURI = try parameters.required("redirect_uri")
         let tenant = await state.get(Auth0Tenant.key)
-        guard tenant.redirectAllowed(redirectURI, for: clientId) else {
-            throw Auth0Failure.invalidRequest(
-                "Callback URL mismatch. The redirect_uri is not in the list of allowed callback URLs of the client."
-            )
+        if let requestURI = parameters.string("request_uri") {
+            guard let pushed = await takePushedRequest(requestURI, clientId: clientId) else {
+                throw Auth0Failure.invalidRequest("Invalid request_uri: it is unknown, expired, already used or another client's.")
+            }
+            var stored = pushed.parameters
+            // The emulator-only hooks still come from the query (they are not Auth0 parameters).
+            for hook in [Self.loginHookParameter, Self.denyHookParameter] where stored.values[hook] == nil {
+                stored.values[hook] = parameters.values[hook]
+            }
+            parameters = stored
+        } else if tenant.clients[clientId]?.requirePushedAuthorizationRequests == true {
+            throw Auth0Failure.invalidRequest("This client requires pushed authorization requests: send a request_uri of /oauth/par.")
         }
-        let stateValue = parameters.string("state")
+        let authorize: Auth0AuthorizeRequest
+        let prompts: Set<String>
+        do {
+            (authorize, prompts) = try validatedAuthorize(parameters, clientId: clientId, tenant: tenant)
+        } catch {
+            guard let redirectURI = error.redirectURI else { throw Auth0Failure.oauth(error.error, error.description, status: .badRequest) }
+            return Self.redirect(to: redirectURI, with: [("error", error.error), ("error_description", error.description), ("state", error.state)])
+        }
+        let maxAge = authorize.maxAge
         func refuse(_ error: String, _ description: String) -> Response {
-            Self.redirect(to: redirectURI, with: [("error", error), ("error_description", description), ("state", stateValue)])
+            Self.redirect(to: authorize.redirectURI, with: [("error", error), ("error_description", description), ("state", authorize.state)])
         }
-        guard let responseType = parameters.string("response_type") else {
-            return refuse("invalid_request", "Missing required parameter: response_type")
-        }
-        guard responseType == "code" else {
-            return refuse("unsupported_response_type", "Unsupported response type: \(responseType)")
-        }
-        guard let challenge = parameters.string("code_challenge") else {
-            return refuse("invalid_request", "Missing required parameter: code_challenge")
-        }
-        guard parameters.string("code_challenge_method") == "S256" else {
-            return refuse("invalid_request", "code_challenge_method must be S256")
-        }
-        guard challenge.count == 43, challenge.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
-            return refuse("invalid_request", "Invalid code_challenge")
-        }
-        var maxAge: Int?
-        if let text = parameters["max_age"]?.stringValue {
-            guard let value = Self.maxAge(text) else {
-                return refuse("invalid_request", "max_age must be a non-negative integer of at most \(Self.maximumMaxAge) seconds")
-            }
-            maxAge = value
-        }
-        var prompts = Set<String>()
-        if let prompt = parameters.string("prompt") {
-            prompts = Set(prompt.split(separator: " ").map(String.init))
-            guard prompt.count <= 100, prompts.isSubset(of: Self.promptValues) else {
-                return refuse("invalid_request", "Unsupported prompt value")
-            }
-            guard !prompts.contains("none") || prompts.count == 1 else {
-                return refuse("invalid_request", "prompt=none cannot be combined with other prompt values")
-            }
-        }
-        var organization: Auth0OrganizationClaim?
-        if let reference = parameters.string("organization") {
-            guard reference.count <= 100, let found = tenant.organization(reference) else {
-                return refuse("invalid_request", "parameter organization is invalid")
-            }
-            organization = found.claim
-        }
-        let invitation = parameters.string("invitation")
-        if let invitation {
-            guard let organization, invitation.count <= Auth0LoginSession.maximumCookieLength,
-                  tenant.invitation(invitation, organizationId: organization.id, now: now) != nil
-            else { return refuse("invalid_request", "The invitation is invalid or has expired") }
-        }
-        let dpopJKT = parameters.string("dpop_jkt")
-        if let dpopJKT {
-            guard dpopJKT.utf8.count == 43, Auth0DPoPProof.isBase64URL(Substring(dpopJKT)) else {
-                return refuse("invalid_request", "Invalid dpop_jkt")
-            }
-        }
-        let authorize = Auth0AuthorizeRequest(
-            clientId: clientId, redirectURI: redirectURI, state: stateValue, nonce: parameters.string("nonce"),
-            scopes: Auth0Grant.scopes(parameters.string("scope") ?? Self.defaultScope),
-            audience: parameters.string("audience"),
-            connection: parameters.string("connection") ?? Auth0Tenant.defaultConnection,
-            codeChallenge: challenge, maxAge: maxAge, organization: organization, invitation: invitation,
-            signup: parameters.string("screen_hint") == "signup", dpopJKT: dpopJKT
-        )
         if parameters.string(Self.denyHookParameter) != nil {
             return refuse("access_denied", "User did not authorize the request")
         }
@@ -149,6 +112,87 @@ extension Auth0Service {
         var page = Auth0LoginPage.Options(captcha: tenant.botDetection)
         page.signup = authorize.signup
         return Auth0LoginPage.response(transaction: transaction, page, status: .ok)
+    }
+
+    /// The checks of `/authorize` on its parameters (also those of a pushed request, at
+    /// `/oauth/par` and when its `request_uri` is used): see ``authorize(_:)`` for the order.
+    /// - Throws: ``Auth0AuthorizeRefusal``, with the redirect URI to send it to once that is known to be allowed.
+    func validatedAuthorize(
+        _ parameters: Auth0Parameters, clientId: String, tenant: Auth0Tenant
+    ) throws(Auth0AuthorizeRefusal) -> (Auth0AuthorizeRequest, prompts: Set<String>) {
+        guard let redirectURI = parameters.string("redirect_uri") else {
+            throw Auth0AuthorizeRefusal(error: "invalid_request", description: "Missing required parameter: redirect_uri")
+        }
+        guard tenant.redirectAllowed(redirectURI, for: clientId) else {
+            throw Auth0AuthorizeRefusal(
+                error: "invalid_request",
+                description: "Callback URL mismatch. The redirect_uri is not in the list of allowed callback URLs of the client."
+            )
+        }
+        let stateValue = parameters.string("state")
+        func refuse(_ error: String, _ description: String) -> Auth0AuthorizeRefusal {
+            Auth0AuthorizeRefusal(error: error, description: description, redirectURI: redirectURI, state: stateValue)
+        }
+        guard let responseType = parameters.string("response_type") else {
+            throw refuse("invalid_request", "Missing required parameter: response_type")
+        }
+        guard responseType == "code" else {
+            throw refuse("unsupported_response_type", "Unsupported response type: \(responseType)")
+        }
+        guard let challenge = parameters.string("code_challenge") else {
+            throw refuse("invalid_request", "Missing required parameter: code_challenge")
+        }
+        guard parameters.string("code_challenge_method") == "S256" else {
+            throw refuse("invalid_request", "code_challenge_method must be S256")
+        }
+        guard challenge.count == 43, challenge.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }) else {
+            throw refuse("invalid_request", "Invalid code_challenge")
+        }
+        var maxAge: Int?
+        if let text = parameters["max_age"]?.stringValue {
+            guard let value = Self.maxAge(text) else {
+                throw refuse("invalid_request", "max_age must be a non-negative integer of at most \(Self.maximumMaxAge) seconds")
+            }
+            maxAge = value
+        }
+        var prompts = Set<String>()
+        if let prompt = parameters.string("prompt") {
+            prompts = Set(prompt.split(separator: " ").map(String.init))
+            guard prompt.count <= 100, prompts.isSubset(of: Self.promptValues) else {
+                throw refuse("invalid_request", "Unsupported prompt value")
+            }
+            guard !prompts.contains("none") || prompts.count == 1 else {
+                throw refuse("invalid_request", "prompt=none cannot be combined with other prompt values")
+            }
+        }
+        var organization: Auth0OrganizationClaim?
+        if let reference = parameters.string("organization") {
+            guard reference.count <= 100, let found = tenant.organization(reference) else {
+                throw refuse("invalid_request", "parameter organization is invalid")
+            }
+            organization = found.claim
+        }
+        let invitation = parameters.string("invitation")
+        if let invitation {
+            guard let organization, invitation.count <= Auth0LoginSession.maximumCookieLength,
+                  tenant.invitation(invitation, organizationId: organization.id, now: now) != nil
+            else { throw refuse("invalid_request", "The invitation is invalid or has expired") }
+        }
+        let dpopJKT = parameters.string("dpop_jkt")
+        if let dpopJKT {
+            guard dpopJKT.utf8.count == 43, Auth0DPoPProof.isBase64URL(Substring(dpopJKT)) else {
+                throw refuse("invalid_request", "Invalid dpop_jkt")
+            }
+        }
+        let authorize = Auth0AuthorizeRequest(
+            clientId: clientId, redirectURI: redirectURI, state: stateValue, nonce: parameters.string("nonce"),
+            scopes: Auth0Grant.scopes(parameters.string("scope") ?? Self.defaultScope),
+            audience: parameters.string("audience"),
+            connection: parameters.string("connection") ?? Auth0Tenant.defaultConnection,
+            codeChallenge: challenge, maxAge: maxAge, organization: organization, invitation: invitation,
+            signup: parameters.string("screen_hint") == "signup", dpopJKT: dpopJKT
+        )
+        return (authorize, prompts)
     }
 
     /// Auth0's refusal for a user who is not a member of the requested organization.
@@ -454,4 +498,13 @@ extension Auth0Service {
             return String(scalar).utf8.map { String(format: "%%%02X", $0) }.joined()
         }.joined()
     }
+}
+
+/// A refusal of an authorization request: redirected to `redirectURI` (with `state`) once that is
+/// known to be allowed, otherwise shown as a JSON `400`.
+struct Auth0AuthorizeRefusal: Error, Sendable {
+    var error: String
+    var description: String
+    var redirectURI: String? = nil
+    var state: String? = nil
 }

@@ -35,15 +35,18 @@ extension Auth0Service {
     ///
     /// As on Auth0, the device flow is for public clients: a request carrying client credentials
     /// (`client_secret`, or HTTP Basic authentication) is refused with `403 unauthorized_client`, and
-    /// so is one from a registered client whose `grant_types` lack the device code grant.
+    /// so is one from a registered client whose `grant_types` lack the device code grant. (A client
+    /// registered as confidential, `token_endpoint_auth_method` other than `none`, authenticates
+    /// instead: ``authenticateClient(_:_:)``.)
     func deviceAuthorization(_ request: Request) async throws -> Response {
         let parameters = try await Auth0Parameters.body(of: request)
-        let clientId = try parameters.required("client_id")
-        if parameters.string("client_secret") != nil || request.headers[.authorization]?.lowercased().hasPrefix("basic ") == true {
+        let (clientId, settings) = try await authenticateClient(request, parameters)
+        if settings?.isConfidential != true,
+           parameters.string("client_secret") != nil || request.headers[.authorization]?.lowercased().hasPrefix("basic ") == true {
             throw Auth0Failure.oauth("unauthorized_client", "The device flow is for public clients: send no client credentials.",
                                      status: .forbidden)
         }
-        if let settings = await state.get(Auth0Tenant.key).clients[clientId], !settings.allows(grantType: Self.deviceCodeGrant) {
+        if let settings, !settings.allows(grantType: Self.deviceCodeGrant) {
             throw Auth0ClientSettings.grantNotAllowed(Self.deviceCodeGrant)
         }
         let scopes = Auth0Grant.scopes(parameters.string("scope") ?? Self.defaultScope)

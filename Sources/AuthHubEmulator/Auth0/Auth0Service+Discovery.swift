@@ -15,7 +15,12 @@ extension Auth0Service {
     /// (section 4: `device_authorization_endpoint`) and its grant type, and the DPoP proof algorithms
     /// of RFC 9449 (section 5.1: `dpop_signing_alg_values_supported`, ES256 only), and OpenID Connect
     /// Back-Channel Logout 1.0 support (section 2.1: `backchannel_logout_supported` and
-    /// `backchannel_logout_session_supported`, both true, as Auth0 announces them).
+    /// `backchannel_logout_session_supported`, both true, as Auth0 announces them), and client
+    /// authentication (`token_endpoint_auth_methods_supported`: `client_secret_basic`,
+    /// `client_secret_post`, `private_key_jwt`, `none`; `token_endpoint_auth_signing_alg_values_supported`:
+    /// RS256, RS384, PS256) with pushed authorization requests (RFC 9126, section 5:
+    /// `pushed_authorization_request_endpoint`, `require_pushed_authorization_requests` false
+    /// tenant-wide; a client may require them).
     func discovery(_ request: Request) async -> Response {
         let issuer = await issuer(for: request)
         let document: JSONValue = [
@@ -39,7 +44,10 @@ extension Auth0Service {
             ],
             "subject_types_supported": ["public"],
             "id_token_signing_alg_values_supported": [.string(signingKey.algorithm.rawValue)],
-            "token_endpoint_auth_methods_supported": ["none"],
+            "token_endpoint_auth_methods_supported": ["client_secret_basic", "client_secret_post", "private_key_jwt", "none"],
+            "token_endpoint_auth_signing_alg_values_supported": .array(Auth0ClientAssertion.algorithms.map(JSONValue.string)),
+            "pushed_authorization_request_endpoint": .string(issuer + "oauth/par"),
+            "require_pushed_authorization_requests": false,
             "claims_supported": [
                 "aud", "auth_time", "email", "email_verified", "exp", "family_name", "given_name", "iat", "iss",
                 "name", "nickname", "nonce", "picture", "sid", "sub", "updated_at",

@@ -13,7 +13,9 @@ extension Auth0Service {
 
     /// `POST /oauth/token`, dispatching on `grant_type`.
     ///
-    /// A `DPoP` header (RFC 9449) is checked first, before the grant looks at (or spends) anything:
+    /// The client authenticates first (``authenticateClient(_:_:)``: a confidential client without
+    /// valid credentials is refused with 401 before anything else is looked at or spent). Then a
+    /// `DPoP` header (RFC 9449) is checked, before the grant looks at (or spends) anything:
     /// a refused proof is `400 invalid_dpop_proof`, a proof without the current nonce in nonce mode
     /// `400 use_dpop_nonce` with `DPoP-Nonce` (so an authorization code survives the nonce round
     /// trip). With an accepted proof, every grant issues DPoP-bound tokens (``issue(_:request:dpop:extra:)``);
@@ -21,8 +23,8 @@ extension Auth0Service {
     func token(_ request: Request) async throws -> Response {
         let parameters = try await Auth0Parameters.body(of: request)
         let grantType = try parameters.required("grant_type")
-        let clientId = try parameters.required("client_id")
-        if let settings = await state.get(Auth0Tenant.key).clients[clientId], !settings.allows(grantType: grantType) {
+        let (clientId, settings) = try await authenticateClient(request, parameters)
+        if let settings, !settings.allows(grantType: grantType) {
             throw Auth0ClientSettings.grantNotAllowed(grantType)
         }
         let dpop = try await tokenRequestProof(request)

@@ -35,10 +35,11 @@ extension Auth0Service {
 
     /// `POST /oauth/revoke` `{client_id, token}`: revokes the refresh token's whole family and
     /// answers 200 with an empty body; an unknown token is accepted silently (RFC 7009, section 2.2), a
-    /// token of another client is refused.
+    /// token of another client is refused. A confidential client authenticates first
+    /// (``authenticateClient(_:_:)``).
     func revoke(_ request: Request) async throws -> Response {
         let parameters = try await Auth0Parameters.body(of: request)
-        let clientId = try parameters.required("client_id")
+        let (clientId, _) = try await authenticateClient(request, parameters)
         let token = try parameters.required("token")
         let refused: Auth0Failure? = await state.update(Auth0Tenant.key) { tenant in
             guard let record = tenant.refreshTokens[Auth0Tenant.digest(token)],

@@ -195,6 +195,13 @@ extension Auth0Service {
     /// logout”): at most ``Auth0BackchannelLogoutDelivery/maximumURLs``, each an absolute `http` or
     /// `https` URL on a loopback host (`127.0.0.0/8`, `[::1]`, `localhost`) without a fragment;
     /// anything else is `400 invalid_request` naming the URL. The reply echoes them.
+    ///
+    /// Confidential clients (``confidentialSettings(_:into:)``): `token_endpoint_auth_method`
+    /// (`none` default, `client_secret_post`, `client_secret_basic`, `private_key_jwt`),
+    /// `client_secret` (32+ characters, for the secret methods), `client_authentication_methods:
+    /// {private_key_jwt: {credentials: [{credential_type: "public_key", pem, alg, kid?}]}}` and
+    /// `require_pushed_authorization_requests`. The reply names the method, the PAR requirement
+    /// and the credentials' `credential_type`, `alg` and `kid` — never the secret or the PEM.
     func registerClient(_ request: Request) async throws -> Response {
         let parameters = try await Auth0Parameters.body(of: request)
         let clientId = try parameters.required("client_id")
@@ -226,14 +233,17 @@ extension Auth0Service {
             grantTypes = list
         }
         let backchannelURLs = try Self.backchannelLogoutURLs(in: parameters["oidc_logout"])
-        let settings = Auth0ClientSettings(clientId: clientId, callbacks: callbacks, rotateRefreshTokens: rotation,
+        var settings = Auth0ClientSettings(clientId: clientId, callbacks: callbacks, rotateRefreshTokens: rotation,
                                            refreshTokenLeeway: TimeInterval(leeway), apiScopes: apiScopes, grantTypes: grantTypes,
                                            backchannelLogoutURLs: backchannelURLs)
-        await state.update(Auth0Tenant.key) { tenant in tenant.clients[clientId] = settings }
+        try Self.confidentialSettings(parameters, into: &settings)
+        let registered = settings
+        await state.update(Auth0Tenant.key) { tenant in tenant.clients[clientId] = registered }
         var body: [String: JSONValue] = [
             "client_id": .string(clientId), "callbacks": .array(callbacks.map(JSONValue.string)),
             "refresh_token_rotation": .bool(rotation), "refresh_token_leeway": .number(Double(leeway)),
         ]
+        body.merge(Self.confidentialJSON(settings)) { _, new in new }
         if let apiScopes { body["api_scopes"] = .array(apiScopes.map(JSONValue.string)) }
         if let grantTypes { body["grant_types"] = .array(grantTypes.map(JSONValue.string)) }
         if !backchannelURLs.isEmpty {

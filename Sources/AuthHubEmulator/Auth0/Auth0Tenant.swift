@@ -73,6 +73,38 @@ struct Auth0Tenant: Sendable {
     var backchannelLogouts: [Auth0BackchannelLogoutDelivery] = []
     /// The largest number of back-channel logout deliveries kept; older ones are dropped.
     static let backchannelLogoutLimit = 1_000
+    /// Pushed authorization requests (`POST /oauth/par`) by digest of their `request_uri`.
+    var pushedRequests: [String: Auth0PushedRequest] = [:]
+    /// The most pushed authorization requests kept at once; beyond it the oldest is dropped.
+    static let pushedRequestLimit = 10_000
+    /// Client assertions (`private_key_jwt`) already used, by client id and `jti`, with their `exp`:
+    /// each is remembered until it expires (after that its `exp` refuses it anyway).
+    var usedAssertions: [String: Date] = [:]
+    /// The most client assertions remembered; beyond it the one expiring first is forgotten.
+    static let usedAssertionLimit = 10_000
+
+    /// Records the `jti` of a verified client assertion; false when it was used before (a replay).
+    mutating func admitAssertion(clientId: String, jti: String, expiresAt: Date, now: Date) -> Bool {
+        usedAssertions = usedAssertions.filter { $0.value > now }
+        let key = clientId + "\u{0}" + jti
+        guard usedAssertions[key] == nil else { return false }
+        if usedAssertions.count >= Self.usedAssertionLimit, let first = usedAssertions.min(by: { $0.value < $1.value })?.key {
+            usedAssertions[first] = nil
+        }
+        usedAssertions[key] = expiresAt
+        return true
+    }
+
+    /// Stores a pushed authorization request under the digest of its `request_uri`, dropping
+    /// expired ones and, beyond ``pushedRequestLimit``, the oldest.
+    mutating func push(_ pushed: Auth0PushedRequest, digest: String, now: Date) {
+        pushedRequests = pushedRequests.filter { $0.value.expiresAt > now }
+        if pushedRequests.count >= Self.pushedRequestLimit,
+           let oldest = pushedRequests.min(by: { $0.value.expiresAt < $1.value.expiresAt })?.key {
+            pushedRequests[oldest] = nil
+        }
+        pushedRequests[digest] = pushed
+    }
 
     /// The organization whose id (`org_…`, exact) or name (case-insensitive) is `reference`.
     func organization(_ reference: String) -> Auth0Organization? {

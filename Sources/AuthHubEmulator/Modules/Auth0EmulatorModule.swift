@@ -56,6 +56,31 @@ import Hummingbird
 ///   `403 expired_token`, `403 invalid_grant` (unknown, spent or another client's code), then the
 ///   tokens once. The discovery document names `device_authorization_endpoint`.
 ///
+/// Confidential clients and pushed authorization requests (DocC article “Auth0 confidential
+/// clients and PAR”):
+/// - Client authentication at `/oauth/token`, `/oauth/revoke`, `/oauth/par` and
+///   `/oauth/device/code` for a client registered with a `token_endpoint_auth_method` (see the
+///   registration hook below): `client_secret_post` (`client_secret` in the body),
+///   `client_secret_basic` (`Authorization: Basic base64(urlencode(id):urlencode(secret))`) or
+///   `private_key_jwt` (`client_assertion_type=urn:ietf:params:oauth:client-assertion-type:jwt-bearer`
+///   and `client_assertion`, a JWT signed RS256, RS384 or PS256 — the registered credential's alg —
+///   with `iss` = `sub` = client id, `aud` = the issuer `http://127.0.0.1:PORT/auth0/`, `exp` at most
+///   5 minutes ahead (and after `iat`), `jti` single-use). Checked before anything else of the
+///   request: a wrong, missing or wrongly presented secret is `401 {"error":"access_denied",
+///   "error_description":"Unauthorized"}` (no `WWW-Authenticate` challenge), a
+///   refused assertion `401 invalid_client` naming the check. Unregistered clients and clients
+///   registered without a method stay public: only `client_id`, as before.
+/// - `POST /auth0/oauth/par` (RFC 9126; confidential clients only, else `401 invalid_client`): the
+///   authorize parameters, validated as `/authorize` validates them (a refusal is a JSON
+///   `400 {error, error_description}`; `request_uri` in the body is `400 invalid_request`) →
+///   `201 {request_uri: "urn:ietf:params:oauth:request_uri:<random>", expires_in: 30}`.
+///   `GET /auth0/authorize?client_id=…&request_uri=…` then uses the pushed parameters (other query
+///   parameters ignored, but for the emulator hooks); an unknown, expired (30 s on the emulator's
+///   clock), used or other client's `request_uri` is a JSON `400 invalid_request`, as is a request
+///   without `request_uri` from a client registered with `require_pushed_authorization_requests`.
+///   The discovery document names `pushed_authorization_request_endpoint`,
+///   `token_endpoint_auth_methods_supported` and `token_endpoint_auth_signing_alg_values_supported`.
+///
 /// Token scope policy for the APIs below (``Auth0API``): a login or refresh-token grant whose
 /// `audience` is the My Account audience `<issuer>me/` may be granted
 /// `create:me:authentication_methods read:me:authentication_methods update:me:authentication_methods
@@ -101,7 +126,14 @@ import Hummingbird
 /// Emulator-only test hooks (not part of Auth0):
 /// - `POST /auth0/__emulator/users` seeds a user (body: the signup fields plus `email_verified`, `mfa_required`, `totp_secret`), `GET` lists them
 /// - `POST /auth0/__emulator/clients` registers a client's allowed callback URLs and rotation, and
-///   with `api_scopes: [String]` the only API scopes its tokens may be granted
+///   with `api_scopes: [String]` the only API scopes its tokens may be granted; with
+///   `token_endpoint_auth_method` (`none` default | `client_secret_post` | `client_secret_basic` |
+///   `private_key_jwt`), `client_secret` (32+ characters, the secret methods only),
+///   `client_authentication_methods: {private_key_jwt: {credentials: [{credential_type:
+///   "public_key", pem: <SPKI PEM of an RSA key of 2048+ bits>, alg: RS256|RS384|PS256, kid?}]}}`
+///   (`private_key_jwt` only) and `require_pushed_authorization_requests: Bool` (confidential
+///   clients only) a confidential client; every field is validated (400 `invalid_request` naming
+///   it) and the reply never shows the secret
 /// - `GET /auth0/__emulator/passwordless?email=…|phone_number=…` reads a pending passwordless code
 /// - `POST /auth0/__emulator/token-exchange` `{subject_token_type, subject_token, email, connection?}`
 ///   makes the token-exchange grant accept that subject token (201 `{subject_token_type, email,
@@ -180,6 +212,7 @@ public struct Auth0EmulatorModule: EmulatorModule {
         auth0.get("v2/logout") { request, _ in try await service.logout(request) }
         auth0.post("oauth/token") { request, _ in try await service.token(request) }
         auth0.post("oauth/revoke") { request, _ in try await service.revoke(request) }
+        auth0.post("oauth/par") { request, _ in try await service.pushAuthorizationRequest(request) }
         auth0.post("oauth/device/code") { request, _ in try await service.deviceAuthorization(request) }
         auth0.get("activate") { request, _ in await service.activatePage(request) }
         auth0.post("activate") { request, _ in try await service.activateForm(request) }

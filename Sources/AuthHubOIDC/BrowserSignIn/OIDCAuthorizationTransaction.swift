@@ -46,7 +46,7 @@ public struct OIDCAuthorizationTransaction: Sendable {
     }
 
     /// The same transaction with another URL for the browser (a pushed request's `request_uri` URL).
-    func opening(_ url: URL) -> OIDCAuthorizationTransaction {
+    package func opening(_ url: URL) -> OIDCAuthorizationTransaction {
         OIDCAuthorizationTransaction(url: url, clientId: clientId, redirectURI: redirectURI, codeVerifier: codeVerifier, state: state,
                                      nonce: nonce, maxAge: maxAge, organization: organization, scope: scope, dpopKey: dpopKey)
     }

@@ -7,7 +7,7 @@ import HTTPTypes
 /// How a client proves its identity at the endpoints that authenticate it — token, pushed
 /// authorization requests, revocation, device authorization (OpenID Connect Core 1.0, section 9;
 /// RFC 7523): the `tokenEndpointAuthMethod` of an `oidc` entry.
-public enum OIDCClientAuthentication: Sendable {
+public enum OIDCClientAuthentication: Sendable, Hashable {
     /// A public client: `client_id` in the body, nothing else (PKCE protects its codes).
     case none
     /// `Authorization: Basic` of the form-encoded `client_id:client_secret` (RFC 6749, section 2.3.1).
@@ -34,12 +34,49 @@ public enum OIDCClientAuthentication: Sendable {
     public static let jwtBearerAssertionType = "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"
 
     /// `Basic` of the form-encoded `client_id:client_secret` (RFC 6749, section 2.3.1).
-    static func basicAuthorization(clientId: String, secret: Secret<String>) -> String {
+    package static func basicAuthorization(clientId: String, secret: Secret<String>) -> String {
         "Basic " + Data((FormEncoding.escape(clientId) + ":" + FormEncoding.escape(secret.revealed())).utf8).base64EncodedString()
     }
 
     /// The method names providers.json accepts.
     public static let methodNames = ["none", "client_secret_basic", "client_secret_post", "private_key_jwt"]
+
+    /// The method a providers.json entry chooses (`tokenEndpointAuthMethod`, with `clientSecret`,
+    /// `clientAssertionKey` and `clientAssertionKeyID`); nil when it names none.
+    /// - Parameter keyAlgorithms: the assertion algorithms the provider takes (`ES256`, `RS256`); a
+    ///   key for another is a configuration error naming `clientAssertionKey`.
+    /// - Throws: ``AuthErrorCode/invalidConfiguration`` naming the field at fault (never showing a secret).
+    public static func configured(in configuration: ProviderConfiguration,
+                                  keyAlgorithms: Set<String> = ["ES256", "RS256"]) throws -> OIDCClientAuthentication? {
+        let secret = configuration.secret("clientSecret")
+        switch configuration.string("tokenEndpointAuthMethod") {
+        case nil: return nil
+        case "none": return OIDCClientAuthentication.none
+        case "client_secret_basic":
+            guard let secret else { throw configuration.invalid("clientSecret", "is required by client_secret_basic") }
+            return .clientSecretBasic(secret)
+        case "client_secret_post":
+            guard let secret else { throw configuration.invalid("clientSecret", "is required by client_secret_post") }
+            return .clientSecretPost(secret)
+        case "private_key_jwt":
+            guard let pem = configuration.secret("clientAssertionKey") else {
+                throw configuration.invalid("clientAssertionKey", "is required by private_key_jwt")
+            }
+            let key: ClientAssertionKey
+            do {
+                key = try ClientAssertionKey(pem: pem, keyID: configuration.string("clientAssertionKeyID"))
+            } catch let error as AuthError {
+                throw configuration.invalid("clientAssertionKey", error.message)
+            }
+            guard keyAlgorithms.contains(key.algorithm) else {
+                throw configuration.invalid("clientAssertionKey", "is a key for \(key.algorithm) assertions, which this provider does not take "
+                                            + "(it takes \(keyAlgorithms.sorted().joined(separator: ", ")))")
+            }
+            return .privateKeyJWT(key)
+        case let other?:
+            throw configuration.invalid("tokenEndpointAuthMethod", "must be one of \(methodNames.joined(separator: ", ")), not \(other)")
+        }
+    }
 
     /// Adds this client's credentials to a request: `client_id` always (in the body), then the
     /// method's own fields or header.
@@ -65,6 +102,24 @@ public enum OIDCClientAuthentication: Sendable {
             fields.append(("client_assertion", try key.assertion(clientId: clientId, audience: audience, now: now, random: random).revealed()))
         }
     }
+
+    /// ``apply(clientId:audience:fields:headers:now:random:)`` for a JSON body (Auth0 takes every
+    /// method's members in JSON): `client_id` when missing, then the method's members or header.
+    public func apply(clientId: String, audience: String, members: inout [String: JSONValue], headers: inout HTTPFields,
+                      now: Date, random: any RandomSource) throws {
+        if members["client_id"] == nil { members["client_id"] = .string(clientId) }
+        switch self {
+        case .none:
+            break
+        case .clientSecretBasic(let secret):
+            headers[.authorization] = Self.basicAuthorization(clientId: clientId, secret: secret)
+        case .clientSecretPost(let secret):
+            members["client_secret"] = .string(secret.revealed())
+        case .privateKeyJWT(let key):
+            members["client_assertion_type"] = .string(Self.jwtBearerAssertionType)
+            members["client_assertion"] = .string(try key.assertion(clientId: clientId, audience: audience, now: now, random: random).revealed())
+        }
+    }
 }
 
 /// The `aud` of a `private_key_jwt` assertion (`clientAssertionAudience`). Servers differ: the
@@ -81,7 +136,7 @@ public enum ClientAssertionAudience: String, Sendable, CaseIterable {
 
 /// The private key of a `private_key_jwt` client (RFC 7523), read from a PEM: an EC P-256 key signs
 /// ES256 assertions, an RSA key of 2,048 bits or more RS256 ones.
-public struct ClientAssertionKey: Sendable, CustomStringConvertible {
+public struct ClientAssertionKey: Sendable, Hashable, CustomStringConvertible {
     enum Material: Sendable {
         case p256(P256.Signing.PrivateKey)
         case rsa(_RSA.Signing.PrivateKey)
@@ -138,4 +193,21 @@ public struct ClientAssertionKey: Sendable, CustomStringConvertible {
 
     /// Shows the algorithm and key id only.
     public var description: String { "ClientAssertionKey(\(algorithm), kid: \(keyID ?? "-"))" }
+
+    /// The public half, which identifies the key (equality and hashing never touch the private key).
+    private var publicKeyBytes: Data {
+        switch material {
+        case .p256(let key): key.publicKey.x963Representation
+        case .rsa(let key): key.publicKey.derRepresentation
+        }
+    }
+
+    public static func == (lhs: ClientAssertionKey, rhs: ClientAssertionKey) -> Bool {
+        lhs.keyID == rhs.keyID && lhs.publicKeyBytes == rhs.publicKeyBytes
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(keyID)
+        hasher.combine(publicKeyBytes)
+    }
 }

@@ -170,6 +170,25 @@ public struct OIDCTokenClient: Sendable {
         return base + (endpoint.hasPrefix("/") ? String(endpoint.dropFirst()) : endpoint)
     }
 
+    /// `transaction` with its authorization request pushed first (RFC 9126): every parameter of its
+    /// URL goes to `endpoint` with the client's authentication (and a DPoP proof with ``dpopKey``),
+    /// and the URL the browser opens becomes `authorizationEndpoint` with only `client_id` and the
+    /// returned `request_uri`.
+    /// - Parameter requestURIPrefix: a prefix the `request_uri` must have (Auth0's
+    ///   `urn:ietf:params:oauth:request_uri:`); nil takes any.
+    /// - Throws: the endpoint's mapped errors; ``AuthErrorCode/invalidRequest`` for an unusable reply.
+    public func pushing(_ transaction: OIDCAuthorizationTransaction, to endpoint: String, authorizationEndpoint: URL,
+                        requestURIPrefix: String? = nil) async throws -> OIDCAuthorizationTransaction {
+        let parameters = OrderedParameters.decodeQuery(of: transaction.url)
+        let pushed = try await pushAuthorizationRequest(endpoint: endpoint, parameters: parameters)
+        if let requestURIPrefix, !pushed.requestURI.hasPrefix(requestURIPrefix) {
+            throw AuthError(.invalidRequest, message: "The pushed authorization request's request_uri does not start with \(requestURIPrefix).",
+                            provider: api.provider, details: ["reason": "unexpectedRequestURI"])
+        }
+        let url = try OIDCAuthorizationRequest.url(authorizationEndpoint, adding: [("client_id", clientId), ("request_uri", pushed.requestURI)])
+        return transaction.opening(url)
+    }
+
     /// Pushes an authorization request (RFC 9126): `POST` of the authorization parameters, form
     /// encoded, with the client's authentication, to the pushed authorization request endpoint.
     /// - Returns: the `request_uri` to send to the authorization endpoint with `client_id`, and how
