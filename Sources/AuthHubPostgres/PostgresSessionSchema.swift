@@ -40,7 +40,7 @@ import PostgresNIO
 /// | `updated_at` | `timestamptz` | when the row was last written (for operators; never read) |
 enum PostgresSessionSchema {
     /// The schema version this build writes and reads.
-    static let currentVersion: Int32 = 3
+    static let currentVersion: Int32 = 4
 
     /// The bookkeeping table shared by every store table of a database.
     static let migrationsTable = "authhub_schema_migrations"
@@ -77,6 +77,15 @@ enum PostgresSessionSchema {
                     updated_at timestamptz NOT NULL DEFAULT now()
                 )
                 """,
+            ]),
+            (4, [
+                """
+                CREATE TABLE IF NOT EXISTS \(unescaped: table.replayQuoted) (
+                    id text PRIMARY KEY,
+                    expires_at timestamptz NOT NULL
+                )
+                """,
+                "CREATE INDEX IF NOT EXISTS \(unescaped: table.replayIndexQuoted) ON \(unescaped: table.replayQuoted) (expires_at)",
             ]),
         ]
     }

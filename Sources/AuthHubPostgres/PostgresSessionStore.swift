@@ -353,6 +353,7 @@ public final class PostgresSessionStore: ObservableSessionStore, UserIndexedSess
         _ = try await run("drop the table \(tableName)") { client, table, logger in
             try await client.query("DROP TABLE IF EXISTS \(unescaped: table.quoted)", logger: logger).collect()
             try await client.query("DROP TABLE IF EXISTS \(unescaped: table.heldFactorsQuoted)", logger: logger).collect()
+            try await client.query("DROP TABLE IF EXISTS \(unescaped: table.replayQuoted)", logger: logger).collect()
             try await client.query("DELETE FROM authhub_schema_migrations WHERE table_name = \(table.name)", logger: logger).collect()
         }
         schemaReady.withLock { $0 = false }
@@ -362,6 +363,10 @@ public final class PostgresSessionStore: ObservableSessionStore, UserIndexedSess
     /// AuthHub-held factors, in the table beside the sessions (`<table>_factors`), sealed with this
     /// store's key: ``PostgresHeldFactorStore``.
     public var heldFactorStore: any HeldFactorStore { PostgresHeldFactorStore(store: self) }
+
+    /// One-time values every replica shares (DPoP proofs' and logout tokens' `jti`), in this
+    /// store's database (``PostgresReplayCache``, table `<table>_replay`).
+    public var replayCache: PostgresReplayCache { PostgresReplayCache(store: self) }
 
     /// The store's ``PostgresRefreshLock``.
     public func makeRefreshLock() -> any RefreshLock { refreshLock }

@@ -56,5 +56,18 @@ package struct PostgresTableName: Sendable, Hashable, CustomStringConvertible {
         return "\"authhub_factors_\(digest)\""
     }
 
+    /// The table of one-time values (``PostgresReplayCache``, schema version 4): `<name>_replay` when
+    /// that fits in 63 bytes, else `authhub_replay_` and 16 hex digits of the name's SHA-256.
+    package var replayQuoted: String { derived("replay") }
+
+    /// Its index by expiry: `<name>_replay_exp`, or `authhub_replay_exp_` and 16 hex digits.
+    package var replayIndexQuoted: String { derived("replay_exp") }
+
+    private func derived(_ suffix: String) -> String {
+        if name.utf8.count + suffix.utf8.count + 1 <= 63 { return "\"\(name)_\(suffix)\"" }
+        let digest = SHA256.hash(data: Data(name.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
+        return "\"authhub_\(suffix)_\(digest)\""
+    }
+
     package var description: String { name }
 }

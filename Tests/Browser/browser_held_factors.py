@@ -43,6 +43,21 @@ def use_recovery_code(code, browser=driver):
     field.submit()
 
 
+def step_up_to_confirmation(code, action, asked):
+    """An old sign-in clicked its way to a sensitive action: the provider's sign-in again, AuthHub's
+    second step with a recovery code, then the confirmation page of `action`, confirmed."""
+    wait.until(EC.presence_of_element_located((By.NAME, "email")))
+    step(asked)
+    login(password)
+    wait.until(EC.url_to_be(base + "/auth/second-factor"))
+    use_recovery_code(code)
+    wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "form.ah-form button.ah-danger")))
+    assert "/account/confirm?action=" + action in driver.current_url, driver.current_url
+    check_page("confirm " + action)
+    driver.find_element(By.CSS_SELECTOR, "form.ah-form button.ah-danger").click()
+    wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, ".ah-notice")))
+
+
 def main():
     add_virtual_authenticator()
 
@@ -125,16 +140,7 @@ def main():
         # `form-action 'self'` — and AuthHub's second step, then to the confirmation of that sign-out.
         time.sleep(5)
         driver.find_element(By.CSS_SELECTOR, "section[aria-labelledby=ah-sessions] form button.ah-danger").click()
-        wait.until(EC.presence_of_element_located((By.NAME, "email")))
-        step("signing the other browser out asks for a recent sign-in first")
-        login(password)
-        wait.until(EC.url_to_be(base + "/auth/second-factor"))
-        use_recovery_code(codes[3])
-        wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "form.ah-form button.ah-danger")))
-        assert "/account/confirm?action=sign-out-session" in driver.current_url, driver.current_url
-        check_page("confirm signing another browser out")
-        driver.find_element(By.CSS_SELECTOR, "form.ah-form button.ah-danger").click()
-        wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, ".ah-notice")))
+        step_up_to_confirmation(codes[3], "sign-out-session", "signing the other browser out asks for a recent sign-in first")
         step("the other browser signed out from this one")
         status = other.execute_script("return fetch('/profile.json', {credentials: 'same-origin'}).then(r => r.status)")
         assert status == 401, status
@@ -147,16 +153,7 @@ def main():
     time.sleep(5)
     driver.get(base + "/account")
     remove_link("Passkey").click()
-    wait.until(EC.presence_of_element_located((By.NAME, "email")))
-    step("an old sign-in is sent to sign in again first")
-    login(password)
-    wait.until(EC.url_to_be(base + "/auth/second-factor"))
-    use_recovery_code(codes[4])
-    wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "form.ah-form button.ah-danger")))
-    assert "/account/confirm" in driver.current_url, driver.current_url
-    step("back at the confirmation after re-authenticating")
-    driver.find_element(By.CSS_SELECTOR, "form.ah-form button.ah-danger").click()
-    wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, ".ah-notice")))
+    step_up_to_confirmation(codes[4], "remove-method", "an old sign-in is sent to sign in again first")
     assert "removed" in driver.find_element(By.CSS_SELECTOR, ".ah-notice").text
     step("the passkey is removed")
 
