@@ -14,9 +14,13 @@ import PostgresNIO
 /// clock decides when a kept value has expired; a value offered with an `expiresAt` already past
 /// is not kept (and is first use, as in ``InMemoryReplayCache``).
 ///
+/// Give it to the web core (`DPoPProofVerifier(replayCache: store.replayCache)`,
+/// `WebSignInConfiguration.logoutTokenReplayCache`), or use it directly:
+///
 /// ```swift
-/// let store = try PostgresSessionStore(settings: settings, …)
-/// let verifier = DPoPProofVerifier(replayCache: store.replayCache)
+/// func acceptOnce(_ jti: String, at store: PostgresSessionStore) async throws -> Bool {
+///     try await store.replayCache.firstUse(of: jti, until: Date().addingTimeInterval(60))
+/// }
 /// ```
 public struct PostgresReplayCache: ReplayCache {
     let store: PostgresSessionStore

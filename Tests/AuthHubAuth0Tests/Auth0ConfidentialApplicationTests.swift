@@ -14,7 +14,7 @@ import Testing
     let transport = StubTransport()
     let clock = FakeClock()
     /// One RSA key for the suite's assertions (debug-build key generation is slow).
-    static let rsa = try! _RSA.Signing.PrivateKey(keySize: .bits2048)
+    static var rsa: _RSA.Signing.PrivateKey { SharedTestRSAKeys.first }
 
     func provider(_ authentication: OIDCClientAuthentication?, par: Bool = false, dpop: Bool = false,
                   transport: StubTransport? = nil) throws -> Auth0Provider {

@@ -15,7 +15,7 @@ import Testing
 @Suite struct Auth0ConfidentialIntegrationTests {
     static let callback = "http://127.0.0.1:9/callback"
     /// One RSA key for the suite (debug-build key generation is slow).
-    static let rsa = try! _RSA.Signing.PrivateKey(keySize: .bits2048)
+    static var rsa: _RSA.Signing.PrivateKey { SharedTestRSAKeys.first }
     static let secret = "a-client-secret-of-at-least-32-characters"
 
     struct Tenant {
@@ -91,7 +91,7 @@ import Testing
         let tenant = try await Tenant.start()
         defer { Task { await tenant.emulator.stop() } }
         // An assertion from a key that is not the application's credential.
-        let stranger = try ClientAssertionKey(pem: Secret(try _RSA.Signing.PrivateKey(keySize: .bits2048).pemRepresentation), keyID: "cred-1")
+        let stranger = try ClientAssertionKey(pem: Secret(SharedTestRSAKeys.second.pemRepresentation), keyID: "cred-1")
         let forged = try tenant.provider("authhub-pkjwt", .privateKeyJWT(stranger), par: true)
         let refused = await #expect(throws: AuthError.self) { _ = try await forged.webAuth.begin(redirectURI: Self.callback) }
         #expect(refused?.statusCode == 401, "\(String(describing: refused))")

@@ -90,16 +90,23 @@ public enum OIDCClientAuthentication: Sendable, Hashable {
     public func apply(clientId: String, audience: String, fields: inout [(String, String)], headers: inout HTTPFields,
                       now: Date, random: any RandomSource) throws {
         if !fields.contains(where: { $0.0 == "client_id" }) { fields.insert(("client_id", clientId), at: 0) }
+        fields += try credentials(clientId: clientId, audience: audience, headers: &headers, now: now, random: random)
+    }
+
+    /// The method's body members (none for `none` and `client_secret_basic`, whose header is set in `headers`).
+    private func credentials(clientId: String, audience: String, headers: inout HTTPFields, now: Date,
+                             random: any RandomSource) throws -> [(String, String)] {
         switch self {
         case .none:
-            break
+            return []
         case .clientSecretBasic(let secret):
             headers[.authorization] = Self.basicAuthorization(clientId: clientId, secret: secret)
+            return []
         case .clientSecretPost(let secret):
-            fields.append(("client_secret", secret.revealed()))
+            return [("client_secret", secret.revealed())]
         case .privateKeyJWT(let key):
-            fields.append(("client_assertion_type", Self.jwtBearerAssertionType))
-            fields.append(("client_assertion", try key.assertion(clientId: clientId, audience: audience, now: now, random: random).revealed()))
+            return [("client_assertion_type", Self.jwtBearerAssertionType),
+                    ("client_assertion", try key.assertion(clientId: clientId, audience: audience, now: now, random: random).revealed())]
         }
     }
 
@@ -108,16 +115,8 @@ public enum OIDCClientAuthentication: Sendable, Hashable {
     public func apply(clientId: String, audience: String, members: inout [String: JSONValue], headers: inout HTTPFields,
                       now: Date, random: any RandomSource) throws {
         if members["client_id"] == nil { members["client_id"] = .string(clientId) }
-        switch self {
-        case .none:
-            break
-        case .clientSecretBasic(let secret):
-            headers[.authorization] = Self.basicAuthorization(clientId: clientId, secret: secret)
-        case .clientSecretPost(let secret):
-            members["client_secret"] = .string(secret.revealed())
-        case .privateKeyJWT(let key):
-            members["client_assertion_type"] = .string(Self.jwtBearerAssertionType)
-            members["client_assertion"] = .string(try key.assertion(clientId: clientId, audience: audience, now: now, random: random).revealed())
+        for (name, value) in try credentials(clientId: clientId, audience: audience, headers: &headers, now: now, random: random) {
+            members[name] = .string(value)
         }
     }
 }

@@ -26,6 +26,17 @@ import NIOPosix
 import Testing
 import Tracing
 
+// Sources/AuthHubPostgres/PostgresReplayCache.swift, line 20
+extension DocExampleContext {
+    func authHubPostgres_PostgresReplayCache_line20() async throws {
+#sourceLocation(file: "Sources/AuthHubPostgres/PostgresReplayCache.swift", line: 21)
+func acceptOnce(_ jti: String, at store: PostgresSessionStore) async throws -> Bool {
+    try await store.replayCache.firstUse(of: jti, until: Date().addingTimeInterval(60))
+}
+#sourceLocation()
+    }
+}
+
 // Sources/AuthHubPostgres/PostgresSessionStore.swift, line 10
 extension DocExampleContext {
     func authHubPostgres_PostgresSessionStore_line10(environment: EnvironmentConfiguration) async throws {

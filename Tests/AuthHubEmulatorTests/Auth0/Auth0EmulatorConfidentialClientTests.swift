@@ -9,8 +9,8 @@ import _CryptoExtras
 /// RSA keys for client assertions: generated once for the suite (2048-bit keygen is slow in debug
 /// builds). `registered` is the client's credential, `stranger` a key never registered.
 enum ConfidentialKeys {
-    static let registered = try! _RSA.Signing.PrivateKey(keySize: .bits2048)
-    static let stranger = try! _RSA.Signing.PrivateKey(keySize: .bits2048)
+    static var registered: _RSA.Signing.PrivateKey { SharedTestRSAKeys.first }
+    static var stranger: _RSA.Signing.PrivateKey { SharedTestRSAKeys.second }
 }
 
 /// Client authentication (`client_secret_post`, `client_secret_basic`, `private_key_jwt`) and
