@@ -90,14 +90,15 @@ enum Auth0ClientAssertion {
         _ compact: String, clientId: String, audience: String, credentials: [Auth0ClientCredential], now: Date
     ) throws(Refusal) -> Verified {
         guard compact.utf8.count <= maximumLength else { throw Refusal("The client assertion is too long.") }
-        let parts = compact.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts.allSatisfy(Auth0DPoPProof.isBase64URL),
-              let headerData = Base64URL.decode(String(parts[0])), let payloadData = Base64URL.decode(String(parts[1])),
-              let signature = Base64URL.decode(String(parts[2]))
-        else { throw Refusal("The client assertion is not a compact JWS.") }
-        guard let header = (try? JSONValue.parse(headerData))?.objectValue,
-              let payload = (try? JSONValue.parse(payloadData))?.objectValue
-        else { throw Refusal("The client assertion's header or payload is not a JSON object.") }
+        let jws: Auth0CompactJWS
+        do {
+            jws = try Auth0CompactJWS(compact)
+        } catch .notCompact {
+            throw Refusal("The client assertion is not a compact JWS.")
+        } catch {
+            throw Refusal("The client assertion's header or payload is not a JSON object.")
+        }
+        let (header, payload, signature) = (jws.header, jws.payload, jws.signature)
 
         guard let alg = header["alg"]?.stringValue, algorithms.contains(alg) else {
             throw Refusal("The client assertion's alg is not supported; use RS256, RS384 or PS256.")
@@ -116,8 +117,7 @@ enum Auth0ClientAssertion {
         guard !candidates.isEmpty else {
             throw Refusal("No credential of the client matches the client assertion's alg and kid.")
         }
-        let signingInput = Data(compact.utf8.prefix(parts[0].utf8.count + 1 + parts[1].utf8.count))
-        guard candidates.contains(where: { isValid(signature, of: signingInput, alg: alg, key: $0.key) }) else {
+        guard candidates.contains(where: { isValid(signature, of: jws.signingInput, alg: alg, key: $0.key) }) else {
             throw Refusal("The client assertion's signature is invalid.")
         }
 

@@ -56,14 +56,15 @@ struct Auth0DPoPProof: Sendable, Equatable {
         _ compact: String, method: String, target: Auth0DPoPTarget, accessToken: String?, now: Date
     ) throws(Auth0DPoPRefusal) -> Auth0DPoPProof {
         guard compact.utf8.count <= maximumLength else { throw .invalidProof("The DPoP proof is too long.") }
-        let parts = compact.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts.allSatisfy(isBase64URL),
-              let headerData = Base64URL.decode(String(parts[0])), let payloadData = Base64URL.decode(String(parts[1])),
-              let signatureData = Base64URL.decode(String(parts[2]))
-        else { throw .invalidProof("The DPoP proof is not a compact JWS.") }
-        guard let header = (try? JSONValue.parse(headerData))?.objectValue,
-              let payload = (try? JSONValue.parse(payloadData))?.objectValue
-        else { throw .invalidProof("The DPoP proof's header or payload is not a JSON object.") }
+        let jws: Auth0CompactJWS
+        do {
+            jws = try Auth0CompactJWS(compact)
+        } catch .notCompact {
+            throw .invalidProof("The DPoP proof is not a compact JWS.")
+        } catch {
+            throw .invalidProof("The DPoP proof's header or payload is not a JSON object.")
+        }
+        let (header, payload, signatureData) = (jws.header, jws.payload, jws.signature)
 
         guard header["typ"]?.stringValue?.lowercased() == "dpop+jwt" else {
             throw .invalidProof("The DPoP proof's typ must be dpop+jwt.")
@@ -77,7 +78,7 @@ struct Auth0DPoPProof: Sendable, Equatable {
 
         guard signatureData.count == 64,
               let signature = try? P256.Signing.ECDSASignature(rawRepresentation: signatureData),
-              key.key.isValidSignature(signature, for: Data(compact.utf8.prefix(parts[0].utf8.count + 1 + parts[1].utf8.count)))
+              key.key.isValidSignature(signature, for: jws.signingInput)
         else { throw .invalidProof("The DPoP proof's signature is invalid.") }
 
         guard let jti = payload["jti"]?.stringValue, (1...maximumJTILength).contains(jti.count) else {
@@ -120,7 +121,7 @@ struct Auth0DPoPProof: Sendable, Equatable {
             throw .invalidProof("The DPoP proof's jwk must be an EC P-256 key.")
         }
         guard let x = jwk["x"]?.stringValue, let y = jwk["y"]?.stringValue, x.utf8.count == 43, y.utf8.count == 43,
-              isBase64URL(Substring(x)), isBase64URL(Substring(y)),
+              Auth0CompactJWS.isBase64URL(Substring(x)), Auth0CompactJWS.isBase64URL(Substring(y)),
               let xBytes = Base64URL.decode(x), let yBytes = Base64URL.decode(y), xBytes.count == 32, yBytes.count == 32,
               // Canonical encodings only, so that one key has one thumbprint.
               Base64URL.encode(xBytes) == x, Base64URL.encode(yBytes) == y,
@@ -134,14 +135,5 @@ struct Auth0DPoPProof: Sendable, Equatable {
     static func thumbprint(x: String, y: String) -> String {
         let canonical = #"{"crv":"P-256","kty":"EC","x":""# + x + #"","y":""# + y + #""}"#
         return Base64URL.encode(SHA256.hash(data: Data(canonical.utf8)))
-    }
-
-    /// Whether `part` is non-empty base64url without padding (the strict alphabet: the core
-    /// decoder also takes standard base64, which a JWS never holds).
-    static func isBase64URL(_ part: Substring) -> Bool {
-        !part.isEmpty && part.utf8.allSatisfy { byte in
-            (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39)
-                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
-        }
     }
 }

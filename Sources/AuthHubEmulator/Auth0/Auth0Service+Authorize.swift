@@ -180,7 +180,7 @@ extension Auth0Service {
         }
         let dpopJKT = parameters.string("dpop_jkt")
         if let dpopJKT {
-            guard dpopJKT.utf8.count == 43, Auth0DPoPProof.isBase64URL(Substring(dpopJKT)) else {
+            guard dpopJKT.utf8.count == 43, Auth0CompactJWS.isBase64URL(Substring(dpopJKT)) else {
                 throw refuse("invalid_request", "Invalid dpop_jkt")
             }
         }
