@@ -14,7 +14,7 @@ extension Auth0Provider: DeviceSignInProvider {
             let scope = OIDCAuthorizationRequest.includingOpenID(options.scope ?? configuration.scope)
             var parameters: [(String, String)] = []
             if let audience = options.audience ?? configuration.audience { parameters.append(("audience", audience)) }
-            var authorization = try await deviceTokenClient(dpopKey: nil)
+            var authorization = try await formTokenClient(dpopKey: nil)
                 .requestDeviceAuthorization(endpoint: "oauth/device/code", scope: scope, parameters: parameters)
             if configuration.dpop { authorization.dpopKey = DPoPKey() }
             return authorization
@@ -31,7 +31,7 @@ extension Auth0Provider: DeviceSignInProvider {
 
     public func pollDeviceSignIn(_ authorization: DeviceAuthorization, options: DeviceSignInOptions) async throws -> DevicePollResult {
         do {
-            switch try await deviceTokenClient(dpopKey: authorization.dpopKey).pollDeviceCode(authorization.deviceCode) {
+            switch try await formTokenClient(dpopKey: authorization.dpopKey).pollDeviceCode(authorization.deviceCode) {
             case .pending: return .pending
             case .slowDown: return .slowDown
             case .tokens(let tokens):
@@ -51,10 +51,11 @@ extension Auth0Provider: DeviceSignInProvider {
         }
     }
 
-    /// The token client of device sign-in: form-encoded, as Auth0 documents the device flow's two
-    /// requests, through the Authentication API's client (its error mapper and `Auth0-Client` header),
-    /// with a confidential application's authentication (assertions to the tenant's base URL).
-    func deviceTokenClient(dpopKey: DPoPKey?) -> OIDCTokenClient {
+    /// The form-encoded client of the requests Auth0 documents as forms — the device flow's two and
+    /// the pushed authorization request — through the Authentication API's client (its error mapper
+    /// and `Auth0-Client` header), with a confidential application's authentication (assertions to
+    /// the tenant's base URL).
+    func formTokenClient(dpopKey: DPoPKey?) -> OIDCTokenClient {
         OIDCTokenClient(api: authentication.api, tokenEndpoint: "oauth/token", clientId: configuration.clientId, bodyEncoding: .form,
                         dpopKey: dpopKey, clientAuthentication: configuration.clientAuthentication,
                         assertionAudience: configuration.baseURL.absoluteString)

@@ -34,11 +34,8 @@ public struct Auth0WebAuth: Sendable {
         guard let endpoint = URL(string: "authorize", relativeTo: provider.configuration.baseURL)?.absoluteURL else {
             throw AuthError(.invalidConfiguration, message: "Cannot build the authorize URL of '\(provider.id)'.", provider: provider.id)
         }
-        let client = OIDCTokenClient(api: provider.authentication.api, tokenEndpoint: "oauth/token", clientId: provider.configuration.clientId,
-                                     bodyEncoding: .form, dpopKey: transaction.dpopKey,
-                                     clientAuthentication: provider.configuration.clientAuthentication,
-                                     assertionAudience: provider.configuration.baseURL.absoluteString)
-        return try await client.pushing(transaction, to: "oauth/par", authorizationEndpoint: endpoint, requestURIPrefix: Self.requestURIPrefix)
+        return try await provider.formTokenClient(dpopKey: transaction.dpopKey)
+            .pushing(transaction, to: "oauth/par", authorizationEndpoint: endpoint, requestURIPrefix: Self.requestURIPrefix)
     }
 
     /// Builds the `/authorize` URL and the transaction (PKCE verifier, `state`, `nonce`) to finish with.
