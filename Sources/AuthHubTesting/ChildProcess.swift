@@ -11,59 +11,42 @@ import Glibc
 /// Used from one task only (not `Sendable`); the pipe readers run on dispatch threads and hand over
 /// lines through an `AsyncStream`.
 package final class ChildProcess {
-    private let process: Process
-    private let input: FileHandle
+    private let process: SpawnedProcess
     private var lines: AsyncStream<String>.Iterator
     private let errors = Mutex(Data())
-    private var exit: AsyncStream<Int32>.Iterator
 
     package init(executable: URL, arguments: [String], environment: [String: String]) throws {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = environment
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        process.standardInput = stdin
-        process.standardOutput = stdout
-        process.standardError = stderr
-
+        let process = try SpawnedProcess(executable, arguments, environment: environment, input: .pipe)
         let (lineStream, lineContinuation) = AsyncStream<String>.makeStream()
-        let (exitStream, exitContinuation) = AsyncStream<Int32>.makeStream()
-        process.terminationHandler = { finished in
-            exitContinuation.yield(finished.terminationStatus)
-            exitContinuation.finish()
-        }
-        try process.run()
-
         self.process = process
-        self.input = stdin.fileHandleForWriting
         self.lines = lineStream.makeAsyncIterator()
-        self.exit = exitStream.makeAsyncIterator()
 
         // Blocking pipe reads run on threads of their own: not on the cooperative pool, and not on
         // Dispatch's global queue either, whose width is the CPU count (blocked readers starve it).
-        let output = stdout.fileHandleForReading
-        Thread.detachNewThread {
-            var buffer = Data()
-            while true {
-                let chunk = output.availableData
-                if chunk.isEmpty { break }
-                buffer.append(chunk)
-                while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                    lineContinuation.yield(String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self))
-                    buffer = Data(buffer[buffer.index(after: newline)...])
+        if let output = process.output {
+            Thread.detachNewThread {
+                var buffer = Data()
+                while true {
+                    let chunk = PipeReader.readChunk(output)
+                    if chunk.isEmpty { break }
+                    buffer.append(chunk)
+                    while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                        lineContinuation.yield(String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self))
+                        buffer = Data(buffer[buffer.index(after: newline)...])
+                    }
                 }
+                if !buffer.isEmpty { lineContinuation.yield(String(decoding: buffer, as: UTF8.self)) }
+                lineContinuation.finish()
             }
-            if !buffer.isEmpty { lineContinuation.yield(String(decoding: buffer, as: UTF8.self)) }
-            lineContinuation.finish()
         }
-        let errorOutput = stderr.fileHandleForReading
-        let errors = self.errors
-        Thread.detachNewThread {
-            while true {
-                let chunk = errorOutput.availableData
-                if chunk.isEmpty { break }
-                errors.withLock { $0.append(chunk) }
+        if let errorOutput = process.errorOutput {
+            let errors = self.errors
+            Thread.detachNewThread {
+                while true {
+                    let chunk = PipeReader.readChunk(errorOutput)
+                    if chunk.isEmpty { break }
+                    errors.withLock { $0.append(chunk) }
+                }
             }
         }
     }
@@ -75,27 +58,28 @@ package final class ChildProcess {
 
     /// Writes a line to the process's standard input.
     package func send(_ line: String) {
-        input.write(Data((line + "\n").utf8))
+        guard let input = process.input else { return }
+        try? input.write(contentsOf: Data((line + "\n").utf8))
     }
 
     /// Waits for the process to exit and returns its status.
     package func exitStatus() async -> Int32 {
-        await exit.next() ?? -1
+        await process.exit().status
     }
 
     /// What the process wrote to standard error so far.
     package var standardError: String { errors.withLock { String(decoding: $0, as: UTF8.self) } }
 
     /// The process id.
-    package var pid: Int32 { process.processIdentifier }
+    package var pid: Int32 { process.pid }
 
     /// Sends SIGKILL (no chance to clean up: the crash a replica can always suffer).
     package func killNow() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.send(SIGKILL)
     }
 
     package func terminate() {
-        if process.isRunning { process.terminate() }
+        process.terminate()
     }
 
     /// An executable product of this package (`AuthHubRefreshWorker`, `authhub`), for tests that run it.

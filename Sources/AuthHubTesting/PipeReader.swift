@@ -39,4 +39,14 @@ public enum PipeReader {
         }
         return String(decoding: line, as: UTF8.self)
     }
+
+    /// What is there to read now (blocking until something is), or empty at end of file.
+    public static func readChunk(_ handle: FileHandle, limit: Int = 65_536) -> Data {
+        var buffer = [UInt8](repeating: 0, count: limit)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
+            if count > 0 { return Data(buffer[0..<count]) }
+            if count == 0 || errno != EINTR { return Data() }
+        }
+    }
 }

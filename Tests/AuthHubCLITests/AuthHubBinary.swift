@@ -35,43 +35,13 @@ enum AuthHubBinary {
     /// Runs `authhub arguments…` in `directory` with exactly `environment` (plus PATH).
     static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
                     stdin: String? = nil) throws -> Result {
-        let process = Process()
-        process.executableURL = try url()
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
         var env = environment
         env["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        process.environment = env
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        let input = Pipe()
-        process.standardInput = input
-        try process.run()
-        if let stdin {
-            // The child may stop reading early (a refused input): a broken pipe is then expected, not fatal.
-            signal(SIGPIPE, SIG_IGN)
-            try? input.fileHandleForWriting.write(contentsOf: Data(stdin.utf8))
-        }
-        try? input.fileHandleForWriting.close()
-        // Read both pipes to the end, at the same time, before waiting: reading one after the other
-        // deadlocks once the child fills the second pipe's buffer (64 KiB of trace logs) while the
-        // first is still open.
-        let errBox = Mutex(Data())
-        let errDone = DispatchSemaphore(value: 0)
-        let errHandle = err.fileHandleForReading
-        Thread.detachNewThread {
-            let data = PipeReader.readAll(errHandle)
-            errBox.withLock { $0 = data }
-            errDone.signal()
-        }
-        let outData = PipeReader.readAll(out.fileHandleForReading)
-        errDone.wait()
-        let errData = errBox.withLock { $0 }
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData, as: UTF8.self))
+        // An empty standard input rather than /dev/null when none is given: the CLI sees a pipe, as
+        // when a script runs it.
+        let result = try SpawnedProcess.run(try url(), arguments, environment: env, directory: directory,
+                                            input: Data((stdin ?? "").utf8))
+        return Result(status: result.status, stdout: result.standardOutput, stderr: result.standardError)
     }
 
     /// ``run(_:in:environment:stdin:)`` off Swift's cooperative thread pool, for tests that serve

@@ -13,38 +13,33 @@ import Glibc
     /// announcement is read with blocking calls, on a thread of its own: blocking one of Swift's
     /// cooperative threads (two on a 2-core machine) while a debug binary starts under load stalled
     /// every other test's tasks, and timed checks elsewhere failed for want of a thread.
-    func startEmulator(port: Int? = 0, _ extra: [String] = [], in directory: URL? = nil) async throws -> (Process, URL, FileHandle) {
+    func startEmulator(port: Int? = 0, _ extra: [String] = [], in directory: URL? = nil) async throws -> (SpawnedProcess, URL, FileHandle) {
         let executable = try AuthHubBinary.url()
         return try await onOwnThread { try Self.launchEmulator(executable, port: port, extra, in: directory) }
     }
 
     /// Waits for `process` to exit, on a thread of its own.
-    func waitForExit(_ process: Process) async {
-        _ = try? await onOwnThread { process.waitUntilExit() }
+    func waitForExit(_ process: SpawnedProcess) async {
+        await process.exit()
     }
 
-    static func launchEmulator(_ executable: URL, port: Int?, _ extra: [String], in directory: URL?) throws -> (Process, URL, FileHandle) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["emulator"] + (port.map { ["--port", String($0)] } ?? []) + extra
-        if let directory { process.currentDirectoryURL = directory }
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+    static func launchEmulator(_ executable: URL, port: Int?, _ extra: [String], in directory: URL?) throws -> (SpawnedProcess, URL, FileHandle) {
+        let process = try SpawnedProcess(executable, ["emulator"] + (port.map { ["--port", String($0)] } ?? []) + extra,
+                                         directory: directory, output: .pipe, errorOutput: .null)
+        let out = process.output!
         // The first line of stdout is the announcement (read without FileHandle's EINTR trap).
-        let text = PipeReader.readLine(out.fileHandleForReading)
+        let text = PipeReader.readLine(out)
         let prefix = "AuthHub emulator listening on "
         guard text.hasPrefix(prefix), let url = URL(string: String(text.dropFirst(prefix.count))) else {
             process.terminate()
             throw CLITestError("unexpected announcement: \(text)")
         }
-        return (process, url, out.fileHandleForReading)
+        return (process, url, out)
     }
 
     @Test func servesHealthAndStopsOnSIGTERM() async throws {
         let (process, url, _) = try await startEmulator()
-        defer { if process.isRunning { process.terminate() } }
+        defer { process.terminate() }
         #expect(url.host == "127.0.0.1")
         #expect((url.port ?? 0) > 0)
 
@@ -52,9 +47,9 @@ import Glibc
         #expect(reply.status == 200)
         #expect(try JSONValue.parse(reply.body)["status"] == "ok")
 
-        kill(process.processIdentifier, SIGTERM)
+        process.send(SIGTERM)
         await waitForExit(process)
-        #expect(process.terminationStatus == 0)
+        #expect(process.termination == .exited(0))
         // The port is released.
         await #expect(throws: TransportError.self) {
             try await URLSessionTransport(defaultTimeout: .seconds(2)).send(.get, url.appendingPathComponent("__authhub/health"))
@@ -66,7 +61,7 @@ import Glibc
     @Test func servesWhereProvidersJSONExpectsIt() async throws {
         let free = try await startEmulator()  // borrow a free port, then release it
         let port = free.1.port ?? 0
-        kill(free.0.processIdentifier, SIGTERM)
+        free.0.send(SIGTERM)
         await waitForExit(free.0)
         let config = """
         {"defaultEnvironment": "dev", "environments": {"dev": {"defaultProvider": "auth0",
@@ -79,7 +74,7 @@ import Glibc
         let directory = try AuthHubBinary.directory(withConfig: config)
         defer { try? FileManager.default.removeItem(at: directory) }
         let (process, url, _) = try await startEmulator(port: nil, in: directory)
-        defer { if process.isRunning { process.terminate() } }
+        defer { process.terminate() }
         #expect(url.port == port, "\(url)")
 
         let signup = try await AuthHubBinary.runDetached(["signup", "--email", "two@example.com", "--password-stdin"], in: directory,

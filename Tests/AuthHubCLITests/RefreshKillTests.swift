@@ -1,5 +1,6 @@
 import AuthHub
 import AuthHubAuth0
+import AuthHubTesting
 @testable import AuthHubEmulator
 import Foundation
 import Testing
@@ -197,18 +198,12 @@ import Glibc
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Date, any Error>) in
             Thread.detachNewThread {
                 do {
-                    let process = Process()
-                    process.executableURL = executable
-                    process.arguments = arguments
-                    process.currentDirectoryURL = directory
-                    process.environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
-                    process.standardOutput = FileHandle.nullDevice
-                    process.standardError = FileHandle.nullDevice
-                    process.standardInput = FileHandle.nullDevice
-                    try process.run()
+                    let process = try SpawnedProcess(executable, arguments,
+                                                     environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"],
+                                                     directory: directory, output: .null, errorOutput: .null)
                     usleep(useconds_t(max(0, delay) * 1_000_000))
                     let killedAt = Date()
-                    kill(process.processIdentifier, SIGKILL)
+                    process.send(SIGKILL)
                     process.waitUntilExit()
                     continuation.resume(returning: killedAt)
                 } catch {

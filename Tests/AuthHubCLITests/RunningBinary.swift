@@ -1,11 +1,11 @@
 import AuthHub
+import AuthHubTesting
 import Foundation
 
 /// The `authhub` executable running in the background, for commands that talk back and forth
 /// (a prompt to answer, a URL to open): its output arrives as it is written.
 final class RunningBinary: Sendable {
-    private let process: Process
-    private let input: Pipe
+    private let process: SpawnedProcess
     private let output = Mutex("")
     private let errors = Mutex("")
     /// How many of the two output pipes have reached their end (the process closed them).
@@ -14,20 +14,12 @@ final class RunningBinary: Sendable {
     private let changed: AsyncStream<Void>.Continuation
 
     init(_ arguments: [String], in directory: URL, environment: [String: String] = [:]) throws {
-        process = Process()
-        process.executableURL = try AuthHubBinary.url()
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
         var env = environment
         env["PATH"] = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        process.environment = env
-        input = Pipe()
-        let out = Pipe(), err = Pipe()
-        process.standardInput = input
-        process.standardOutput = out
-        process.standardError = err
+        process = try SpawnedProcess(try AuthHubBinary.url(), arguments, environment: env, directory: directory, input: .pipe)
+        let out = process.output!, err = process.errorOutput!
         (changes, changed) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
-        out.fileHandleForReading.readabilityHandler = { [output, closedPipes, changed] handle in
+        out.readabilityHandler = { [output, closedPipes, changed] handle in
             let data = handle.availableData
             if data.isEmpty {
                 handle.readabilityHandler = nil
@@ -37,7 +29,7 @@ final class RunningBinary: Sendable {
             }
             changed.yield()
         }
-        err.fileHandleForReading.readabilityHandler = { [errors, closedPipes, changed] handle in
+        err.readabilityHandler = { [errors, closedPipes, changed] handle in
             let data = handle.availableData
             if data.isEmpty {
                 handle.readabilityHandler = nil
@@ -47,7 +39,6 @@ final class RunningBinary: Sendable {
             }
             changed.yield()
         }
-        try process.run()
     }
 
     var stdout: String { output.withLock { $0 } }
@@ -72,18 +63,14 @@ final class RunningBinary: Sendable {
 
     /// Writes a line to the process's standard input.
     func send(_ line: String) {
-        input.fileHandleForWriting.write(Data((line + "\n").utf8))
+        try? process.input?.write(contentsOf: Data((line + "\n").utf8))
     }
 
     /// Waits for the process to exit and for everything it wrote to be read (both pipes at their
     /// end, at most 10 s more: a child it left behind may hold them open), then returns its status.
     /// Without the second wait the last line written just before exit could still be unread.
     func finish() async -> Int32 {
-        let process = self.process
-        let status: Int32 = (try? await onOwnThread {
-            process.waitUntilExit()
-            return process.terminationStatus
-        }) ?? -1
+        let status = await process.exit().status
         let deadline = ContinuousClock.now + .seconds(10)
         while closedPipes.withLock({ $0 }) < 2, ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(10))

@@ -1,3 +1,4 @@
+import AuthHubTesting
 import Foundation
 import Testing
 #if canImport(Glibc)
@@ -68,21 +69,14 @@ import Glibc
 
     /// `authhub login` against an Auth0 tenant on a closed port: it prompts for the password, then
     /// fails to connect — enough to see what the terminal shows.
-    static func startLogin(_ terminal: PseudoTerminal) throws -> Process {
+    static func startLogin(_ terminal: PseudoTerminal) throws -> SpawnedProcess {
         let directory = try AuthHubBinary.directory(withConfig: """
             {"environments":{"dev":{"providers":[{"id":"auth0","type":"auth0","domain":"http://127.0.0.1:9/auth0","clientId":"cli"}]}}}
             """)
-        let process = Process()
-        process.executableURL = try AuthHubBinary.url()
-        process.arguments = ["login", "--provider", "auth0", "--email", "user@example.com"]
-        process.currentDirectoryURL = directory
-        process.environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
-        let handle = FileHandle(fileDescriptor: terminal.slave, closeOnDealloc: false)
-        process.standardInput = handle
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
-        return process
+        return try SpawnedProcess(try AuthHubBinary.url(), ["login", "--provider", "auth0", "--email", "user@example.com"],
+                                  environment: ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"],
+                                  directory: directory, input: .descriptor(terminal.slave),
+                                  output: .descriptor(terminal.slave), errorOutput: .descriptor(terminal.slave))
     }
 
     @Test func aTypedPasswordIsNeverShown() async throws {
@@ -99,11 +93,11 @@ import Glibc
         #expect(!terminal.echoes, "echo is off while the password is read")
         terminal.type("hunter2-typed-SECRET\n")
         shown += terminal.read(for: 30) { $0.contains("error:") }
-        process.waitUntilExit()
+        let termination = process.waitUntilExit()
         shown += terminal.read(for: 0.2)
         #expect(!shown.contains("hunter2"), "the terminal showed: \(shown)")
         #expect(shown.contains("error:"), "the login went on and failed to connect: \(shown)")
-        #expect(process.terminationStatus != 0)
+        #expect(termination != .exited(0))
         #expect(terminal.echoes, "echo is back on after the prompt")
     }
 
@@ -120,10 +114,8 @@ import Glibc
         // While the prompt waits, what is typed does not appear (this also lets the line discipline take
         // the keystrokes in before the interrupt, as with a person at the keyboard).
         #expect(!terminal.read(for: 0.5).contains("half-typed"))
-        kill(process.processIdentifier, SIGINT)
-        process.waitUntilExit()
-        #expect(process.terminationReason == .uncaughtSignal)
-        #expect(process.terminationStatus == SIGINT)
+        process.send(SIGINT)
+        #expect(process.waitUntilExit() == .signaled(SIGINT))
         #expect(terminal.echoes, "echo is back on after Ctrl-C")
         #expect(!terminal.read(for: 0.2).contains("half-typed"))
     }

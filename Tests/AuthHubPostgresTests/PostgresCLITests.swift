@@ -2,6 +2,7 @@ import AuthHub
 import AuthHubAuth0
 import AuthHubEmulator
 import AuthHubPostgres
+import AuthHubTesting
 import Foundation
 import Testing
 
@@ -32,33 +33,12 @@ struct PostgresCLITests {
         return fallback
     }
 
-    /// Runs `authhub arguments…` on a dispatch queue, so that waiting for it does not hold one of
+    /// Runs `authhub arguments…` on a thread of its own, so that waiting for it does not hold one of
     /// the few threads of Swift's cooperative pool (the other tests run on them).
     static func run(_ arguments: [String], environment: [String: String]) async throws -> Run {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result { try runBlocking(arguments, environment: environment) })
-            }
-        }
-    }
-
-    private static func runBlocking(_ arguments: [String], environment: [String: String]) throws -> Run {
-        let process = Process()
-        process.executableURL = try binary()
-        process.arguments = arguments
-        process.environment = environment.merging(["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]) { a, _ in a }
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // Small outputs: read both to the end, then wait.
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                   stderr: String(decoding: stderr, as: UTF8.self))
+        let run = try await SpawnedProcess.runDetached(try binary(), arguments,
+                                                       environment: environment.merging(["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]) { a, _ in a })
+        return Run(status: run.status, stdout: run.standardOutput, stderr: run.standardError)
     }
 
     @Test func tokenSessionAndLogoutWorkOnThePostgresStore() async throws {

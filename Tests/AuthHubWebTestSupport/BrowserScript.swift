@@ -109,16 +109,9 @@ public enum BrowserScript {
         let artifacts = (environment["AUTHHUB_BROWSER_ARTIFACTS"] ?? NSTemporaryDirectory() + "authhub-browser") + "/" + label
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Browser/" + name).path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [script, base.absoluteString, email, password, artifacts]
-        if !variables.isEmpty { process.environment = environment.merging(variables) { $1 } }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: PipeReader.readAll(output.fileHandleForReading), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        let run = try SpawnedProcess.run(URL(fileURLWithPath: python), [script, base.absoluteString, email, password, artifacts],
+                                         environment: variables.isEmpty ? nil : environment.merging(variables) { $1 },
+                                         mergeErrors: true)
+        return (run.status, run.standardOutput)
     }
 }

@@ -63,23 +63,10 @@ struct InteropPyOTPTests {
     /// Runs one batch through pyotp and returns its results, one per request.
     func pyotp(_ requests: [[String: Any]]) throws -> [[String: Any]] {
         let python = try #require(ProcessInfo.processInfo.environment["AUTHHUB_INTEROP_PYTHON"])
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [Self.bridge.path]
-        let input = Pipe()
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        input.fileHandleForWriting.write(try JSONSerialization.data(withJSONObject: ["requests": requests]))
-        try input.fileHandleForWriting.close()
-        let reply = PipeReader.readAll(output.fileHandleForReading)
-        let diagnostics = String(decoding: PipeReader.readAll(errors.fileHandleForReading), as: UTF8.self)
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "pyotp_bridge.py failed: \(diagnostics)")
-        let object = try #require(try JSONSerialization.jsonObject(with: reply) as? [String: Any])
+        let run = try SpawnedProcess.run(URL(fileURLWithPath: python), [Self.bridge.path],
+                                         input: try JSONSerialization.data(withJSONObject: ["requests": requests]))
+        try #require(run.status == 0, "pyotp_bridge.py failed: \(run.standardError)")
+        let object = try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any])
         let results = try #require(object["results"] as? [[String: Any]])
         try #require(results.count == requests.count)
         return results

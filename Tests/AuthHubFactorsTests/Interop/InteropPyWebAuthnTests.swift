@@ -11,23 +11,11 @@ private struct WebAuthnBridge {
     func call(_ request: JSONValue) throws -> JSONValue {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Interop/webauthn_bridge.py")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [script.path]
-        let input = Pipe(), output = Pipe(), errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        input.fileHandleForWriting.write(try JSONEncoder().encode(request))
-        try input.fileHandleForWriting.close()
-        let reply = PipeReader.readAll(output.fileHandleForReading)
-        let diagnostics = PipeReader.readAll(errors.fileHandleForReading)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw AuthError(.unknown, message: "webauthn_bridge.py failed: \(String(decoding: diagnostics, as: UTF8.self))")
+        let run = try SpawnedProcess.run(URL(fileURLWithPath: python), [script.path], input: try JSONEncoder().encode(request))
+        guard run.status == 0 else {
+            throw AuthError(.unknown, message: "webauthn_bridge.py failed: \(run.standardError)")
         }
-        return try JSONValue.parse(reply)
+        return try JSONValue.parse(run.stdout)
     }
 }
 

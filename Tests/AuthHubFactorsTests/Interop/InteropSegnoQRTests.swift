@@ -21,28 +21,13 @@ private struct QRBridge {
     private func callBlocking(_ requests: [JSONValue]) throws -> [JSONValue] {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Interop/qr_bridge.py")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [script.path]
-        let input = Pipe(), output = Pipe(), errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        // Write from another thread: a large batch can fill the pipe before Python starts answering.
+        // The input is written from another thread: a large batch can fill the pipe before Python answers.
         let payload = try JSONEncoder().encode(JSONValue.object(["requests": .array(requests)]))
-        let writer = input.fileHandleForWriting
-        DispatchQueue.global().async {
-            writer.write(payload)
-            try? writer.close()
+        let run = try SpawnedProcess.run(URL(fileURLWithPath: python), [script.path], input: payload)
+        guard run.status == 0 else {
+            throw AuthError(.unknown, message: "qr_bridge.py failed: \(run.standardError)")
         }
-        let reply = PipeReader.readAll(output.fileHandleForReading)
-        let diagnostics = PipeReader.readAll(errors.fileHandleForReading)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw AuthError(.unknown, message: "qr_bridge.py failed: \(String(decoding: diagnostics, as: UTF8.self))")
-        }
-        let results = try JSONValue.parse(reply)["results"]?.arrayValue ?? []
+        let results = try JSONValue.parse(run.stdout)["results"]?.arrayValue ?? []
         guard results.count == requests.count else {
             throw AuthError(.unknown, message: "qr_bridge.py answered \(results.count) of \(requests.count) requests")
         }
