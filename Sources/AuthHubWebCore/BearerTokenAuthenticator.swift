@@ -337,10 +337,14 @@ public struct BearerTokenAuthenticator: Sendable {
     /// when the header has another shape, which ``bearerCredentialsOfAnyShape(_:)`` then reads (so
     /// what is accepted does not depend on which path ran).
     private static func asciiBearerCredentials(_ bytes: UnsafeBufferPointer<UInt8>) -> String?? {
-        guard bytes.count > 7, bytes[6] == UInt8(ascii: " ") else { return nil }
+        // Another scheme (`DPoP …`) or no token: the first word, up to the first space, is not six
+        // letters spelling `bearer`, or nothing follows — refused as the general path would, without
+        // its scans. A header that starts with a space is left to it (its split skips leading separators).
+        guard let first = bytes.first, first != UInt8(ascii: " ") else { return nil }
+        guard bytes.count > 7, bytes[6] == UInt8(ascii: " ") else { return .some(nil) }
         var index = 0
         for letter in "bearer".utf8 {
-            guard bytes[index] | 0x20 == letter else { return nil }
+            guard bytes[index] | 0x20 == letter else { return .some(nil) }
             index += 1
         }
         var ascii = true
@@ -392,15 +396,21 @@ public struct BearerTokenAuthenticator: Sendable {
     /// Read from the header's bytes: Foundation's `trimmingCharacters` over a ~1 KB token walked it
     /// as UTF-16 and cost about as much as checking the proof (perf, `dpop.proof-check`).
     package static func dpopCredentials(_ header: String) -> String? {
-        let bytes = Array(header.utf8)
-        guard bytes.count > 5, bytes[4] == UInt8(ascii: " ") else { return nil }
-        for (index, letter) in "dpop".utf8.enumerated() where bytes[index] | 0x20 != letter { return nil }
-        let isBlank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
-        var start = 5, end = bytes.count
-        while start < end, isBlank(bytes[start]) { start += 1 }
-        while end > start, isBlank(bytes[end - 1]) { end -= 1 }
-        guard start < end else { return nil }
-        return String(decoding: bytes[start..<end], as: UTF8.self)
+        var header = header
+        return header.withUTF8 { bytes -> String? in
+            guard bytes.count > 5, bytes[4] == UInt8(ascii: " ") else { return nil }
+            var index = 0
+            for letter in "dpop".utf8 {
+                guard bytes[index] | 0x20 == letter else { return nil }
+                index += 1
+            }
+            let isBlank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+            var start = 5, end = bytes.count
+            while start < end, isBlank(bytes[start]) { start += 1 }
+            while end > start, isBlank(bytes[end - 1]) { end -= 1 }
+            guard start < end else { return nil }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+        }
     }
 }
 

@@ -11,6 +11,9 @@ import Testing
             "Bearer \t\(token)\t", "Bearer ", "Bearer  ", "Bearer", "Bearer\t\(token)", " Bearer \(token)", "Bearerx \(token)",
             "Basic \(token)", "Bearer \(token) extra", "Bearer é\(token)", "Bearer \(token)\u{00A0}", "Beaœer \(token)", "",
             "Bearer\u{00A0}\(token)", "Bearer \u{2003}\(token)",
+            // Other schemes and near misses, refused by the byte-level reading without the general scan.
+            "DPoP \(token)", "dpop x", "Bearer x", "Bearer  x", "B e", "Bea rer x", "Bearers \(token)", "  Bearer x", "x",
+            "Bearer x y", "Bearé \(token)", "Bearer\u{00A0}x", "Token\(token)", "é", " ",
         ]
         for header in headers {
             #expect(BearerTokenAuthenticator.bearerCredentials(header)

@@ -86,7 +86,12 @@ package func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
 /// ``constantTimeEquals(_:_:)-([UInt8],[UInt8])`` of two strings' UTF-8 bytes, without copying them
 /// (tokens, CSRF values, thumbprints, nonces compared on every request).
 package func constantTimeEquals(_ a: String, _ b: String) -> Bool {
-    var diff: UInt8 = a.utf8.count == b.utf8.count ? 0 : 1
-    for (x, y) in zip(a.utf8, b.utf8) { diff |= x ^ y }
-    return diff == 0
+    var a = a, b = b
+    return a.withUTF8 { x in
+        b.withUTF8 { y in
+            var diff: UInt8 = x.count == y.count ? 0 : 1
+            for i in 0..<min(x.count, y.count) { diff |= x[i] ^ y[i] }
+            return diff == 0
+        }
+    }
 }

@@ -127,41 +127,62 @@ public struct DPoPKey: Sendable, Hashable, CustomStringConvertible {
     public static func normalizedTarget(scheme: String, authority: String, path: String) -> String? {
         guard path.isEmpty || path.utf8.first == UInt8(ascii: "/"), !authority.isEmpty, authority.utf8.count <= 1_024,
               !authority.utf8.contains(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) else { return nil }
-        return normalizedTarget(scheme + "://" + authority + path)
+        var uri = scheme
+        uri.reserveCapacity(scheme.utf8.count + 3 + authority.utf8.count + path.utf8.count)
+        uri += "://"
+        uri += authority
+        uri += path
+        return normalizedTarget(uri)
     }
 
     private static func normalizedTarget(bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        let slash = UInt8(ascii: "/"), colon = UInt8(ascii: ":")
-        // The scheme: letters up to "://".
+        let slash = UInt8(ascii: "/"), colon = UInt8(ascii: ":"), question = UInt8(ascii: "?"), hash = UInt8(ascii: "#")
+        func lowered(_ byte: UInt8) -> UInt8 { byte | (byte >= 0x41 && byte <= 0x5A ? 0x20 : 0) }
+        func spells(_ word: StaticString, from start: Int) -> Bool {
+            guard start + word.utf8CodeUnitCount <= bytes.count else { return false }
+            return word.withUTF8Buffer { letters in
+                letters.indices.allSatisfy { lowered(bytes[start + $0]) == letters[$0] }
+            }
+        }
+        // The scheme: `http` or `https` (any case), then "://". Read in place: no copies are made
+        // before the one result (this runs twice per DPoP-protected request).
         var index = 0
         while index < bytes.count, bytes[index] != colon { index += 1 }
         guard index + 2 < bytes.count, bytes[index + 1] == slash, bytes[index + 2] == slash else { return nil }
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count + 1)
-        for byte in bytes[0..<index] { out.append(byte | (byte >= 0x41 && byte <= 0x5A ? 0x20 : 0)) }
-        let https = out == Array("https".utf8)
-        guard https || out == Array("http".utf8) else { return nil }
-        out.append(contentsOf: "://".utf8)
+        let https = index == 5 && spells("https", from: 0)
+        guard https || (index == 4 && spells("http", from: 0)) else { return nil }
         // The authority: up to the path, query or fragment; ASCII, no user information, no blank.
         let authorityStart = index + 3
         var authorityEnd = authorityStart
-        while authorityEnd < bytes.count, bytes[authorityEnd] != slash, bytes[authorityEnd] != UInt8(ascii: "?"),
-              bytes[authorityEnd] != UInt8(ascii: "#") {
+        while authorityEnd < bytes.count, bytes[authorityEnd] != slash, bytes[authorityEnd] != question, bytes[authorityEnd] != hash {
             let byte = bytes[authorityEnd]
             guard byte > 0x20, byte < 0x7F, byte != UInt8(ascii: "@"), byte != UInt8(ascii: "\\") else { return nil }
-            out.append(byte | (byte >= 0x41 && byte <= 0x5A ? 0x20 : 0))
             authorityEnd += 1
         }
-        let defaultPort = Array((https ? ":443" : ":80").utf8)
-        if out.count - 3 - (https ? 5 : 4) > defaultPort.count, out.suffix(defaultPort.count).elementsEqual(defaultPort) {
-            out.removeLast(defaultPort.count)
+        // The scheme's default port is left out (when something precedes it).
+        var kept = authorityEnd
+        let defaultPort: StaticString = https ? ":443" : ":80"
+        if authorityEnd - authorityStart > defaultPort.utf8CodeUnitCount,
+           spells(defaultPort, from: authorityEnd - defaultPort.utf8CodeUnitCount) {
+            kept = authorityEnd - defaultPort.utf8CodeUnitCount
         }
-        guard authorityEnd > authorityStart, out.last != colon, out.count > (https ? 8 : 7) else { return nil }
+        guard kept > authorityStart, bytes[kept - 1] != colon else { return nil }
         // The path, without query and fragment; `/` when empty.
         var pathEnd = authorityEnd
-        while pathEnd < bytes.count, bytes[pathEnd] != UInt8(ascii: "?"), bytes[pathEnd] != UInt8(ascii: "#") { pathEnd += 1 }
-        if pathEnd == authorityEnd { out.append(slash) } else { out.append(contentsOf: bytes[authorityEnd..<pathEnd]) }
-        return String(decoding: out, as: UTF8.self)
+        while pathEnd < bytes.count, bytes[pathEnd] != question, bytes[pathEnd] != hash { pathEnd += 1 }
+        let count = authorityStart + (kept - authorityStart) + max(1, pathEnd - authorityEnd)
+        return String(unsafeUninitializedCapacity: count) { out in
+            var written = 0
+            for offset in 0..<authorityStart { out[written] = lowered(bytes[offset]); written += 1 }
+            for offset in authorityStart..<kept { out[written] = lowered(bytes[offset]); written += 1 }
+            if pathEnd == authorityEnd {
+                out[written] = slash
+                written += 1
+            } else {
+                for offset in authorityEnd..<pathEnd { out[written] = bytes[offset]; written += 1 }
+            }
+            return written
+        }
     }
 
     /// Shows the thumbprint only.

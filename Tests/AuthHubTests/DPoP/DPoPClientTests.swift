@@ -79,6 +79,9 @@ import Testing
         ("https://[::1]:443/p", "https://[::1]/p"),
         ("https://h:80/p", "https://h:80/p"),
         ("ftp://h/x", nil), ("http://user@h/x", nil), ("http://", nil), ("h/x", nil), ("http://h:/x", nil), ("http://h x/", nil),
+        ("HtTpS://h", "https://h/"), ("https://h:443", "https://h/"), ("http://h:443/x", "http://h:443/x"), ("httpx://h/", nil),
+        ("https://h#f", "https://h/"), ("https://h\\x/", nil), ("http://é/", nil), ("https://h?q=/p", "https://h/"),
+        ("https://Host/Path/%C3%89", "https://host/Path/%C3%89"), ("htt://h/", nil), ("https:/h/", nil),
     ] as [(String, String?)])
     func targetURIsAreNormalizedWithoutFoundation(uri: String, expected: String?) {
         #expect(DPoPKey.normalizedTarget(uri) == expected)
