@@ -37,6 +37,8 @@ public struct DPoPProofVerifier: Sendable {
     /// Server nonces (RFC 9449, section 9); nil requires none.
     public let nonces: DPoPNonceIssuer?
     public let clock: any AuthClock
+    /// ``replayCache`` when it is the in-memory one (looked up once: a cast per request costs).
+    let memoryReplayCache: InMemoryReplayCache?
     /// The proof headers seen lately, checked and their keys parsed once (a client signs every proof
     /// with one key under one header).
     let keyCache = ProofKeyCache()
@@ -85,6 +87,7 @@ public struct DPoPProofVerifier: Sendable {
         self.maxAge = min(max(maxAge.isFinite ? maxAge : 60, 1), 3_600)
         self.futureLeeway = min(max(futureLeeway.isFinite ? futureLeeway : 5, 0), 300)
         self.replayCache = replayCache ?? InMemoryReplayCache(clock: clock)
+        self.memoryReplayCache = self.replayCache as? InMemoryReplayCache
         self.nonces = nonces
         self.clock = clock
     }
@@ -118,12 +121,13 @@ public struct DPoPProofVerifier: Sendable {
                                 boundThumbprint: boundThumbprint)
         // Kept until the proof would be refused as too old anyway (its iat, at most futureLeeway ahead, plus maxAge).
         let expiry = Date(timeIntervalSince1970: min(checked.iat, clock.now.timeIntervalSince1970 + futureLeeway) + maxAge)
-        let replayKey = Self.replayKey(thumbprint: checked.thumbprint, jti: checked.jti)
-        // The in-memory cache answers without suspending (no async call through the protocol).
-        let fresh = if let memory = replayCache as? InMemoryReplayCache {
-            try memory.record(replayKey, until: expiry)
+        let replayDigest = Self.replayDigest(thumbprint: checked.thumbprint, jti: checked.jti)
+        // The in-memory cache answers without suspending (no async call through the protocol) and
+        // keeps the digest itself.
+        let fresh = if let memory = memoryReplayCache {
+            try memory.record(digest: replayDigest, until: expiry)
         } else {
-            try await replayCache.firstUse(of: replayKey, until: expiry)
+            try await replayCache.firstUse(of: Base64URL.encode(replayDigest), until: expiry)
         }
         guard fresh else {
             throw Self.failure(.replayed, "The DPoP proof was used before (jti).")
@@ -141,12 +145,14 @@ public struct DPoPProofVerifier: Sendable {
     /// Every check but the replay cache's, synchronously.
     func check(_ proof: String, method: String, target: String?, accessToken: Secret<String>?, accessTokenHash: String? = nil,
                boundThumbprint: String?) throws -> Checked {
-        guard !proof.isEmpty, proof.utf8.count <= 8_192, let dot = proof.utf8.firstIndex(of: UInt8(ascii: ".")) else {
-            throw Self.failure(.malformed, "The DPoP proof is not a compact JWT.")
+        var proofBytes = proof
+        let encodedHeader = proofBytes.withUTF8 { bytes -> String? in
+            guard !bytes.isEmpty, bytes.count <= 8_192, let dot = bytes.firstIndex(of: UInt8(ascii: ".")) else { return nil }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[..<dot]), as: UTF8.self)
         }
         // A client signs every proof with one key under the same header: its checks are made once
         // per distinct header text (bounded cache); the claims are read for every proof.
-        let encodedHeader = String(proof[..<dot])
+        guard let encodedHeader else { throw Self.failure(.malformed, "The DPoP proof is not a compact JWT.") }
         let (key, thumbprint): (ProofKey, String)
         if let known = keyCache.header(encodedHeader) {
             (key, thumbprint) = known
@@ -214,15 +220,15 @@ public struct DPoPProofVerifier: Sendable {
         return (key, thumbprint)
     }
 
-    /// The replay cache's key: the SHA-256 of the key's thumbprint and the `jti` (fixed size,
-    /// whatever a client sends).
-    static func replayKey(thumbprint: String, jti: String) -> String {
+    /// What names a proof in the replay cache: the SHA-256 of the key's thumbprint and the `jti`
+    /// (fixed size, whatever a client sends); base64url for a cache behind the protocol.
+    static func replayDigest(thumbprint: String, jti: String) -> SHA256Digest {
         var hasher = SHA256()
         var thumbprint = thumbprint, jti = jti
         thumbprint.withUTF8 { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
-        hasher.update(bufferPointer: UnsafeRawBufferPointer(start: [UInt8(ascii: ".")], count: 1))
+        withUnsafeBytes(of: UInt8(ascii: ".")) { hasher.update(bufferPointer: $0) }
         jti.withUTF8 { hasher.update(bufferPointer: UnsafeRawBufferPointer($0)) }
-        return Base64URL.encode(hasher.finalize())
+        return hasher.finalize()
     }
 
     static func missing(_ claim: String) -> AuthError {
