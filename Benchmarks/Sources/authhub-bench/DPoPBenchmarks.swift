@@ -49,45 +49,72 @@ enum DPoPBenchmarks {
                 throw BenchFailure("\(name): the warm-up request was refused")
             }
         }
-        // One raw ES256 check of a proof's signature, for the target.
-        let sample = try proofs(1)[0]
-        let parts = sample.split(separator: ".")
-        let signingInput = Data((parts[0] + "." + parts[1]).utf8)
-        let signature = try P256.Signing.ECDSASignature(rawRepresentation: Data(base64urlDecoded: String(parts[2])) ?? Data())
+        // Raw ES256 checks of the same proofs' signatures, for the target: their signing inputs and
+        // signatures split and decoded before the timing, the key parsed once.
+        func rawChecks(_ proofs: [String]) throws -> [(signature: P256.Signing.ECDSASignature, signingInput: Data)] {
+            try proofs.map { proof in
+                let parts = proof.split(separator: ".")
+                return (try P256.Signing.ECDSASignature(rawRepresentation: Data(base64urlDecoded: String(parts[2])) ?? Data()),
+                        Data((parts[0] + "." + parts[1]).utf8))
+            }
+        }
         let x = Data(base64urlDecoded: key.publicJWK["x"]?.stringValue ?? "") ?? Data()
         let y = Data(base64urlDecoded: key.publicJWK["y"]?.stringValue ?? "") ?? Data()
         let publicKey = try P256.Signing.PublicKey(rawRepresentation: x + y)
-        var raw: [Double] = []
+        // Per sample: the bearer call's time, the DPoP call's and the raw check's, the last two taken
+        // in alternating chunks of 100 so that a change of the machine's speed within the sample
+        // (frequency, another process) falls on both alike. The verdict is on the median over the
+        // samples of (DPoP − bearer − raw): what the check costs beyond the signature's maths.
+        var bearerTimes: [Double] = [], raw: [Double] = [], excess: [Double] = [], rawRepeated: [Double] = []
 
         let result = try await paired(samples: options.samples, baseline: {
-            await Clock.perOp(batch) {
+            let perRequest = await Clock.perOp(batch) {
                 for _ in 0..<batch {
                     if case .authenticated = await authenticator.authenticate(authorization: bearerHeader, method: .get, dpopProofs: { [] },
                                                                               target: target) {} else { failures += 1 }
                 }
             }
+            bearerTimes.append(perRequest)
+            return perRequest
         }, subject: {
             let fresh = try proofs(batch)
-            let perRequest = await Clock.perOp(batch) {
-                for proof in fresh {
-                    if case .authenticated = await authenticator.authenticate(authorization: boundHeader, method: .get, dpopProofs: { [proof] },
-                                                                              target: target) {} else { failures += 1 }
+            let checks = try rawChecks(fresh)
+            var dpopNanoseconds = 0.0, rawNanoseconds = 0.0
+            for chunk in stride(from: 0, to: batch, by: 100) {
+                let range = chunk..<min(chunk + 100, batch)
+                dpopNanoseconds += await Clock.perOp(1) {
+                    for proof in fresh[range] {
+                        if case .authenticated = await authenticator.authenticate(authorization: boundHeader, method: .get,
+                                                                                  dpopProofs: { [proof] }, target: target) {} else { failures += 1 }
+                    }
+                }
+                rawNanoseconds += Clock.perOpSync(1) {
+                    for check in checks[range] where !publicKey.isValidSignature(check.signature, for: check.signingInput) { failures += 1 }
                 }
             }
-            raw.append(Clock.perOpSync(batch) {
-                for _ in 0..<batch where !publicKey.isValidSignature(signature, for: signingInput) { failures += 1 }
+            // For comparison only: one proof's signature checked over and over, as this row's first
+            // versions measured the raw cost (faster than the same number of different proofs).
+            let first = checks[0]
+            rawRepeated.append(Clock.perOpSync(batch) {
+                for _ in 0..<batch where !publicKey.isValidSignature(first.signature, for: first.signingInput) { failures += 1 }
             })
+            let perRequest = dpopNanoseconds / Double(batch), perCheck = rawNanoseconds / Double(batch)
+            raw.append(perCheck)
+            if let bearer = bearerTimes.last { excess.append(perRequest - bearer - perCheck) }
             return perRequest
         })
-        let rawES256 = Samples(values: raw).median
-        let added = result.subject.median - result.baseline.median
+        // The first of each list is the harness's warm-up call.
+        let rawES256 = Samples(values: Array(raw.dropFirst())).median
+        let beyond = Samples(values: Array(excess.dropFirst())).median
+        let added = beyond + rawES256
         let limit = rawES256 + 10_000
         var row = timeRow(name, result, unit: "µs/op", baseline: "the same call with an unbound token as Bearer (verified-token cache hit)",
                           targetRatio: .infinity,
-                          note: String(format: "proof check adds %.1f µs per request; one raw ES256 verification %.1f µs; limit %.1f µs; %d failed requests",
-                                       added / 1_000, rawES256 / 1_000, limit / 1_000, failures))
+                          note: String(format: "proof check adds %.1f µs per request: %.1f µs beyond one raw ES256 verification of the same proofs (%.1f µs; median of per-sample differences; one proof checked repeatedly %.1f µs); limit %.1f µs; %d failed requests",
+                                       added / 1_000, beyond / 1_000, rawES256 / 1_000, Samples(values: Array(rawRepeated.dropFirst())).median / 1_000,
+                                       limit / 1_000, failures))
         row.target = "added ≤ raw ES256 + 10 µs"
-        row.verdict = failures == 0 && added <= limit ? "pass" : "MISS"
+        row.verdict = failures == 0 && beyond <= 10_000 ? "pass" : "MISS"
         return [row]
     }
 }

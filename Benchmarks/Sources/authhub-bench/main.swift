@@ -26,6 +26,7 @@ await section("emulator round trips") { try await EmulatorBenchmarks.run(options
 await section("bearer middleware") { try await BearerBenchmarks.run(options) }
 await section("DPoP proof check") { try await DPoPBenchmarks.run(options) }
 await section("web frameworks (wrk)") { try await WebBenchmarks.run(options) }
+await section("DPoP-protected route (wrk)") { try await DPoPWebBenchmarks.run(options) }
 await section("PostgreSQL store") { try await PostgresBenchmarks.run(options) }
 
 if options.json {
