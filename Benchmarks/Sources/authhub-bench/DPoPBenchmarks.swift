@@ -18,22 +18,13 @@ enum DPoPBenchmarks {
 
     static func run(_ options: BenchOptions) async throws -> [Row] {
         guard options.wants(name) else { return [] }
-        let issuerURL = "https://issuer.bench.invalid/", audience = "https://api.bench.invalid"
-        let issuer = try TestTokenIssuer(issuer: issuerURL, keyID: "bench-key")
-        let jwks = try issuer.jwks.serialized()
-        let api = APIClient(provider: "bench", baseURL: URL(string: issuerURL)!, transport: FixedDocumentTransport(body: jwks))
-        let verifier = AccessTokenVerifier(issuer: issuerURL, audience: audience, keys: JWKSCache(jwksURI: issuerURL + "jwks", api: api),
-                                           clock: SystemClock())
+        let tokens = try DPoPBenchTokens.make()
+        let (key, boundToken, bearerToken) = (tokens.key, tokens.boundToken, tokens.bearerToken)
         let batch = options.batch(2_000)
         let authenticator = BearerTokenAuthenticator(
-            verifiers: ["bench": verifier],
+            verifiers: ["bench": tokens.verifier],
             dpop: DPoPProofVerifier(replayCache: InMemoryReplayCache(capacity: 1_000_000)))
-        let key = DPoPKey()
-        let now = Date().timeIntervalSince1970.rounded(.down)
-        let claims: [String: JSONValue] = ["sub": "bench-user", "aud": .string(audience), "iat": .number(now), "exp": .number(now + 86_400)]
-        let boundToken = try issuer.token(claims.merging(["cnf": ["jkt": .string(key.thumbprint)]]) { _, new in new })
-        let bearerToken = try issuer.token(claims)
-        let url = URL(string: audience + "/v1/things")!
+        let url = URL(string: DPoPBenchTokens.audience + "/v1/things")!
         let boundHeader = "DPoP " + boundToken, bearerHeader = "Bearer " + bearerToken
         let target: () -> (scheme: String?, authority: String?, path: String) = { ("https", "api.bench.invalid", "/v1/things") }
 
@@ -116,5 +107,28 @@ enum DPoPBenchmarks {
         row.target = "added ≤ raw ES256 + 10 µs"
         row.verdict = failures == 0 && beyond <= 10_000 ? "pass" : "MISS"
         return [row]
+    }
+}
+
+/// The tokens of the DPoP rows: an issuer's RS256 access tokens for one audience — one bound to a
+/// fresh DPoP key (`cnf.jkt`), one unbound — and AuthHub's verifier of them (JWKS from a fixed document).
+struct DPoPBenchTokens {
+    static let issuer = "https://issuer.bench.invalid/", audience = "https://api.bench.invalid"
+    let key: DPoPKey
+    let boundToken: String
+    let bearerToken: String
+    let verifier: AccessTokenVerifier
+
+    static func make() throws -> DPoPBenchTokens {
+        let issuer = try TestTokenIssuer(issuer: Self.issuer, keyID: "bench-key")
+        let api = APIClient(provider: "bench", baseURL: URL(string: Self.issuer)!,
+                            transport: FixedDocumentTransport(body: try issuer.jwks.serialized()))
+        let verifier = AccessTokenVerifier(issuer: Self.issuer, audience: audience, keys: JWKSCache(jwksURI: Self.issuer + "jwks", api: api),
+                                           clock: SystemClock())
+        let key = DPoPKey()
+        let now = Date().timeIntervalSince1970.rounded(.down)
+        let claims: [String: JSONValue] = ["sub": "bench-user", "aud": .string(audience), "iat": .number(now), "exp": .number(now + 86_400)]
+        return DPoPBenchTokens(key: key, boundToken: try issuer.token(claims.merging(["cnf": ["jkt": .string(key.thumbprint)]]) { _, new in new }),
+                               bearerToken: try issuer.token(claims), verifier: verifier)
     }
 }

@@ -37,20 +37,11 @@ enum DPoPWebBenchmarks {
         defer { try? FileManager.default.removeItem(at: directory) }
         let load = WrkLoad(binary: wrkPath, directory: directory, seconds: options.quick ? 1 : 2)
 
-        let issuerURL = "https://issuer.bench.invalid/", audience = "https://api.bench.invalid"
-        let issuer = try TestTokenIssuer(issuer: issuerURL, keyID: "bench-key")
-        let api = APIClient(provider: "bench", baseURL: URL(string: issuerURL)!,
-                            transport: FixedDocumentTransport(body: try issuer.jwks.serialized()))
-        let verifier = AccessTokenVerifier(issuer: issuerURL, audience: audience, keys: JWKSCache(jwksURI: issuerURL + "jwks", api: api),
-                                           clock: SystemClock())
+        let tokens = try DPoPBenchTokens.make()
+        let (key, boundToken, bearerToken) = (tokens.key, tokens.boundToken, tokens.bearerToken)
         // Every proof of a run is remembered for its lifetime (60 s): room for all of them.
-        let authenticator = BearerTokenAuthenticator(verifiers: ["bench": verifier],
+        let authenticator = BearerTokenAuthenticator(verifiers: ["bench": tokens.verifier],
                                                      dpop: DPoPProofVerifier(replayCache: InMemoryReplayCache(capacity: 4_000_000)))
-        let key = DPoPKey()
-        let now = Date().timeIntervalSince1970.rounded(.down)
-        let claims: [String: JSONValue] = ["sub": "bench-user", "aud": .string(audience), "iat": .number(now), "exp": .number(now + 86_400)]
-        let boundToken = try issuer.token(claims.merging(["cnf": ["jkt": .string(key.thumbprint)]]) { _, new in new })
-        let bearerToken = try issuer.token(claims)
 
         let ports = try (0..<2).map { _ in try ScriptedUpstream.freeLoopbackPort() }
         // The baseline route's raw checks: 1,000 proofs' signatures, split and decoded beforehand.
