@@ -48,10 +48,10 @@ import Testing
                                 body: try JSONEncoder().encode(JSONValue.object(body)))
         }
 
-        func provider(_ clientId: String, _ authentication: OIDCClientAuthentication?, par: Bool) throws -> Auth0Provider {
+        func provider(_ clientId: String, _ authentication: OIDCClientAuthentication?, par: Bool, dpop: Bool = false) throws -> Auth0Provider {
             Auth0Provider(id: "auth0",
                           configuration: try Auth0Configuration(domain: emulator.url("/auth0").absoluteString, clientId: clientId,
-                                                                connection: "Username-Password-Authentication",
+                                                                connection: "Username-Password-Authentication", dpop: dpop,
                                                                 clientAuthentication: authentication, pushedAuthorizationRequests: par),
                           context: ProviderContext(transport: URLSessionTransport(defaultTimeout: .seconds(30))))
         }
@@ -85,6 +85,27 @@ import Testing
         #expect(renewed.accessToken != session.accessToken)
         try await provider.signOut(renewed)
         await #expect(throws: AuthError.self) { _ = try await provider.refresh(renewed, scope: nil) }
+    }
+
+    /// The tenant spends an assertion's `jti` before it looks at the DPoP proof, so a request it
+    /// refuses for a DPoP nonce (`use_dpop_nonce`) has used its assertion up: the retry with the
+    /// nonce carries a new assertion (it was refused as a replay, `invalid_client`, when the same
+    /// bytes went again). Pushed request, code exchange and renewal, each through a nonce round trip.
+    @Test func aDPoPNonceRetryCarriesAFreshAssertion() async throws {
+        let tenant = try await Tenant.start()
+        defer { Task { await tenant.emulator.stop() } }
+        let nonceMode = try await tenant.post("/auth0/__emulator/dpop", ["nonce_required": true])
+        #expect(nonceMode.status == 200 || nonceMode.status == 204)
+        let provider = try tenant.provider("authhub-pkjwt", .privateKeyJWT(Self.key), par: true, dpop: true)
+        let transaction = try await provider.webAuth.begin(redirectURI: Self.callback)
+        let reply = try await tenant.authorize(transaction.url)
+        let location = try #require(reply.headerFields["Location"].flatMap(URL.init(string:)))
+        let session = try await provider.webAuth.finish(callback: location, transaction: transaction)
+        #expect(session.isDPoPBound)
+        // A new nonce: the renewal's first attempt is refused for it, the second carries it.
+        _ = try await tenant.post("/auth0/__emulator/dpop", ["nonce_required": true, "rotate_nonce": true])
+        let renewed = try await provider.refresh(session, scope: nil)
+        #expect(renewed.isDPoPBound && renewed.accessToken != session.accessToken)
     }
 
     @Test func theTenantRefusesWhatItShould() async throws {

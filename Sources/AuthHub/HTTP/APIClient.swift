@@ -42,6 +42,11 @@ public struct APIRequest: Sendable {
     /// Sign a DPoP proof (RFC 9449) for every attempt of this request with this key (and `ath` of
     /// this access token); nil sends none.
     public var dpop: DPoPProofing?
+    /// The body and header fields anew, before every attempt after the first — for single-use
+    /// credentials in them: a server spends a `private_key_jwt` assertion's `jti` on the first
+    /// attempt, even one it then refuses for a DPoP nonce (RFC 9449, section 8). Nil sends the same
+    /// bytes again.
+    public var renewCredentials: (@Sendable () throws -> (body: Body, headerFields: HTTPFields))?
 
     public init(_ method: HTTPRequest.Method, _ path: String, query: [(String, String)] = [], headerFields: HTTPFields = [:],
                 body: Body = .none, timeout: Duration? = nil, retry: RetryMode = .automatic, operation: AuthOperation = .other) {
@@ -159,13 +164,22 @@ public struct APIClient: Sendable {
 
     /// Sends a request and returns a 2xx reply; anything else throws an ``AuthError``.
     public func send(_ request: APIRequest) async throws -> HTTPReply {
-        let prepared = try prepare(request)
+        var prepared = try prepare(request)
         var http = prepared.head
         var attempt = 1
         var nonceRetried = false
         var givenNonce: String?
+        var sentOnce = false
         while true {
             try Task.checkCancellation()
+            // Fresh single-use credentials (a new client assertion) for every attempt after the first.
+            if sentOnce, let renew = request.renewCredentials {
+                var again = request
+                (again.body, again.headerFields) = try renew()
+                prepared = try prepare(again)
+                http = prepared.head
+            }
+            sentOnce = true
             // A fresh proof (new jti, the origin's latest nonce) for every attempt.
             if let dpop = request.dpop {
                 http.headerFields[Self.dpopField] = try dpop.key.proof(

@@ -118,14 +118,20 @@ public struct Auth0AuthenticationAPI: Sendable {
         if ensureOpenID, let scope = merged["scope"]?.stringValue {
             merged["scope"] = Self.includeRequiredScope(scope).map(JSONValue.string)
         }
-        var headers: HTTPFields = [:]
-        if let clientAuthentication, Self.clientAuthenticatedPaths.contains(path) {
-            // One assertion per request (its own jti).
-            try clientAuthentication.apply(clientId: clientID, audience: baseURL.absoluteString, members: &merged, headers: &headers,
-                                           now: clock.now, random: api.random)
+        let authentication = Self.clientAuthenticatedPaths.contains(path) ? clientAuthentication : nil
+        let (members, clientID, audience, clock, random, extra) = (merged, clientID, baseURL.absoluteString, clock, api.random, options.headerFields)
+        // One assertion per attempt (its own jti): the server spends it even on a refused attempt.
+        let build: @Sendable () throws -> (body: APIRequest.Body, headerFields: HTTPFields) = {
+            var members = members
+            var headers: HTTPFields = [:]
+            try authentication?.apply(clientId: clientID, audience: audience, members: &members, headers: &headers, now: clock.now, random: random)
+            let request = try APIRequest.json(.post, path, JSONValue.object(members), headerFields: headers)
+            headers.merge(extra)
+            return (request.body, headers)
         }
-        var request = try APIRequest.json(.post, path, JSONValue.object(merged), headerFields: headers, retry: retry, operation: operation)
-        request.headerFields.merge(options.headerFields)
+        let (body, headers) = try build()
+        var request = APIRequest(.post, path, headerFields: headers, body: body, retry: retry, operation: operation)
+        if case .privateKeyJWT = authentication { request.renewCredentials = build }
         return request
     }
 

@@ -106,11 +106,8 @@ public struct OIDCTokenClient: Sendable {
     /// - Throws: mapped provider errors; ``AuthErrorCode/invalidRequest`` for a malformed reply (see
     ///   ``DeviceAuthorization``).
     public func requestDeviceAuthorization(endpoint: String, scope: String, parameters: [(String, String)] = []) async throws -> DeviceAuthorization {
-        var fields = [("client_id", clientId), ("scope", scope)] + parameters
-        fields = fields.filter { !$0.1.isEmpty }
-        var headers: HTTPFields = [:]
-        try authenticate(&fields, &headers, endpoint: endpoint)
-        let request = APIRequest(.post, endpoint, headerFields: headers, body: .form(fields), retry: .never, operation: .signIn)
+        let fields = ([("client_id", clientId), ("scope", scope)] + parameters).filter { !$0.1.isEmpty }
+        let request = try authenticatedForm(endpoint, fields, retry: .never, operation: .signIn)
         let reply = try await api.send(request, as: OIDCDeviceAuthorizationReply.self)
         return try DeviceAuthorization(deviceCode: reply.deviceCode, userCode: reply.userCode, verificationURI: reply.verificationURI,
                                        verificationURIComplete: reply.verificationURIComplete, expiresIn: reply.expiresIn,
@@ -162,6 +159,22 @@ public struct OIDCTokenClient: Sendable {
                                                 headers: &headers, now: api.clock.now, random: api.random)
     }
 
+    /// A form POST to `endpoint` with the client's credentials added — and added anew for every
+    /// retry (``APIRequest/renewCredentials``: a `private_key_jwt` assertion is single-use).
+    func authenticatedForm(_ endpoint: String, _ fields: [(String, String)], retry: APIRequest.RetryMode,
+                           operation: AuthOperation) throws -> APIRequest {
+        let build: @Sendable () throws -> (body: APIRequest.Body, headerFields: HTTPFields) = { [self] in
+            var fields = fields
+            var headers: HTTPFields = [:]
+            try authenticate(&fields, &headers, endpoint: endpoint)
+            return (.form(fields), headers)
+        }
+        let (body, headers) = try build()
+        var request = APIRequest(.post, endpoint, headerFields: headers, body: body, retry: retry, operation: operation)
+        if case .privateKeyJWT = effectiveClientAuthentication { request.renewCredentials = build }
+        return request
+    }
+
     /// `endpoint` as the absolute URL the API client sends to.
     private func absoluteURL(_ endpoint: String) -> String {
         if endpoint.hasPrefix("http://") || endpoint.hasPrefix("https://") { return endpoint }
@@ -196,10 +209,7 @@ public struct OIDCTokenClient: Sendable {
     /// - Throws: the mapped error of a refusal; ``AuthErrorCode/invalidRequest`` for a reply without
     ///   a `request_uri` (at most 2,048 characters) or whose `expires_in` is not 1…3,600 seconds.
     public func pushAuthorizationRequest(endpoint: String, parameters: [(String, String)]) async throws -> (requestURI: String, expiresIn: Int) {
-        var fields = parameters.filter { $0.0 != "client_id" }
-        var headers: HTTPFields = [:]
-        try authenticate(&fields, &headers, endpoint: endpoint)
-        var request = APIRequest(.post, endpoint, headerFields: headers, body: .form(fields), retry: .never, operation: .signIn)
+        var request = try authenticatedForm(endpoint, parameters.filter { $0.0 != "client_id" }, retry: .never, operation: .signIn)
         request.dpop = dpopKey.map { DPoPProofing(key: $0) }
         let reply = try await api.send(request)
         guard let object = (try? JSONValue.parse(reply.body))?.objectValue,
@@ -220,10 +230,8 @@ public struct OIDCTokenClient: Sendable {
     ///   - token: the token.
     ///   - hint: `refresh_token` or `access_token`.
     public func revoke(_ token: Secret<String>, hint: String, endpoint: String) async throws {
-        var fields = [("token", token.revealed()), ("token_type_hint", hint)]
-        var headers: HTTPFields = [:]
-        try authenticate(&fields, &headers, endpoint: endpoint)
-        _ = try await api.send(APIRequest(.post, endpoint, headerFields: headers, body: .form(fields), retry: .never, operation: .signOut))
+        _ = try await api.send(try authenticatedForm(endpoint, [("token", token.revealed()), ("token_type_hint", hint)],
+                                                     retry: .never, operation: .signOut))
     }
 
     private func send(_ body: OIDCTokenRequest, retry: APIRequest.RetryMode,
@@ -232,9 +240,7 @@ public struct OIDCTokenClient: Sendable {
         let request: APIRequest
         switch bodyEncoding {
         case .form:
-            var fields = body.fields
-            try authenticate(&fields, &headers, endpoint: tokenEndpoint)
-            request = APIRequest(.post, tokenEndpoint, headerFields: headers, body: .form(fields), retry: retry, operation: operation)
+            request = try authenticatedForm(tokenEndpoint, body.fields, retry: retry, operation: operation)
         case .json:
             // The JSON body carries client_id; of the other credentials only a header (Basic) can go
             // with it — a method that adds body fields needs a form-encoded request.
