@@ -135,12 +135,9 @@ enum DPoPWebBenchmarks {
     }
 
     /// A wrk script sending `authorization` and, per request, the next proof of the file (each
-    /// thread reads every other line: no proof is sent twice); the totals as ``WrkLoad`` reads them.
+    /// thread reads every other line: no proof is sent twice).
     private static func proofScript(load: WrkLoad, authorization: String, proofs: String) throws -> String {
-        func quoted(_ text: String) -> String {
-            "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
-        }
-        let text = """
+        try load.script(name: name, headers: [], code: """
             local threads = 0
             function setup(thread)
               thread:set("thread_index", threads)
@@ -150,34 +147,24 @@ enum DPoPWebBenchmarks {
             local nextProof = 1
             function init(args)
               local line_number = 0
-              for line in io.lines(\(quoted(proofs))) do
+              for line in io.lines(\(WrkLoad.quoted(proofs))) do
                 if line_number % \(load.threads) == thread_index then proofs[#proofs + 1] = line end
                 line_number = line_number + 1
               end
             end
             function request()
-              local headers = { ["Authorization"] = \(quoted(authorization)) }
+              local headers = { ["Authorization"] = \(WrkLoad.quoted(authorization)) }
               local proof = proofs[nextProof]
               nextProof = nextProof + 1
               if proof then headers["DPoP"] = proof end
               return wrk.format("GET", nil, headers, nil)
             end
-            done = function(summary, latency, requests)
-              local e = summary.errors
-              io.write(string.format("authhub-wrk %.0f %.0f %.0f %.0f %.0f %.0f %.0f\\n", summary.requests, summary.duration,
-                e.connect, e.read, e.write, e.status, e.timeout))
-            end
-            """
-        let path = load.directory.appendingPathComponent(name + ".lua").path
-        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
-            throw BenchFailure("could not write the wrk script")
-        }
-        return path
+            """)
     }
 }
 
-/// One raw ES256 verification per call, of the next of a fixed set of proofs' signatures (split and
-/// decoded beforehand), for the baseline route.
+/// Raw ES256 verifications (swift-crypto's P-256 check) of a set of proofs' signatures, split and
+/// decoded beforehand: the maths alone, for the DPoP rows' baselines.
 final class RawES256Checks: Sendable {
     private let publicKey: P256.Signing.PublicKey
     private let checks: [(signature: P256.Signing.ECDSASignature, signingInput: Data)]
@@ -194,8 +181,15 @@ final class RawES256Checks: Sendable {
         }
     }
 
+    var count: Int { checks.count }
+
+    /// Verifies the `index`th proof's signature.
+    func verify(_ index: Int) -> Bool {
+        publicKey.isValidSignature(checks[index].signature, for: checks[index].signingInput)
+    }
+
+    /// Verifies the next proof's signature (in turn, from any thread).
     func checkNext() -> Bool {
-        let check = checks[next.add(1, ordering: .relaxed).oldValue % checks.count]
-        return publicKey.isValidSignature(check.signature, for: check.signingInput)
+        verify(next.add(1, ordering: .relaxed).oldValue % checks.count)
     }
 }

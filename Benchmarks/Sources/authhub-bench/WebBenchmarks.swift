@@ -163,12 +163,16 @@ struct WrkLoad: Sendable {
         var requestsPerSecond: Double { seconds > 0 ? requests / seconds : 0 }
     }
 
-    /// A script sending `headers` with every request; returns its path.
-    func script(name: String, headers: [(String, String)]) throws -> String {
-        func quoted(_ text: String) -> String {
-            "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
-        }
-        var lines = headers.map { "wrk.headers[\(quoted($0.0))] = \(quoted($0.1))" }
+    /// `text` as a Lua string literal.
+    static func quoted(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+
+    /// A script sending `headers` with every request, then `code` (Lua: a `request()` of its own,
+    /// for one); returns its path.
+    func script(name: String, headers: [(String, String)], code: String = "") throws -> String {
+        var lines = headers.map { "wrk.headers[\(Self.quoted($0.0))] = \(Self.quoted($0.1))" }
+        if !code.isEmpty { lines.append(code) }
         lines.append("""
             done = function(summary, latency, requests)
               local e = summary.errors

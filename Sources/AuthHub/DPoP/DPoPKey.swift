@@ -125,7 +125,7 @@ public struct DPoPKey: Sendable, Hashable, CustomStringConvertible {
     /// query or fragment in it is left out). Nil for an empty or unusual authority or a path that
     /// does not start with `/`.
     public static func normalizedTarget(scheme: String, authority: String, path: String) -> String? {
-        guard path.isEmpty || path.utf8.first == UInt8(ascii: "/"), !authority.isEmpty, authority.utf8.count <= 1_024,
+        guard path.isEmpty || path.utf8.first == UInt8(ascii: "/"), path.utf8.count <= 8_192, !authority.isEmpty, authority.utf8.count <= 1_024,
               !authority.utf8.contains(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }) else { return nil }
         var uri = scheme
         uri.reserveCapacity(scheme.utf8.count + 3 + authority.utf8.count + path.utf8.count)
@@ -170,11 +170,10 @@ public struct DPoPKey: Sendable, Hashable, CustomStringConvertible {
         // The path, without query and fragment; `/` when empty.
         var pathEnd = authorityEnd
         while pathEnd < bytes.count, bytes[pathEnd] != question, bytes[pathEnd] != hash { pathEnd += 1 }
-        let count = authorityStart + (kept - authorityStart) + max(1, pathEnd - authorityEnd)
-        return String(unsafeUninitializedCapacity: count) { out in
+        // Scheme, "://" and authority (lowercased), then the path or "/".
+        return String(unsafeUninitializedCapacity: kept + max(1, pathEnd - authorityEnd)) { out in
             var written = 0
-            for offset in 0..<authorityStart { out[written] = lowered(bytes[offset]); written += 1 }
-            for offset in authorityStart..<kept { out[written] = lowered(bytes[offset]); written += 1 }
+            for offset in 0..<kept { out[written] = lowered(bytes[offset]); written += 1 }
             if pathEnd == authorityEnd {
                 out[written] = slash
                 written += 1

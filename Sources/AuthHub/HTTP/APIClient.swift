@@ -169,17 +169,15 @@ public struct APIClient: Sendable {
         var attempt = 1
         var nonceRetried = false
         var givenNonce: String?
-        var sentOnce = false
         while true {
             try Task.checkCancellation()
             // Fresh single-use credentials (a new client assertion) for every attempt after the first.
-            if sentOnce, let renew = request.renewCredentials {
+            if attempt > 1 || nonceRetried, let renew = request.renewCredentials {
                 var again = request
                 (again.body, again.headerFields) = try renew()
                 prepared = try prepare(again)
                 http = prepared.head
             }
-            sentOnce = true
             // A fresh proof (new jti, the origin's latest nonce) for every attempt.
             if let dpop = request.dpop {
                 http.headerFields[Self.dpopField] = try dpop.key.proof(

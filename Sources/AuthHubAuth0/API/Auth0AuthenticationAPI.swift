@@ -125,9 +125,8 @@ public struct Auth0AuthenticationAPI: Sendable {
             var members = members
             var headers: HTTPFields = [:]
             try authentication?.apply(clientId: clientID, audience: audience, members: &members, headers: &headers, now: clock.now, random: random)
-            let request = try APIRequest.json(.post, path, JSONValue.object(members), headerFields: headers)
             headers.merge(extra)
-            return (request.body, headers)
+            return (try APIRequest.json(.post, path, JSONValue.object(members)).body, headers)
         }
         let (body, headers) = try build()
         var request = APIRequest(.post, path, headerFields: headers, body: body, retry: retry, operation: operation)

@@ -145,24 +145,30 @@ public struct DPoPProofVerifier: Sendable {
     /// Every check but the replay cache's, synchronously.
     func check(_ proof: String, method: String, target: String?, accessToken: Secret<String>?, accessTokenHash: String? = nil,
                boundThumbprint: String?) throws -> Checked {
-        var proofBytes = proof
-        let encodedHeader = proofBytes.withUTF8 { bytes -> String? in
-            guard !bytes.isEmpty, bytes.count <= 8_192, let dot = bytes.firstIndex(of: UInt8(ascii: ".")) else { return nil }
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[..<dot]), as: UTF8.self)
+        // One pass over the proof's bytes: its framing, the header's key, the claims, the signature.
+        var proofText = proof
+        let (thumbprint, claims) = try proofText.withUTF8 { bytes throws -> (String, [String: JSONValue]) in
+            guard bytes.count <= 8_192, let (first, second) = JWTParts.dots(bytes) else {
+                throw Self.failure(.malformed, "The DPoP proof is not a compact JWT.")
+            }
+            // A client signs every proof with one key under the same header: its checks are made once
+            // per distinct header text (bounded cache); the claims are read for every proof.
+            let encodedHeader = String(decoding: UnsafeBufferPointer(rebasing: bytes[..<first]), as: UTF8.self)
+            let (key, thumbprint): (ProofKey, String)
+            if let known = keyCache.header(encodedHeader) {
+                (key, thumbprint) = known
+            } else {
+                guard let (header, _) = JWTParts.decode(Secret(proof)) else { throw Self.failure(.malformed, "The DPoP proof is not a compact JWT.") }
+                (key, thumbprint) = try checkedKey(header)
+                keyCache.remember(header: encodedHeader, key: key, thumbprint: thumbprint)
+            }
+            guard let data = Base64URL.decode(buffer: UnsafeBufferPointer(rebasing: bytes[(first + 1)..<second])),
+                  let claims = (try? JSONValue.parse(data))?.objectValue else {
+                throw Self.failure(.malformed, "The DPoP proof is not a compact JWT.")
+            }
+            guard key.verifies(bytes, secondDot: second) else { throw Self.failure(.badSignature, "The DPoP proof's signature does not verify.") }
+            return (thumbprint, claims)
         }
-        // A client signs every proof with one key under the same header: its checks are made once
-        // per distinct header text (bounded cache); the claims are read for every proof.
-        guard let encodedHeader else { throw Self.failure(.malformed, "The DPoP proof is not a compact JWT.") }
-        let (key, thumbprint): (ProofKey, String)
-        if let known = keyCache.header(encodedHeader) {
-            (key, thumbprint) = known
-        } else {
-            guard let (header, _) = JWTParts.decode(Secret(proof)) else { throw Self.failure(.malformed, "The DPoP proof is not a compact JWT.") }
-            (key, thumbprint) = try checkedKey(header)
-            keyCache.remember(header: encodedHeader, key: key, thumbprint: thumbprint)
-        }
-        guard let claims = Self.payload(of: proof) else { throw Self.failure(.malformed, "The DPoP proof is not a compact JWT.") }
-        guard key.verifies(proof) else { throw Self.failure(.badSignature, "The DPoP proof's signature does not verify.") }
         guard let jti = claims["jti"]?.stringValue, !jti.isEmpty, jti.utf8.count <= 256 else { throw Self.missing("jti") }
         guard let htm = claims["htm"]?.stringValue else { throw Self.missing("htm") }
         guard let htu = claims["htu"]?.stringValue else { throw Self.missing("htu") }
@@ -191,16 +197,6 @@ public struct DPoPProofVerifier: Sendable {
             }
         }
         return Checked(thumbprint: thumbprint, jti: jti, iat: iat)
-    }
-
-    /// The claims of a compact JWS (its second part, base64url JSON object); nil when it is not one.
-    static func payload(of proof: String) -> [String: JSONValue]? {
-        var proof = proof
-        return proof.withUTF8 { bytes -> [String: JSONValue]? in
-            guard let (first, second) = JWTParts.dots(bytes),
-                  let data = Base64URL.decode(buffer: UnsafeBufferPointer(rebasing: bytes[(first + 1)..<second])) else { return nil }
-            return (try? JSONValue.parse(data))?.objectValue
-        }
     }
 
     /// The proof key of a header that passes the header's checks (`typ`, an allowed `alg`, a public
@@ -285,23 +281,20 @@ public struct DPoPProofVerifier: Sendable {
             }
         }
 
-        /// Whether the compact JWS `proof` carries a valid signature by this key.
-        func verifies(_ proof: String) -> Bool {
-            var proof = proof
-            return proof.withUTF8 { buffer -> Bool in
-                guard let (_, second) = JWTParts.dots(buffer),
-                      let signature = Base64URL.decodeStrictURLSafe(buffer: UnsafeBufferPointer(rebasing: buffer[(second + 1)...])) else {
-                    return false
-                }
-                let digest = SHA256.hash(data: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[..<second])))
-                switch material {
-                case .p256(let key):
-                    guard signature.count == 64, let ecdsa = try? P256.Signing.ECDSASignature(rawRepresentation: signature) else { return false }
-                    return key.isValidSignature(ecdsa, for: digest)
-                case .rsa(let key, let pss):
-                    return key.isValidSignature(_RSA.Signing.RSASignature(rawRepresentation: signature), for: digest,
-                                                padding: pss ? .PSS : .insecurePKCS1v1_5)
-                }
+        /// Whether the compact JWS in `buffer`, whose second dot is at `secondDot`, carries a valid
+        /// signature by this key.
+        func verifies(_ buffer: UnsafeBufferPointer<UInt8>, secondDot: Int) -> Bool {
+            guard let signature = Base64URL.decodeStrictURLSafe(buffer: UnsafeBufferPointer(rebasing: buffer[(secondDot + 1)...])) else {
+                return false
+            }
+            let digest = SHA256.hash(data: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[..<secondDot])))
+            switch material {
+            case .p256(let key):
+                guard signature.count == 64, let ecdsa = try? P256.Signing.ECDSASignature(rawRepresentation: signature) else { return false }
+                return key.isValidSignature(ecdsa, for: digest)
+            case .rsa(let key, let pss):
+                return key.isValidSignature(_RSA.Signing.RSASignature(rawRepresentation: signature), for: digest,
+                                            padding: pss ? .PSS : .insecurePKCS1v1_5)
             }
         }
     }
