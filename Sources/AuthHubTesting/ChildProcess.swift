@@ -8,8 +8,8 @@ import Glibc
 
 /// A child process whose standard output arrives line by line.
 ///
-/// Used from one task only (not `Sendable`); the pipe readers run on dispatch threads and hand over
-/// lines through an `AsyncStream`.
+/// Used from one task only (not `Sendable`); the pipe readers run on threads of their own and hand
+/// over lines through an `AsyncStream`.
 package final class ChildProcess {
     private let process: SpawnedProcess
     private var lines: AsyncStream<String>.Iterator
@@ -23,30 +23,28 @@ package final class ChildProcess {
 
         // Blocking pipe reads run on threads of their own: not on the cooperative pool, and not on
         // Dispatch's global queue either, whose width is the CPU count (blocked readers starve it).
-        if let output = process.output {
-            Thread.detachNewThread {
-                var buffer = Data()
-                while true {
-                    let chunk = PipeReader.readChunk(output)
-                    if chunk.isEmpty { break }
-                    buffer.append(chunk)
-                    while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                        lineContinuation.yield(String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self))
-                        buffer = Data(buffer[buffer.index(after: newline)...])
-                    }
+        // Both are pipes (asked for above).
+        let output = process.output!, errorOutput = process.errorOutput!
+        Thread.detachNewThread {
+            var buffer = Data()
+            while true {
+                let chunk = PipeReader.readChunk(output)
+                if chunk.isEmpty { break }
+                buffer.append(chunk)
+                while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                    lineContinuation.yield(String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self))
+                    buffer = Data(buffer[buffer.index(after: newline)...])
                 }
-                if !buffer.isEmpty { lineContinuation.yield(String(decoding: buffer, as: UTF8.self)) }
-                lineContinuation.finish()
             }
+            if !buffer.isEmpty { lineContinuation.yield(String(decoding: buffer, as: UTF8.self)) }
+            lineContinuation.finish()
         }
-        if let errorOutput = process.errorOutput {
-            let errors = self.errors
-            Thread.detachNewThread {
-                while true {
-                    let chunk = PipeReader.readChunk(errorOutput)
-                    if chunk.isEmpty { break }
-                    errors.withLock { $0.append(chunk) }
-                }
+        let errors = self.errors
+        Thread.detachNewThread {
+            while true {
+                let chunk = PipeReader.readChunk(errorOutput)
+                if chunk.isEmpty { break }
+                errors.withLock { $0.append(chunk) }
             }
         }
     }
